@@ -1,0 +1,52 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+# Everything else is meson; this file only strings the steps together.
+
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+MESON_FLAGS ?= --buildtype=debugoptimized
+
+.PHONY: all deps build run test test-unit test-asan format format-check bench clean
+
+all: build
+
+deps:
+	@scripts/deps
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) $(MESON_FLAGS)
+
+$(ASAN_BUILD)/build.ninja:
+	meson setup $(ASAN_BUILD) --buildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+run: build
+	$(BUILD)/compositor/fairway $(ARGS)
+
+test: build format-check test-unit test-asan
+
+test-unit:
+	meson test -C $(BUILD) --print-errorlogs
+
+test-asan: deps $(ASAN_BUILD)/build.ninja
+	ninja -C $(ASAN_BUILD)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+		meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite slow
+
+format:
+	git ls-files '*.c' '*.h' | xargs clang-format -i
+
+format-check:
+	@bad=$$(git ls-files '*.c' '*.h' | while read f; do \
+		[ -f "$$f" ] && ! clang-format --dry-run --Werror "$$f" >/dev/null 2>&1 && echo "$$f"; done); \
+	if [ -n "$$bad" ]; then echo "clang-format disagrees with: $$bad"; exit 1; fi
+
+bench: build
+	scripts/deps --bench
+	bench/run --quick
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,14 @@
+#ifndef FAIRWAY_SCHEDULER_CLOCK_H
+#define FAIRWAY_SCHEDULER_CLOCK_H
+
+#include <stdint.h>
+
+/*
+ * Scheduling time is read from CLOCK_MONOTONIC when it is needed, as
+ * Xorg's -dumbSched does: no SIGALRM, no itimer (seed 003 on why).
+ */
+int64_t sched_clock_now_ns(void);
+
+#define SCHED_NS_PER_MS INT64_C(1000000)
+
+#endif

@@ -1,0 +1,337 @@
+#include "scheduler/connection.h"
+#include "scheduler/clock.h"
+#include "scheduler/log.h"
+#include "scheduler/wire.h"
+#include <assert.h>
+#include <errno.h>
+#include <linux/sockios.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <wayland-server-protocol.h>
+
+/* A client may have this many fds queued that no message used yet:
+ * libwayland's own fd ring holds as many. */
+#define MAX_QUEUED_FDS 1024
+
+static void handle_client_destroy(struct wl_listener *listener, void *data);
+
+static void update_outer_mask(struct gate_connection *conn) {
+	uint32_t mask = 0;
+	if (!conn->hung_up &&
+			stream_len(&conn->requests) < conn->gate->config.request_cap) {
+		mask |= WL_EVENT_READABLE;
+	}
+	if (stream_len(&conn->events) > 0) {
+		mask |= WL_EVENT_WRITABLE;
+	}
+	if (mask != conn->outer_mask) {
+		wl_event_source_fd_update(conn->outer_source, mask);
+		conn->outer_mask = mask;
+	}
+}
+
+static void update_ready(struct gate_connection *conn) {
+	bool ready = conn->validated > 0;
+	if (ready == conn->entity.ready) {
+		return;
+	}
+	conn->gate->ready_count += ready ? 1 : -1;
+	sched_entity_set_ready(&conn->gate->policy, &conn->entity, ready);
+}
+
+static void disconnect(struct gate_connection *conn) {
+	/* The destroy listener frees everything else. */
+	wl_client_destroy(conn->client);
+}
+
+/* Passes libwayland's events on to the client. False: it was dropped. */
+static bool flush_events(struct gate_connection *conn) {
+	size_t len = stream_len(&conn->events);
+	if (len > 0) {
+		ssize_t n = stream_send(&conn->events, conn->outer_fd, len);
+		if (n < 0) {
+			sched_log(SCHED_LOG_DEBUG, "client %d: send: %s", conn->pid,
+					strerror(errno));
+			disconnect(conn);
+			return false;
+		}
+		conn->stats.event_bytes += n;
+	}
+	if (stream_len(&conn->events) > conn->gate->config.event_backlog_cap) {
+		sched_log(SCHED_LOG_ERROR,
+				"client %d does not read its events (%zu bytes queued), "
+				"disconnecting it",
+				conn->pid, stream_len(&conn->events));
+		disconnect(conn);
+		return false;
+	}
+	return true;
+}
+
+static void pull_events(struct gate_connection *conn) {
+	int eof, fds;
+	/* libwayland's end holds at most its socket buffer: take it all. */
+	stream_recv(&conn->events, conn->inner_fd, SIZE_MAX / 2, &eof, &fds);
+}
+
+/*
+ * Like libwayland, serve the requests that came before the end of the
+ * stream; a client that only shut down its writing side still gets the
+ * answers.
+ */
+static void hang_up(struct gate_connection *conn) {
+	if (!conn->hung_up) {
+		sched_log(SCHED_LOG_DEBUG, "client %d hung up", conn->pid);
+		conn->hung_up = true;
+	}
+	if (conn->validated == 0 && !conn->in_flight) {
+		disconnect(conn);
+		return;
+	}
+	update_ready(conn);
+	update_outer_mask(conn);
+}
+
+bool connection_settle(struct gate_connection *conn) {
+	if (conn->hung_up && conn->validated == 0 && !conn->in_flight) {
+		disconnect(conn);
+		return false;
+	}
+	return true;
+}
+
+static int handle_inner(int fd, uint32_t mask, void *data) {
+	struct gate_connection *conn = data;
+	pull_events(conn);
+	if (flush_events(conn)) {
+		update_outer_mask(conn);
+	}
+	return 0;
+}
+
+/* Checks the newly read bytes' message sizes. False: the client is gone. */
+static bool validate(struct gate_connection *conn) {
+	struct wire_scan scan;
+	size_t len = stream_len(&conn->requests);
+	wire_scan(stream_data(&conn->requests) + conn->validated,
+			len - conn->validated, SIZE_MAX, 0, &scan);
+	conn->validated += scan.bytes;
+	if (scan.status == WIRE_BAD_SIZE) {
+		connection_fail(conn, "invalid message size %u (object %u, opcode %u)",
+				scan.bad.size, scan.bad.object_id, scan.bad.opcode);
+		return false;
+	}
+	return true;
+}
+
+static int handle_outer(int fd, uint32_t mask, void *data) {
+	struct gate_connection *conn = data;
+	if (mask & WL_EVENT_WRITABLE) {
+		if (!flush_events(conn)) {
+			return 0;
+		}
+	}
+	if (mask & WL_EVENT_READABLE) {
+		size_t cap = conn->gate->config.request_cap;
+		size_t len = stream_len(&conn->requests);
+		int eof = 0, fds = 0;
+		ssize_t n = 0;
+		if (len < cap) {
+			n = stream_recv(&conn->requests, fd, cap - len, &eof, &fds);
+			conn->stats.reads++;
+		}
+		if (fds > STREAM_MAX_FDS_PER_MSG) {
+			connection_fail(conn, "%d fds in one message, at most %d", fds,
+					STREAM_MAX_FDS_PER_MSG);
+			return 0;
+		}
+		if (stream_fd_count(&conn->requests) > MAX_QUEUED_FDS) {
+			connection_fail(conn, "more than %d fds queued", MAX_QUEUED_FDS);
+			return 0;
+		}
+		if (n > 0 && !validate(conn)) {
+			return 0;
+		}
+		if (n < 0 || eof) {
+			hang_up(conn);
+			return 0;
+		}
+		update_ready(conn);
+	} else if (mask & (WL_EVENT_HANGUP | WL_EVENT_ERROR)) {
+		hang_up(conn);
+		return 0;
+	}
+	update_outer_mask(conn);
+	return 0;
+}
+
+int connection_forward(
+		struct gate_connection *conn, size_t max_bytes, size_t max_requests) {
+	struct wire_scan scan;
+	wire_scan(stream_data(&conn->requests), conn->validated, max_bytes,
+			max_requests, &scan);
+	if (scan.bytes == 0) {
+		return 0;
+	}
+	ssize_t n = stream_send(&conn->requests, conn->inner_fd, scan.bytes);
+	if (n < 0) {
+		sched_log(SCHED_LOG_ERROR, "client %d: forwarding failed: %s",
+				conn->pid, strerror(errno));
+		disconnect(conn);
+		return -1;
+	}
+	/*
+	 * A full socketpair takes part of a batch: the rest waits for the next
+	 * turn, and the count below may be off by the split message, which only
+	 * blurs the cost estimate.
+	 */
+	conn->validated -= n;
+	size_t requests = (size_t)n == scan.bytes ? scan.messages
+											  : scan.messages * n / scan.bytes;
+	conn->stats.requests += requests;
+	conn->stats.request_bytes += n;
+	conn->stats.batches++;
+	update_ready(conn);
+	update_outer_mask(conn);
+	return requests;
+}
+
+bool connection_drained(struct gate_connection *conn) {
+	int queued = 0;
+	if (ioctl(conn->inner_fd, SIOCOUTQ, &queued) < 0) {
+		return true;
+	}
+	return queued == 0;
+}
+
+void connection_fail(struct gate_connection *conn, const char *fmt, ...) {
+	char reason[256];
+	va_list args;
+	va_start(args, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, args);
+	va_end(args);
+	sched_log(
+			SCHED_LOG_ERROR, "disconnecting client %d: %s", conn->pid, reason);
+	struct wl_resource *display = wl_client_get_object(conn->client, 1);
+	if (display) {
+		wl_resource_post_error(
+				display, WL_DISPLAY_ERROR_INVALID_METHOD, "%s", reason);
+	}
+	disconnect(conn);
+}
+
+static void connection_free(struct gate_connection *conn) {
+	struct gate *gate = conn->gate;
+	if (conn->entity.ready) {
+		gate->ready_count--;
+	}
+	if (conn->in_flight) {
+		wl_list_remove(&conn->in_flight_link);
+	}
+	sched_entity_remove(&gate->policy, &conn->entity);
+	wl_list_remove(&conn->client_destroy.link);
+	wl_list_remove(&conn->link);
+	wl_event_source_remove(conn->outer_source);
+	wl_event_source_remove(conn->inner_source);
+	stream_finish(&conn->requests);
+	stream_finish(&conn->events);
+	close(conn->outer_fd);
+	close(conn->inner_fd);
+	free(conn);
+}
+
+static void handle_client_destroy(struct wl_listener *listener, void *data) {
+	struct gate_connection *conn =
+			wl_container_of(listener, conn, client_destroy);
+	/*
+	 * libwayland emits this before its own final flush, so flush now: a
+	 * protocol error it just posted must reach the client before we close.
+	 */
+	wl_client_flush(conn->client);
+	pull_events(conn);
+	if (stream_len(&conn->events) > 0) {
+		stream_send(&conn->events, conn->outer_fd, stream_len(&conn->events));
+	}
+	connection_free(conn);
+}
+
+struct gate_connection *gate_connection_from_client(struct wl_client *client) {
+	struct wl_listener *listener =
+			wl_client_get_destroy_listener(client, handle_client_destroy);
+	if (!listener) {
+		return NULL;
+	}
+	struct gate_connection *conn =
+			wl_container_of(listener, conn, client_destroy);
+	return conn;
+}
+
+struct gate_connection *connection_create(struct gate *gate, int outer_fd) {
+	struct gate_connection *conn = calloc(1, sizeof(*conn));
+	if (!conn) {
+		goto error_fd;
+	}
+	conn->gate = gate;
+	conn->outer_fd = outer_fd;
+	stream_init(&conn->requests);
+	stream_init(&conn->events);
+
+	struct ucred cred;
+	socklen_t cred_len = sizeof(cred);
+	if (getsockopt(outer_fd, SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) == 0) {
+		conn->pid = cred.pid;
+		conn->uid = cred.uid;
+	}
+
+	int pair[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) < 0) {
+		sched_log(SCHED_LOG_ERROR, "socketpair: %s", strerror(errno));
+		goto error_conn;
+	}
+	conn->inner_fd = pair[0];
+	conn->client = gate->config.create_client(gate->display, pair[1]);
+	if (!conn->client) {
+		sched_log(SCHED_LOG_ERROR, "wl_client_create failed");
+		close(pair[0]);
+		close(pair[1]);
+		goto error_conn;
+	}
+
+	conn->outer_mask = WL_EVENT_READABLE;
+	conn->outer_source = wl_event_loop_add_fd(
+			gate->loop, outer_fd, conn->outer_mask, handle_outer, conn);
+	conn->inner_source = wl_event_loop_add_fd(
+			gate->loop, conn->inner_fd, WL_EVENT_READABLE, handle_inner, conn);
+	if (!conn->outer_source || !conn->inner_source) {
+		sched_log(SCHED_LOG_ERROR, "cannot watch client %d", conn->pid);
+		if (conn->outer_source) {
+			wl_event_source_remove(conn->outer_source);
+		}
+		if (conn->inner_source) {
+			wl_event_source_remove(conn->inner_source);
+		}
+		close(conn->inner_fd);
+		/* libwayland closes pair[1] */
+		wl_client_destroy(conn->client);
+		goto error_conn;
+	}
+
+	sched_entity_add(&gate->policy, &conn->entity, sched_clock_now_ns());
+	conn->client_destroy.notify = handle_client_destroy;
+	wl_client_add_destroy_listener(conn->client, &conn->client_destroy);
+	wl_list_insert(gate->connections.prev, &conn->link);
+	sched_log(SCHED_LOG_DEBUG, "gated client pid %d", conn->pid);
+	wl_signal_emit(&gate->events.new_connection, conn);
+	return conn;
+
+error_conn:
+	free(conn);
+error_fd:
+	close(outer_fd);
+	return NULL;
+}

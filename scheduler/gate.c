@@ -1,0 +1,187 @@
+#include "scheduler/gate.h"
+#include "scheduler/clock.h"
+#include "scheduler/connection.h"
+#include "scheduler/log.h"
+#include "scheduler/wire.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* Before any batch was measured, assume a request costs this much. */
+#define INITIAL_COST_NS 2000
+#define MAX_BATCH_REQUESTS 8192
+
+void gate_config_default(struct gate_config *config) {
+	memset(config, 0, sizeof(*config));
+	sched_params_default(&config->sched);
+	config->request_cap = 256 * 1024;
+	/* What sway and mutter allow libwayland to buffer. */
+	config->event_backlog_cap = 1024 * 1024;
+	config->batch_target_ns = config->sched.interval_ns / 4;
+	config->batch_max_bytes = 64 * 1024;
+	config->create_client = wl_client_create;
+}
+
+static int handle_socket(int fd, uint32_t mask, void *data) {
+	struct gate *gate = data;
+	for (;;) {
+		int client_fd = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (client_fd < 0) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+				sched_log(SCHED_LOG_ERROR, "accept: %s", strerror(errno));
+			}
+			break;
+		}
+		connection_create(gate, client_fd);
+	}
+	return 0;
+}
+
+struct gate *gate_create(
+		struct wl_display *display, const struct gate_config *config) {
+	struct gate *gate = calloc(1, sizeof(*gate));
+	if (!gate) {
+		return NULL;
+	}
+	gate->display = display;
+	gate->loop = wl_display_get_event_loop(display);
+	gate->config = *config;
+	if (!gate->config.create_client) {
+		gate->config.create_client = wl_client_create;
+	}
+	gate->socket.fd = gate->socket.lock_fd = -1;
+	sched_policy_init(&gate->policy, &gate->config.sched);
+	wl_list_init(&gate->connections);
+	wl_list_init(&gate->in_flight);
+	wl_signal_init(&gate->events.new_connection);
+	return gate;
+}
+
+void gate_destroy(struct gate *gate) {
+	if (!gate) {
+		return;
+	}
+	struct gate_connection *conn, *tmp;
+	wl_list_for_each_safe(conn, tmp, &gate->connections, link) {
+		wl_client_destroy(conn->client);
+	}
+	if (gate->socket_source) {
+		wl_event_source_remove(gate->socket_source);
+	}
+	gate_socket_close(&gate->socket);
+	sched_policy_finish(&gate->policy);
+	free(gate);
+}
+
+bool gate_listen(struct gate *gate, const char *name) {
+	if (!gate_socket_open(&gate->socket, name)) {
+		return false;
+	}
+	gate->socket_source = wl_event_loop_add_fd(gate->loop, gate->socket.fd,
+			WL_EVENT_READABLE, handle_socket, gate);
+	if (!gate->socket_source) {
+		gate_socket_close(&gate->socket);
+		return false;
+	}
+	return true;
+}
+
+const char *gate_socket_name(const struct gate *gate) {
+	return gate->socket.fd >= 0 ? gate->socket.name : NULL;
+}
+
+struct wl_client *gate_adopt(struct gate *gate, int fd) {
+	struct gate_connection *conn = connection_create(gate, fd);
+	return conn ? conn->client : NULL;
+}
+
+void gate_note_input(struct gate *gate, struct wl_client *client) {
+	struct gate_connection *conn = gate_connection_from_client(client);
+	if (conn) {
+		sched_entity_note_input(&gate->policy, &conn->entity);
+	}
+}
+
+static void set_in_flight(struct gate_connection *conn, bool in_flight) {
+	if (conn->in_flight == in_flight) {
+		return;
+	}
+	conn->in_flight = in_flight;
+	if (in_flight) {
+		wl_list_insert(&conn->gate->in_flight, &conn->in_flight_link);
+	} else {
+		wl_list_remove(&conn->in_flight_link);
+	}
+}
+
+/*
+ * A batch is sized from what this client's requests have cost so far, so
+ * that serving it keeps input and repaint waiting for at most about
+ * batch_target_ns, and never past the end of the slice.
+ */
+static size_t batch_requests(
+		struct gate *gate, struct gate_connection *conn, int64_t now) {
+	int64_t budget = sched_policy_slice_left(&gate->policy, now);
+	if (budget > gate->config.batch_target_ns) {
+		budget = gate->config.batch_target_ns;
+	}
+	int64_t cost = conn->cost_per_request_ns > 0 ? conn->cost_per_request_ns
+												 : INITIAL_COST_NS;
+	int64_t requests = budget / cost;
+	if (requests < 1) {
+		return 1;
+	}
+	return requests > MAX_BATCH_REQUESTS ? MAX_BATCH_REQUESTS : requests;
+}
+
+static void forward_next_batch(struct gate *gate, int64_t now) {
+	struct sched_entity *entity = sched_policy_next(&gate->policy, now);
+	if (!entity) {
+		return;
+	}
+	struct gate_connection *conn = wl_container_of(entity, conn, entity);
+	if (conn->in_flight) {
+		/* libwayland has not caught up with the last batch yet. */
+		return;
+	}
+	size_t max = batch_requests(gate, conn, now);
+	int sent = connection_forward(conn, gate->config.batch_max_bytes, max);
+	if (sent > 0) {
+		conn->in_flight_requests = sent;
+		conn->in_flight_ns = 0;
+		set_in_flight(conn, true);
+	}
+}
+
+/* Charges the time libwayland spent on in-flight batches, per request. */
+static void account(struct gate *gate, int64_t elapsed) {
+	struct gate_connection *conn, *tmp;
+	wl_list_for_each_safe(conn, tmp, &gate->in_flight, in_flight_link) {
+		conn->in_flight_ns += elapsed;
+		if (gate->policy.current == &conn->entity) {
+			sched_policy_charge(&gate->policy, elapsed);
+		}
+		if (!connection_drained(conn)) {
+			continue;
+		}
+		int64_t sample = conn->in_flight_ns / conn->in_flight_requests;
+		conn->cost_per_request_ns = conn->cost_per_request_ns == 0
+				? sample
+				: (7 * conn->cost_per_request_ns + sample) / 8;
+		set_in_flight(conn, false);
+		connection_settle(conn);
+	}
+}
+
+void gate_iterate(struct gate *gate) {
+	wl_display_flush_clients(gate->display);
+	int64_t start = sched_clock_now_ns();
+	forward_next_batch(gate, start);
+	bool busy = !wl_list_empty(&gate->in_flight) || gate->ready_count > 0;
+	wl_event_loop_dispatch(gate->loop, busy ? 0 : -1);
+	if (!wl_list_empty(&gate->in_flight)) {
+		account(gate, sched_clock_now_ns() - start);
+	}
+}

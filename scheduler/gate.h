@@ -1,0 +1,116 @@
+#ifndef FAIRWAY_SCHEDULER_GATE_H
+#define FAIRWAY_SCHEDULER_GATE_H
+
+#include "scheduler/policy.h"
+#include "scheduler/socket.h"
+#include "scheduler/stream.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <wayland-server-core.h>
+
+/*
+ * The dispatch gate. libwayland reads a client's socket whenever epoll says
+ * it is readable and dispatches everything it got, with no notion of time
+ * or priority. So fairway owns every client connection instead: the
+ * client's socket (outer) is read into a queue here, and libwayland gets
+ * the other end of a socketpair (inner), fed whole messages in batches when
+ * the policy gives that client its turn. Events flow back from inner to
+ * outer as soon as libwayland writes them.
+ */
+
+struct gate_config {
+	struct sched_params sched;
+	/* Queued request bytes at which we stop reading a client's socket. */
+	size_t request_cap;
+	/* Queued event bytes at which a client that does not read is dropped. */
+	size_t event_backlog_cap;
+	/* What one batch should cost, so that a batch stays well under a slice. */
+	int64_t batch_target_ns;
+	size_t batch_max_bytes;
+	/* How libwayland clients are made; the compositor may need the real
+	 * wl_client_create when it wraps that symbol. */
+	struct wl_client *(*create_client)(struct wl_display *display, int fd);
+};
+
+void gate_config_default(struct gate_config *config);
+
+struct gate_connection_stats {
+	uint64_t requests; /* messages forwarded to libwayland */
+	uint64_t request_bytes;
+	uint64_t event_bytes; /* bytes forwarded back to the client */
+	uint64_t batches;
+	uint64_t reads; /* recvmsg calls on the client's socket */
+};
+
+struct gate_connection {
+	struct gate *gate;
+	struct wl_client *client;
+	int outer_fd, inner_fd;
+	struct wl_event_source *outer_source, *inner_source;
+	uint32_t outer_mask;
+	pid_t pid;
+	uid_t uid;
+
+	struct stream requests; /* client -> libwayland */
+	struct stream events; /* libwayland -> client */
+	size_t validated; /* whole, checked messages at the head */
+	/* The client closed its side: serve what it sent, then disconnect. */
+	bool hung_up;
+
+	struct sched_entity entity;
+	int64_t cost_per_request_ns; /* moving average */
+	/* A batch libwayland has not finished reading yet. */
+	bool in_flight;
+	struct wl_list in_flight_link; /* gate.in_flight */
+	uint32_t in_flight_requests;
+	int64_t in_flight_ns;
+
+	struct gate_connection_stats stats;
+	struct wl_listener client_destroy;
+	struct wl_list link; /* gate.connections */
+};
+
+struct gate {
+	struct wl_display *display;
+	struct wl_event_loop *loop;
+	struct gate_config config;
+	struct sched_policy policy;
+	struct gate_socket socket;
+	struct wl_event_source *socket_source;
+	struct wl_list connections;
+	int ready_count; /* connections with whole requests queued */
+	struct wl_list
+			in_flight; /* connections libwayland has not caught up with */
+	struct {
+		struct wl_signal new_connection; /* struct gate_connection * */
+	} events;
+};
+
+struct gate *gate_create(
+		struct wl_display *display, const struct gate_config *config);
+/* Disconnects every gated client. Accepts NULL. */
+void gate_destroy(struct gate *gate);
+
+/* Listens on $XDG_RUNTIME_DIR/name, or the first free wayland-N. */
+bool gate_listen(struct gate *gate, const char *name);
+const char *gate_socket_name(const struct gate *gate);
+
+/* Gates a connected client socket, taking ownership of fd. */
+struct wl_client *gate_adopt(struct gate *gate, int fd);
+
+/*
+ * One turn of fairway's run loop: flush events, forward the next batch the
+ * policy chooses, then let libwayland, input, timers and output frames run
+ * once, waiting only when no client has work queued.
+ */
+void gate_iterate(struct gate *gate);
+
+/* Input went to this client: the policy's input boost. */
+void gate_note_input(struct gate *gate, struct wl_client *client);
+
+/* The gate's record of a client, or NULL if it is not gated. */
+struct gate_connection *gate_connection_from_client(struct wl_client *client);
+
+#endif

@@ -1,0 +1,209 @@
+#include "scheduler/policy.h"
+#include <assert.h>
+#include <stddef.h>
+#include <string.h>
+
+#define NS_PER_MS 1000000LL
+
+void sched_params_default(struct sched_params *params) {
+	params->interval_ns = 5 * NS_PER_MS;
+	params->max_slice_ns = 15 * NS_PER_MS;
+	params->lone_after_ns = 1000 * NS_PER_MS;
+	params->idle_slices = 2;
+	params->base_priority = 0;
+}
+
+static int clamp_priority(int priority) {
+	if (priority < SCHED_MIN_PRIORITY) {
+		return SCHED_MIN_PRIORITY;
+	}
+	if (priority > SCHED_MAX_PRIORITY) {
+		return SCHED_MAX_PRIORITY;
+	}
+	return priority;
+}
+
+static int level_of(int priority) {
+	return priority - SCHED_MIN_PRIORITY;
+}
+
+void sched_policy_init(
+		struct sched_policy *policy, const struct sched_params *params) {
+	memset(policy, 0, sizeof(*policy));
+	if (params != NULL) {
+		policy->params = *params;
+	} else {
+		sched_params_default(&policy->params);
+	}
+	policy->params.base_priority =
+			clamp_priority(policy->params.base_priority);
+	if (policy->params.max_slice_ns < policy->params.interval_ns) {
+		policy->params.max_slice_ns = policy->params.interval_ns;
+	}
+	wl_list_init(&policy->entities);
+	/*
+	 * Indices start at 1 so that, with every last_index at 0, the first
+	 * entities are served in their order of arrival.
+	 */
+	policy->next_index = 1;
+	policy->current = NULL;
+	policy->previous = NULL;
+	policy->slice_ns = policy->params.interval_ns;
+}
+
+void sched_policy_finish(struct sched_policy *policy) {
+	assert(wl_list_empty(&policy->entities));
+	policy->current = NULL;
+	policy->previous = NULL;
+}
+
+void sched_entity_add(struct sched_policy *policy, struct sched_entity *entity,
+		int64_t now) {
+	memset(entity, 0, sizeof(*entity));
+	entity->priority = policy->params.base_priority;
+	entity->ready = false;
+	entity->index = policy->next_index++;
+	entity->start_ns = now;
+	entity->stop_ns = now;
+	wl_list_insert(policy->entities.prev, &entity->link);
+}
+
+void sched_entity_remove(
+		struct sched_policy *policy, struct sched_entity *entity) {
+	if (policy->current == entity) {
+		policy->current = NULL;
+	}
+	if (policy->previous == entity) {
+		policy->previous = NULL;
+	}
+	wl_list_remove(&entity->link);
+	wl_list_init(&entity->link);
+}
+
+void sched_entity_set_ready(
+		struct sched_policy *policy, struct sched_entity *entity, bool ready) {
+	entity->ready = ready;
+}
+
+void sched_entity_note_input(
+		struct sched_policy *policy, struct sched_entity *entity) {
+	if (entity->priority < SCHED_MAX_PRIORITY) {
+		entity->priority++;
+		entity->stats.boosts++;
+	}
+}
+
+static bool higher_priority_ready(
+		struct sched_policy *policy, const struct sched_entity *current) {
+	struct sched_entity *entity;
+	wl_list_for_each (entity, &policy->entities, link) {
+		if (entity->ready && entity->priority > current->priority) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static void end_turn(struct sched_policy *policy, int64_t now) {
+	struct sched_entity *current = policy->current;
+	bool expired = now - policy->turn_start_ns >= policy->slice_ns;
+
+	/* Running out of work is never punished, only using a whole slice. */
+	if (current->ready) {
+		if (expired) {
+			if (current->priority > SCHED_MIN_PRIORITY) {
+				current->priority--;
+			}
+			current->stats.expired++;
+		} else {
+			current->stats.preempted++;
+		}
+	}
+	current->stop_ns = now;
+	policy->current = NULL;
+}
+
+struct sched_entity *sched_policy_next(struct sched_policy *policy, int64_t now) {
+	struct sched_entity *current = policy->current;
+	if (current != NULL) {
+		if (current->ready &&
+				now - policy->turn_start_ns < policy->slice_ns &&
+				!higher_priority_ready(policy, current)) {
+			return current;
+		}
+		end_turn(policy, now);
+	}
+
+	int64_t idle_ns = (int64_t)policy->params.idle_slices * policy->slice_ns;
+	int base = policy->params.base_priority;
+	struct sched_entity *best = NULL;
+	uint32_t best_robin = 0;
+	size_t nready = 0;
+	struct sched_entity *entity;
+	wl_list_for_each (entity, &policy->entities, link) {
+		if (!entity->ready) {
+			continue;
+		}
+		nready++;
+		if (now - entity->stop_ns >= idle_ns && entity->priority < base) {
+			entity->priority++;
+		}
+		/*
+		 * The distance back from the last entity served at this level:
+		 * the one right after it in index order is the farthest, and the
+		 * last one served is 0, so it goes last.
+		 */
+		uint32_t robin =
+				policy->last_index[level_of(entity->priority)] - entity->index;
+		if (best == NULL || entity->priority > best->priority ||
+				(entity->priority == best->priority && robin > best_robin)) {
+			best = entity;
+			best_robin = robin;
+		}
+	}
+	if (best == NULL) {
+		return NULL;
+	}
+
+	policy->last_index[level_of(best->priority)] = best->index;
+	if (best != policy->previous) {
+		best->start_ns = now;
+		best->stats.turns++;
+		policy->previous = best;
+	}
+
+	/*
+	 * A client alone for a long while gets longer slices to save switches;
+	 * as soon as it has company, latency matters again.
+	 */
+	const struct sched_params *params = &policy->params;
+	if (nready == 1) {
+		if (now - best->start_ns > params->lone_after_ns &&
+				policy->slice_ns < params->max_slice_ns) {
+			policy->slice_ns += params->interval_ns;
+			if (policy->slice_ns > params->max_slice_ns) {
+				policy->slice_ns = params->max_slice_ns;
+			}
+		}
+	} else {
+		policy->slice_ns = params->interval_ns;
+	}
+
+	policy->turn_start_ns = now;
+	policy->current = best;
+	return best;
+}
+
+void sched_policy_charge(struct sched_policy *policy, int64_t ns) {
+	if (policy->current != NULL) {
+		policy->current->stats.run_ns += ns;
+	}
+}
+
+int64_t sched_policy_slice_left(const struct sched_policy *policy, int64_t now) {
+	if (policy->current == NULL) {
+		return 0;
+	}
+	int64_t left = policy->slice_ns - (now - policy->turn_start_ns);
+	return left > 0 ? left : 0;
+}

@@ -1,0 +1,95 @@
+#ifndef FAIRWAY_SCHEDULER_POLICY_H
+#define FAIRWAY_SCHEDULER_POLICY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <wayland-util.h>
+
+/*
+ * X-style smart scheduling (Packard 2000, and dix/dispatch.c as today's Xorg
+ * runs it), over abstract entities. No I/O and no clock reads: every call is
+ * given the time, so the policy runs under a fake clock in tests.
+ */
+
+#define SCHED_MIN_PRIORITY (-20)
+#define SCHED_MAX_PRIORITY 20
+#define SCHED_LEVELS (SCHED_MAX_PRIORITY - SCHED_MIN_PRIORITY + 1)
+
+struct sched_params {
+	int64_t interval_ns; /* the base slice, Xorg's SmartScheduleInterval */
+	int64_t max_slice_ns; /* how far a lone client's slice may grow */
+	int64_t lone_after_ns; /* how long a client must run alone to grow */
+	int idle_slices; /* idle this many slices to win back 1 */
+	int base_priority;
+};
+
+/* Xorg's defaults: 5 ms interval, 15 ms max slice, growth after 1 s. */
+void sched_params_default(struct sched_params *params);
+
+struct sched_stats {
+	uint64_t turns; /* times picked after another entity */
+	uint64_t expired; /* slices used up while still busy (penalties) */
+	uint64_t boosts; /* input boosts that raised the priority */
+	uint64_t preempted; /* turns cut short by a higher priority */
+	int64_t run_ns; /* time charged */
+};
+
+struct sched_entity {
+	int priority;
+	bool ready; /* has whole requests waiting */
+	uint32_t index; /* order of arrival, for round-robin */
+	int64_t start_ns; /* when its current run of turns began */
+	int64_t stop_ns; /* when its last turn ended */
+	struct sched_stats stats;
+	struct wl_list link; /* sched_policy.entities */
+};
+
+struct sched_policy {
+	struct sched_params params;
+	struct wl_list entities;
+	uint32_t next_index;
+	uint32_t last_index[SCHED_LEVELS]; /* round-robin position per level */
+	struct sched_entity *current; /* whose turn it is, or NULL */
+	struct sched_entity *previous; /* who had the last turn, or NULL */
+	int64_t turn_start_ns;
+	int64_t slice_ns; /* length of the current slice */
+};
+
+void sched_policy_init(
+		struct sched_policy *policy, const struct sched_params *params);
+/* Every entity must have been removed first. */
+void sched_policy_finish(struct sched_policy *policy);
+
+/* Initializes the entity at the base priority and adds it. */
+void sched_entity_add(
+		struct sched_policy *policy, struct sched_entity *entity, int64_t now);
+/* Removes it; if it was running, its turn ends without a penalty. */
+void sched_entity_remove(
+		struct sched_policy *policy, struct sched_entity *entity);
+void sched_entity_set_ready(
+		struct sched_policy *policy, struct sched_entity *entity, bool ready);
+/* Input was delivered to it: +1, up to SCHED_MAX_PRIORITY. */
+void sched_entity_note_input(
+		struct sched_policy *policy, struct sched_entity *entity);
+
+/*
+ * Whose turn it is at `now`. The current turn goes on while its slice lasts,
+ * its entity is ready and no ready entity has a higher priority. Otherwise
+ * the turn ends: an entity still ready after using its whole slice loses 1
+ * (down to SCHED_MIN_PRIORITY). Then every ready entity that has not run for
+ * idle_slices slices gains 1 (up to base), and the ready entity with the
+ * highest priority starts a turn, round-robin within a level. A lone ready
+ * entity that has run for lone_after_ns has its slice grown by one interval
+ * per turn up to max_slice_ns; the slice is back to one interval as soon as
+ * another entity is ready. Returns NULL when nothing is ready.
+ */
+struct sched_entity *sched_policy_next(
+		struct sched_policy *policy, int64_t now);
+
+/* Charges time the current entity spent being served. */
+void sched_policy_charge(struct sched_policy *policy, int64_t ns);
+
+/* Time left in the current turn's slice at `now` (0 if none or expired). */
+int64_t sched_policy_slice_left(const struct sched_policy *policy, int64_t now);
+
+#endif

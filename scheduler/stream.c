@@ -1,0 +1,258 @@
+#include "scheduler/stream.h"
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* The kernel's SCM_MAX_FD: no recvmsg can bring more. */
+#define MAX_FDS_PER_RECV 253
+#define RECV_CHUNK 65536
+
+void stream_init(struct stream *stream) {
+	memset(stream, 0, sizeof(*stream));
+}
+
+void stream_finish(struct stream *stream) {
+	for (size_t i = stream->fds_head; i < stream->fds_tail; i++) {
+		close(stream->fds[i].fd);
+	}
+	free(stream->data);
+	free(stream->fds);
+	memset(stream, 0, sizeof(*stream));
+}
+
+/* Makes room for `extra` more bytes at the tail, compacting first. */
+static int reserve_bytes(struct stream *stream, size_t extra) {
+	if (stream->capacity - stream->tail >= extra) {
+		return 0;
+	}
+	size_t len = stream_len(stream);
+	if (stream->head > 0) {
+		memmove(stream->data, stream->data + stream->head, len);
+		stream->head = 0;
+		stream->tail = len;
+	}
+	if (stream->capacity - stream->tail >= extra) {
+		return 0;
+	}
+	size_t capacity = stream->capacity ? stream->capacity : 4096;
+	while (capacity - len < extra) {
+		capacity *= 2;
+	}
+	uint8_t *data = realloc(stream->data, capacity);
+	if (!data) {
+		return -1;
+	}
+	stream->data = data;
+	stream->capacity = capacity;
+	return 0;
+}
+
+static int reserve_fds(struct stream *stream, size_t extra) {
+	if (stream->fds_capacity - stream->fds_tail >= extra) {
+		return 0;
+	}
+	size_t count = stream_fd_count(stream);
+	if (stream->fds_head > 0) {
+		memmove(stream->fds, stream->fds + stream->fds_head,
+				count * sizeof(*stream->fds));
+		stream->fds_head = 0;
+		stream->fds_tail = count;
+	}
+	if (stream->fds_capacity - stream->fds_tail >= extra) {
+		return 0;
+	}
+	size_t capacity = stream->fds_capacity ? stream->fds_capacity : 32;
+	while (capacity - count < extra) {
+		capacity *= 2;
+	}
+	struct stream_fd *fds = realloc(stream->fds, capacity * sizeof(*fds));
+	if (!fds) {
+		return -1;
+	}
+	stream->fds = fds;
+	stream->fds_capacity = capacity;
+	return 0;
+}
+
+int stream_append(struct stream *stream, const void *data, size_t len) {
+	if (reserve_bytes(stream, len) < 0) {
+		return -1;
+	}
+	memcpy(stream->data + stream->tail, data, len);
+	stream->tail += len;
+	return 0;
+}
+
+static void close_all(const int *fds, size_t count) {
+	for (size_t i = 0; i < count; i++) {
+		close(fds[i]);
+	}
+}
+
+/* Takes the fds out of every SCM_RIGHTS message; returns how many. */
+static int take_fds(struct stream *stream, struct msghdr *msg, uint64_t tag) {
+	int count = 0;
+	for (struct cmsghdr *cmsg = CMSG_FIRSTHDR(msg); cmsg;
+			cmsg = CMSG_NXTHDR(msg, cmsg)) {
+		if (cmsg->cmsg_level != SOL_SOCKET || cmsg->cmsg_type != SCM_RIGHTS) {
+			continue;
+		}
+		size_t n = (cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		int fds[MAX_FDS_PER_RECV];
+		memcpy(fds, CMSG_DATA(cmsg), n * sizeof(int));
+		if (reserve_fds(stream, n) < 0) {
+			close_all(fds, n);
+			return -1;
+		}
+		for (size_t i = 0; i < n; i++) {
+			stream->fds[stream->fds_tail++] =
+					(struct stream_fd){.tag = tag, .fd = fds[i]};
+		}
+		count += n;
+	}
+	return count;
+}
+
+ssize_t stream_recv(struct stream *stream, int fd, size_t max, int *eof,
+		int *fds_in_one_read) {
+	union {
+		char buf[CMSG_SPACE(MAX_FDS_PER_RECV * sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	size_t total = 0;
+	*eof = 0;
+	*fds_in_one_read = 0;
+	while (total < max) {
+		size_t want = max - total < RECV_CHUNK ? max - total : RECV_CHUNK;
+		if (reserve_bytes(stream, want) < 0) {
+			errno = ENOMEM;
+			return -1;
+		}
+		struct iovec iov = {
+				.iov_base = stream->data + stream->tail,
+				.iov_len = want,
+		};
+		struct msghdr msg = {
+				.msg_iov = &iov,
+				.msg_iovlen = 1,
+				.msg_control = control.buf,
+				.msg_controllen = sizeof(control.buf),
+		};
+		ssize_t n;
+		do {
+			n = recvmsg(fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+		} while (n < 0 && errno == EINTR);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				break;
+			}
+			return total > 0 ? (ssize_t)total : -1;
+		}
+		uint64_t tag = stream->offset + stream_len(stream);
+		int fds = take_fds(stream, &msg, tag);
+		if (fds < 0) {
+			errno = ENOMEM;
+			return -1;
+		}
+		if (fds > *fds_in_one_read) {
+			*fds_in_one_read = fds;
+		}
+		if (msg.msg_flags & MSG_CTRUNC) {
+			*fds_in_one_read = MAX_FDS_PER_RECV + 1;
+		}
+		if (n == 0) {
+			*eof = 1;
+			break;
+		}
+		stream->tail += n;
+		total += n;
+	}
+	return total;
+}
+
+/* Drops the first `len` bytes and every fd tagged before their end. */
+static void consume(struct stream *stream, size_t len, size_t fds_sent) {
+	stream->head += len;
+	stream->offset += len;
+	stream->fds_head += fds_sent;
+	if (stream->head == stream->tail) {
+		stream->head = stream->tail = 0;
+	}
+	if (stream->fds_head == stream->fds_tail) {
+		stream->fds_head = stream->fds_tail = 0;
+	}
+}
+
+ssize_t stream_send(struct stream *stream, int fd, size_t len) {
+	assert(len <= stream_len(stream));
+	size_t sent = 0;
+	while (sent < len) {
+		uint64_t end = stream->offset + (len - sent);
+		/* fds due: all tagged before `end`, 28 at a time */
+		size_t nfds = 0;
+		while (nfds < STREAM_MAX_FDS_PER_MSG &&
+				stream->fds_head + nfds < stream->fds_tail &&
+				stream->fds[stream->fds_head + nfds].tag < end) {
+			nfds++;
+		}
+		/*
+		 * If more fds are due, stop this sendmsg where they were tagged, so
+		 * that they travel with the bytes they came with, not after them.
+		 */
+		size_t chunk = len - sent;
+		size_t next = stream->fds_head + nfds;
+		if (next < stream->fds_tail && stream->fds[next].tag < end) {
+			uint64_t tag = stream->fds[next].tag;
+			chunk = tag > stream->offset ? tag - stream->offset : 1;
+		}
+
+		union {
+			char buf[CMSG_SPACE(STREAM_MAX_FDS_PER_MSG * sizeof(int))];
+			struct cmsghdr align;
+		} control;
+		struct iovec iov = {
+				.iov_base = stream->data + stream->head,
+				.iov_len = chunk,
+		};
+		struct msghdr msg = {
+				.msg_iov = &iov,
+				.msg_iovlen = 1,
+		};
+		if (nfds > 0) {
+			memset(control.buf, 0, sizeof(control.buf));
+			msg.msg_control = control.buf;
+			msg.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
+			struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+			cmsg->cmsg_level = SOL_SOCKET;
+			cmsg->cmsg_type = SCM_RIGHTS;
+			cmsg->cmsg_len = CMSG_LEN(nfds * sizeof(int));
+			int *out = (int *)CMSG_DATA(cmsg);
+			for (size_t i = 0; i < nfds; i++) {
+				out[i] = stream->fds[stream->fds_head + i].fd;
+			}
+		}
+		ssize_t n;
+		do {
+			n = sendmsg(fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+		} while (n < 0 && errno == EINTR);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				break;
+			}
+			return sent > 0 ? (ssize_t)sent : -1;
+		}
+		/* The kernel passed the fds with the first byte: ours can go. */
+		for (size_t i = 0; i < nfds; i++) {
+			close(stream->fds[stream->fds_head + i].fd);
+		}
+		consume(stream, n, nfds);
+		sent += n;
+		if ((size_t)n < chunk) {
+			break;
+		}
+	}
+	return sent;
+}

@@ -1,0 +1,74 @@
+#ifndef FAIRWAY_SCHEDULER_STREAM_H
+#define FAIRWAY_SCHEDULER_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * One direction of a Unix socket connection held in user space: the bytes,
+ * and the file descriptors that came with them.
+ *
+ * On a stream socket an fd travels with the first byte of the sendmsg that
+ * carried it, and recvmsg never returns data past a message that carried
+ * fds. So every fd is tagged with the stream offset where the recvmsg that
+ * brought it began; the message that uses it starts at or after that
+ * offset. When bytes are passed on, every fd tagged before their end goes
+ * with them: fds may arrive early, never after the bytes that use them,
+ * and always in order.
+ */
+
+/* libwayland takes at most this many fds per recvmsg (MAX_FDS_OUT). */
+#define STREAM_MAX_FDS_PER_MSG 28
+
+struct stream_fd {
+	uint64_t tag;
+	int fd;
+};
+
+struct stream {
+	uint8_t *data;
+	size_t head, tail, capacity; /* bytes queued are data[head..tail) */
+	uint64_t offset; /* stream offset of data[head] */
+	struct stream_fd *fds;
+	size_t fds_head, fds_tail, fds_capacity;
+};
+
+void stream_init(struct stream *stream);
+/* Frees the buffers and closes the fds still queued. */
+void stream_finish(struct stream *stream);
+
+static inline size_t stream_len(const struct stream *stream) {
+	return stream->tail - stream->head;
+}
+
+static inline const uint8_t *stream_data(const struct stream *stream) {
+	return stream->data + stream->head;
+}
+
+static inline size_t stream_fd_count(const struct stream *stream) {
+	return stream->fds_tail - stream->fds_head;
+}
+
+/*
+ * Reads what the socket holds, up to max bytes, in as many recvmsg calls as
+ * it takes. Returns the bytes read; 0 with *eof set when the peer hung up;
+ * -1 with errno on an error other than EAGAIN. *fds_in_one_read reports the
+ * largest number of fds that came in a single recvmsg, so that the caller
+ * can refuse floods that libwayland could not have taken either.
+ */
+ssize_t stream_recv(struct stream *stream, int fd, size_t max, int *eof,
+		int *fds_in_one_read);
+
+/*
+ * Sends the first len bytes of the stream with their fds, at most
+ * STREAM_MAX_FDS_PER_MSG per sendmsg. Returns the bytes sent, which may be
+ * fewer than len when the socket is full (0: nothing could be sent), or -1
+ * with errno on an error.
+ */
+ssize_t stream_send(struct stream *stream, int fd, size_t len);
+
+/* Appends bytes without fds (tests and error replies). */
+int stream_append(struct stream *stream, const void *data, size_t len);
+
+#endif

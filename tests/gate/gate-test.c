@@ -1,0 +1,572 @@
+/*
+ * The gate end to end, without wlroots: a real libwayland display behind
+ * the gate, and forked clients that speak the wire format by hand, good and
+ * bad. Each case checks that the offending client alone is disconnected,
+ * with a wl_display.error it can read, while a well-behaved client keeps
+ * being served, and that the server leaks no fds.
+ */
+#include "scheduler/gate.h"
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <wayland-client.h>
+#include <wayland-server.h>
+
+#define CHECK(cond) \
+	do { \
+		if (!(cond)) { \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
+					#cond); \
+			exit(1); \
+		} \
+	} while (0)
+
+static char socket_path[100];
+
+/* --- raw client side --------------------------------------------------- */
+
+static int raw_connect(void) {
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	CHECK(fd >= 0);
+	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", socket_path);
+	CHECK(connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0);
+	return fd;
+}
+
+static void put_header(
+		uint32_t *words, uint32_t object, uint32_t size, uint32_t opcode) {
+	words[0] = object;
+	words[1] = size << 16 | opcode;
+}
+
+static void raw_send(
+		int fd, const void *data, size_t len, const int *fds, int nfds) {
+	union {
+		char buf[CMSG_SPACE(256 * sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct iovec iov = {.iov_base = (void *)data, .iov_len = len};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+	if (nfds > 0) {
+		memset(&control, 0, sizeof(control));
+		msg.msg_control = control.buf;
+		msg.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
+		struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+		cmsg->cmsg_level = SOL_SOCKET;
+		cmsg->cmsg_type = SCM_RIGHTS;
+		cmsg->cmsg_len = CMSG_LEN(nfds * sizeof(int));
+		memcpy(CMSG_DATA(cmsg), fds, nfds * sizeof(int));
+	}
+	CHECK(sendmsg(fd, &msg, MSG_NOSIGNAL) == (ssize_t)len);
+}
+
+static void raw_sync(int fd, uint32_t callback_id) {
+	uint32_t msg[3];
+	put_header(msg, 1, sizeof(msg), 0);
+	msg[2] = callback_id;
+	raw_send(fd, msg, sizeof(msg), NULL, 0);
+}
+
+/*
+ * Reads events until the server closes. Returns whether a wl_display.error
+ * came, and the callback ids that got done.
+ */
+struct raw_events {
+	bool error;
+	uint32_t error_code;
+	int done_count;
+	uint32_t last_done;
+};
+
+static void raw_read_until_close(int fd, struct raw_events *events) {
+	memset(events, 0, sizeof(*events));
+	uint8_t buf[65536];
+	size_t len = 0;
+	for (;;) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		CHECK(poll(&pfd, 1, 20000) == 1);
+		ssize_t n = read(fd, buf + len, sizeof(buf) - len);
+		if (n <= 0) {
+			return;
+		}
+		len += n;
+		size_t off = 0;
+		while (len - off >= 8) {
+			uint32_t words[3];
+			memcpy(words, buf + off, 8);
+			uint32_t size = words[1] >> 16, opcode = words[1] & 0xffff;
+			CHECK(size >= 8);
+			if (len - off < size) {
+				break;
+			}
+			if (words[0] == 1 && opcode == 0) {
+				events->error = true;
+				memcpy(&events->error_code, buf + off + 12, 4);
+			} else if (words[0] != 1 && opcode == 0) {
+				events->done_count++;
+				events->last_done = words[0];
+			}
+			off += size;
+		}
+		memmove(buf, buf + off, len - off);
+		len -= off;
+	}
+}
+
+/* A well-behaved libwayland client: n roundtrips, then exit 0. */
+static void good_client(int roundtrips) {
+	struct wl_display *display = wl_display_connect(socket_path);
+	CHECK(display);
+	for (int i = 0; i < roundtrips; i++) {
+		CHECK(wl_display_roundtrip(display) >= 0);
+	}
+	wl_display_disconnect(display);
+	exit(0);
+}
+
+/* --- server side ------------------------------------------------------- */
+
+struct server {
+	struct wl_display *display;
+	struct gate *gate;
+	int children;
+};
+
+static int handle_sigchld(int signal_number, void *data) {
+	return 0;
+}
+
+static int count_fds(void) {
+	int count = 0;
+	DIR *dir = opendir("/proc/self/fd");
+	CHECK(dir);
+	while (readdir(dir)) {
+		count++;
+	}
+	closedir(dir);
+	return count;
+}
+
+static pid_t spawn(void (*body)(void *), void *arg) {
+	fflush(NULL);
+	pid_t pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		body(arg);
+		exit(0);
+	}
+	return pid;
+}
+
+/* Indexes of the pids in the order they exited. */
+static int exit_order[8];
+
+/* Serves until every pid in the list has exited; returns their statuses. */
+static void serve_until_exit(
+		struct server *server, pid_t *pids, int *status, int count) {
+	int left = count;
+	time_t deadline = time(NULL) + 60;
+	while (left > 0) {
+		CHECK(time(NULL) < deadline);
+		gate_iterate(server->gate);
+		for (int i = 0; i < count; i++) {
+			if (pids[i] > 0 &&
+					waitpid(pids[i], &status[i], WNOHANG) == pids[i]) {
+				pids[i] = -pids[i];
+				exit_order[count - left] = i;
+				left--;
+			}
+		}
+	}
+}
+
+static void server_init(struct server *server) {
+	char dir[] = "/tmp/fairway-gate-test-XXXXXX";
+	CHECK(mkdtemp(dir));
+	setenv("XDG_RUNTIME_DIR", dir, 1);
+	server->display = wl_display_create();
+	CHECK(server->display);
+	CHECK(wl_display_init_shm(server->display) == 0);
+	struct gate_config config;
+	gate_config_default(&config);
+	server->gate = gate_create(server->display, &config);
+	CHECK(server->gate);
+	CHECK(gate_listen(server->gate, NULL));
+	int n = snprintf(socket_path, sizeof(socket_path), "%s/%s", dir,
+			gate_socket_name(server->gate));
+	CHECK(n > 0 && (size_t)n < sizeof(socket_path));
+	/* A periodic wakeup, so that waitpid is polled while idle. */
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	wl_event_loop_add_signal(wl_display_get_event_loop(server->display),
+			SIGCHLD, handle_sigchld, server);
+}
+
+static void server_finish(struct server *server) {
+	gate_destroy(server->gate);
+	wl_display_destroy(server->display);
+	rmdir(getenv("XDG_RUNTIME_DIR"));
+}
+
+/* --- cases ------------------------------------------------------------- */
+
+struct bad_case {
+	const void *bytes;
+	size_t len;
+	const int *fds;
+	int nfds;
+	bool expect_error_event;
+};
+
+static void bad_client(void *data) {
+	struct bad_case *bad = data;
+	int fd = raw_connect();
+	raw_sync(fd, 2); /* a good request first: it must still be answered */
+	raw_send(fd, bad->bytes, bad->len, bad->fds, bad->nfds);
+	struct raw_events events;
+	raw_read_until_close(fd, &events);
+	if (bad->expect_error_event) {
+		CHECK(events.error);
+		CHECK(events.error_code == WL_DISPLAY_ERROR_INVALID_METHOD);
+	}
+	exit(0);
+}
+
+static void good_body(void *data) {
+	good_client(*(int *)data);
+}
+
+/* Runs one bad client beside a good one; both must end as expected. */
+static void run_bad_case(struct bad_case *bad) {
+	struct server server = {0};
+	server_init(&server);
+	int fds_before = count_fds();
+	int roundtrips = 50;
+	pid_t pids[2] = {
+			spawn(bad_client, bad),
+			spawn(good_body, &roundtrips),
+	};
+	int status[2];
+	serve_until_exit(&server, pids, status, 2);
+	CHECK(WIFEXITED(status[0]) && WEXITSTATUS(status[0]) == 0);
+	CHECK(WIFEXITED(status[1]) && WEXITSTATUS(status[1]) == 0);
+	/* Give the gate a moment to see the hang-ups, then count. */
+	for (int i = 0; i < 100 && !wl_list_empty(&server.gate->connections); i++) {
+		gate_iterate(server.gate);
+	}
+	CHECK(wl_list_empty(&server.gate->connections));
+	CHECK(count_fds() == fds_before);
+	server_finish(&server);
+}
+
+static void case_bogus_sizes(void) {
+	for (uint32_t size = 0; size < 12; size++) {
+		if (size == 8) {
+			continue;
+		}
+		uint32_t msg[4] = {0};
+		put_header(msg, 1, size, 0);
+		struct bad_case bad = {
+				.bytes = msg,
+				.len = sizeof(msg),
+				.expect_error_event = true,
+		};
+		fprintf(stderr, "size %u\n", size);
+		run_bad_case(&bad);
+	}
+	uint32_t sizes[] = {4097, 4100, 65532, 65535};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		uint32_t msg[4] = {0};
+		put_header(msg, 1, sizes[i], 0);
+		struct bad_case bad = {
+				.bytes = msg,
+				.len = sizeof(msg),
+				.expect_error_event = true,
+		};
+		fprintf(stderr, "size %u\n", sizes[i]);
+		run_bad_case(&bad);
+	}
+}
+
+static void case_fd_flood(void) {
+	int fds[60];
+	for (int i = 0; i < 60; i++) {
+		fds[i] = STDERR_FILENO;
+	}
+	uint32_t msg[3];
+	put_header(msg, 1, sizeof(msg), 0);
+	msg[2] = 3;
+	struct bad_case bad = {
+			.bytes = msg,
+			.len = sizeof(msg),
+			.fds = fds,
+			.nfds = 60,
+			.expect_error_event = true,
+	};
+	run_bad_case(&bad);
+}
+
+/* Truncated message, then hang-up: only that client goes. */
+static void truncated_client(void *data) {
+	int fd = raw_connect();
+	uint32_t msg[3];
+	put_header(msg, 1, sizeof(msg), 0);
+	msg[2] = 2;
+	raw_send(fd, msg, 10, NULL, 0);
+	int fds[2] = {STDERR_FILENO, STDOUT_FILENO};
+	raw_send(fd, "\0\0", 2, fds, 2); /* fds in flight at the hang-up */
+	close(fd);
+	exit(0);
+}
+
+static void case_truncated_hangup(void) {
+	struct server server = {0};
+	server_init(&server);
+	int fds_before = count_fds();
+	int roundtrips = 20;
+	pid_t pids[3] = {
+			spawn(truncated_client, NULL),
+			spawn(good_body, &roundtrips),
+			spawn(truncated_client, NULL),
+	};
+	int status[3];
+	serve_until_exit(&server, pids, status, 3);
+	for (int i = 0; i < 3; i++) {
+		CHECK(WIFEXITED(status[i]) && WEXITSTATUS(status[i]) == 0);
+	}
+	for (int i = 0; i < 100 && !wl_list_empty(&server.gate->connections); i++) {
+		gate_iterate(server.gate);
+	}
+	CHECK(wl_list_empty(&server.gate->connections));
+	CHECK(count_fds() == fds_before);
+	server_finish(&server);
+}
+
+/*
+ * Requests split at every byte boundary, arriving in separate reads: each
+ * sync is still answered, in order.
+ */
+static void split_client(void *data) {
+	int fd = raw_connect();
+	uint8_t stream[12 * 8];
+	for (uint32_t i = 0; i < 8; i++) {
+		uint32_t msg[3];
+		put_header(msg, 1, sizeof(msg), 0);
+		msg[2] = 2 + i;
+		memcpy(stream + 12 * i, msg, 12);
+	}
+	for (size_t split = 1; split < sizeof(stream); split++) {
+		raw_send(fd, stream, split, NULL, 0);
+		usleep(200);
+		raw_send(fd, stream + split, sizeof(stream) - split, NULL, 0);
+	}
+	shutdown(fd, SHUT_WR);
+	struct raw_events events;
+	raw_read_until_close(fd, &events);
+	CHECK(!events.error);
+	CHECK(events.done_count == 8 * (int)(sizeof(stream) - 1));
+	CHECK(events.last_done == 9);
+	exit(0);
+}
+
+/* fds sent before the bytes that use them: wl_shm pools still work. */
+static void early_fd_client(void *data) {
+	struct wl_display *display = wl_display_connect(socket_path);
+	CHECK(display);
+	CHECK(wl_display_roundtrip(display) >= 0);
+	wl_display_disconnect(display);
+
+	int fd = raw_connect();
+	/* get_registry(2), then bind wl_shm by name found in the events */
+	uint32_t get_registry[3];
+	put_header(get_registry, 1, 12, 1);
+	get_registry[2] = 2;
+	raw_send(fd, get_registry, sizeof(get_registry), NULL, 0);
+	raw_sync(fd, 3);
+	uint8_t buf[4096];
+	size_t len = 0;
+	uint32_t shm_name = 0;
+	bool synced = false;
+	while (!synced) {
+		ssize_t n = read(fd, buf + len, sizeof(buf) - len);
+		CHECK(n > 0);
+		len += n;
+		size_t off = 0;
+		while (len - off >= 8) {
+			uint32_t words[2];
+			memcpy(words, buf + off, 8);
+			uint32_t size = words[1] >> 16;
+			if (len - off < size) {
+				break;
+			}
+			if (words[0] == 2 && (words[1] & 0xffff) == 0 &&
+					strcmp((char *)buf + off + 16, "wl_shm") == 0) {
+				memcpy(&shm_name, buf + off + 8, 4);
+			} else if (words[0] == 3) {
+				synced = true;
+			}
+			off += size;
+		}
+		memmove(buf, buf + off, len - off);
+		len -= off;
+	}
+	CHECK(shm_name != 0);
+	uint32_t bind[8];
+	put_header(bind, 2, sizeof(bind), 0);
+	bind[2] = shm_name;
+	bind[3] = 7; /* strlen("wl_shm") + 1 */
+	memcpy(&bind[4], "wl_shm\0\0", 8);
+	bind[6] = 1;
+	bind[7] = 4; /* new id */
+	raw_send(fd, bind, sizeof(bind), NULL, 0);
+
+	int pool_fd = memfd_create("pool", MFD_CLOEXEC);
+	CHECK(pool_fd >= 0 && ftruncate(pool_fd, 4096) == 0);
+	/* The fd rides on an earlier sync; create_pool follows in a later send. */
+	uint32_t sync[3];
+	put_header(sync, 1, 12, 0);
+	sync[2] = 5;
+	raw_send(fd, sync, sizeof(sync), &pool_fd, 1);
+	usleep(20000);
+	uint32_t create_pool[4];
+	put_header(create_pool, 4, sizeof(create_pool), 0);
+	create_pool[2] = 6;
+	create_pool[3] = 4096;
+	raw_send(fd, create_pool, sizeof(create_pool), NULL, 0);
+	raw_sync(fd, 7);
+	shutdown(fd, SHUT_WR);
+	struct raw_events events;
+	raw_read_until_close(fd, &events);
+	CHECK(!events.error);
+	if (events.last_done != 7) {
+		fprintf(stderr, "last done %u count %d\n", events.last_done,
+				events.done_count);
+	}
+	CHECK(events.last_done == 7);
+	exit(0);
+}
+
+static void run_clients(void (*body)(void *), int count) {
+	struct server server = {0};
+	server_init(&server);
+	int fds_before = count_fds();
+	pid_t pids[8];
+	int status[8];
+	for (int i = 0; i < count; i++) {
+		pids[i] = spawn(body, NULL);
+	}
+	serve_until_exit(&server, pids, status, count);
+	for (int i = 0; i < count; i++) {
+		CHECK(WIFEXITED(status[i]) && WEXITSTATUS(status[i]) == 0);
+	}
+	for (int i = 0; i < 100 && !wl_list_empty(&server.gate->connections); i++) {
+		gate_iterate(server.gate);
+	}
+	CHECK(count_fds() == fds_before);
+	server_finish(&server);
+}
+
+/* A sync flooder: as many syncs as the socket takes, reading the answers. */
+static void flood_client(void *data) {
+	struct wl_display *display = wl_display_connect(socket_path);
+	CHECK(display);
+	int fd = wl_display_get_fd(display);
+	time_t end = time(NULL) + 5;
+	long requests = 0;
+	while (time(NULL) < end) {
+		requests += 200;
+		for (int i = 0; i < 200; i++) {
+			struct wl_callback *callback = wl_display_sync(display);
+			wl_callback_destroy(callback);
+		}
+		while (wl_display_flush(display) < 0 && errno == EAGAIN) {
+			struct pollfd pfd = {.fd = fd, .events = POLLOUT | POLLIN};
+			poll(&pfd, 1, 100);
+			wl_display_dispatch_pending(display);
+			if (pfd.revents & POLLIN) {
+				wl_display_prepare_read(display);
+				wl_display_read_events(display);
+			}
+		}
+		if (wl_display_prepare_read(display) == 0) {
+			struct pollfd pfd = {.fd = fd, .events = POLLIN};
+			if (poll(&pfd, 1, 0) == 1) {
+				wl_display_read_events(display);
+			} else {
+				wl_display_cancel_read(display);
+			}
+		}
+		wl_display_dispatch_pending(display);
+	}
+	CHECK(wl_display_roundtrip(display) >= 0);
+	wl_display_disconnect(display);
+	fprintf(stderr, "flooder: %ld requests\n", requests);
+	CHECK(requests > 10000);
+	exit(0);
+}
+
+static void probe_body(void *data) {
+	usleep(300000); /* let the flooders fill their queues first */
+	good_client(100);
+}
+
+/* Four flooders and a probe: the probe is served, the flooders progress. */
+static void case_flood(void) {
+	struct server server = {0};
+	server_init(&server);
+	pid_t pids[5];
+	int status[5];
+	for (int i = 0; i < 4; i++) {
+		pids[i] = spawn(flood_client, NULL);
+	}
+	pids[4] = spawn(probe_body, NULL);
+	serve_until_exit(&server, pids, status, 5);
+	for (int i = 0; i < 5; i++) {
+		CHECK(WIFEXITED(status[i]) && WEXITSTATUS(status[i]) == 0);
+	}
+	/* The probe's 100 roundtrips finished while the flood went on. */
+	CHECK(exit_order[0] == 4);
+	server_finish(&server);
+}
+
+int main(int argc, char *argv[]) {
+	signal(SIGPIPE, SIG_IGN);
+	if (argc != 2) {
+		fprintf(stderr, "usage: gate-test CASE\n");
+		return 2;
+	}
+	const char *name = argv[1];
+	if (strcmp(name, "bogus-sizes") == 0) {
+		case_bogus_sizes();
+	} else if (strcmp(name, "fd-flood") == 0) {
+		case_fd_flood();
+	} else if (strcmp(name, "truncated-hangup") == 0) {
+		case_truncated_hangup();
+	} else if (strcmp(name, "split") == 0) {
+		run_clients(split_client, 2);
+	} else if (strcmp(name, "early-fd") == 0) {
+		run_clients(early_fd_client, 1);
+	} else if (strcmp(name, "flood") == 0) {
+		case_flood();
+	} else {
+		fprintf(stderr, "unknown case %s\n", name);
+		return 2;
+	}
+	fprintf(stderr, "%s: ok\n", name);
+	return 0;
+}
