@@ -1,0 +1,214 @@
+#include "compositor/server.h"
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+		"Usage: fairway [options] [-- COMMAND [ARGS...]]\n"
+		"\n"
+		"  --backend auto|drm|wayland|x11|headless  backend (default auto)\n"
+		"  --socket NAME        Wayland socket name (default: first free wayland-N)\n"
+		"  --outputs N          headless outputs to create (default 1)\n"
+		"  --output-size WxH    headless output size (default 1280x720)\n"
+		"  --scheduler on|off   fair client scheduler (default on)\n"
+		"  --sched-interval MS  scheduler time slice (default 5)\n"
+		"  --sched-max-slice MS longest slice of a lone client (default 15)\n"
+		"  --no-xwayland        do not start XWayland\n"
+		"  --demo               start demo clients and print a periodic report\n"
+		"  -d                   debug log\n"
+		"  -V                   verbose (info) log\n"
+		"  -v                   print version and exit\n"
+		"  -h                   print this help and exit\n"
+		"\n"
+		"With COMMAND, fairway runs it once ready and exits with its status.\n";
+
+static int usage_error(const char *what, const char *arg) {
+	fprintf(stderr, "fairway: %s: %s\n", what, arg);
+	fputs(usage_text, stderr);
+	return 2;
+}
+
+static bool parse_int(const char *text, int min, int max, int *out) {
+	char *end = NULL;
+	errno = 0;
+	long value = strtol(text, &end, 10);
+	if (errno != 0 || end == text || *end != '\0' || value < min ||
+			value > max) {
+		return false;
+	}
+	*out = (int)value;
+	return true;
+}
+
+/* A duration in milliseconds, 0.05 to 1000. */
+static bool parse_ms(const char *text, double *out) {
+	char *end;
+	errno = 0;
+	double value = strtod(text, &end);
+	if (errno != 0 || end == text || *end != '\0' || !(value >= 0.05) ||
+			value > 1000) {
+		return false;
+	}
+	*out = value;
+	return true;
+}
+
+static bool parse_size(const char *text, int *width, int *height) {
+	const char *x = strchr(text, 'x');
+	if (x == NULL || x == text || strlen(x + 1) == 0) {
+		return false;
+	}
+	char buf[32];
+	size_t len = (size_t)(x - text);
+	if (len >= sizeof(buf)) {
+		return false;
+	}
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	return parse_int(buf, 1, 16384, width) &&
+			parse_int(x + 1, 1, 16384, height);
+}
+
+static bool parse_backend(const char *text, enum fw_backend_kind *kind) {
+	static const struct {
+		const char *name;
+		enum fw_backend_kind kind;
+	} names[] = {
+			{"auto", FW_BACKEND_AUTO},
+			{"drm", FW_BACKEND_DRM},
+			{"wayland", FW_BACKEND_WAYLAND},
+			{"x11", FW_BACKEND_X11},
+			{"headless", FW_BACKEND_HEADLESS},
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(text, names[i].name) == 0) {
+			*kind = names[i].kind;
+			return true;
+		}
+	}
+	return false;
+}
+
+enum {
+	OPT_BACKEND = 256,
+	OPT_SOCKET,
+	OPT_OUTPUTS,
+	OPT_OUTPUT_SIZE,
+	OPT_SCHEDULER,
+	OPT_SCHED_INTERVAL,
+	OPT_SCHED_MAX_SLICE,
+	OPT_NO_XWAYLAND,
+	OPT_DEMO,
+};
+
+int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
+	*config = (struct fw_config){
+			.backend = FW_BACKEND_AUTO,
+			.outputs = 1,
+			.output_width = 1280,
+			.output_height = 720,
+			.scheduler = true,
+			.xwayland = true,
+			.log_level = WLR_ERROR,
+	};
+
+	static const struct option long_options[] = {
+			{"backend", required_argument, NULL, OPT_BACKEND},
+			{"socket", required_argument, NULL, OPT_SOCKET},
+			{"outputs", required_argument, NULL, OPT_OUTPUTS},
+			{"output-size", required_argument, NULL, OPT_OUTPUT_SIZE},
+			{"scheduler", required_argument, NULL, OPT_SCHEDULER},
+			{"sched-interval", required_argument, NULL, OPT_SCHED_INTERVAL},
+			{"sched-max-slice", required_argument, NULL, OPT_SCHED_MAX_SLICE},
+			{"no-xwayland", no_argument, NULL, OPT_NO_XWAYLAND},
+			{"demo", no_argument, NULL, OPT_DEMO},
+			{"help", no_argument, NULL, 'h'},
+			{"version", no_argument, NULL, 'v'},
+			{0},
+	};
+
+	/* Reset getopt so that a harness may parse several times. */
+	optind = 0;
+	opterr = 0;
+	int c;
+	/* '+' stops at the first non-option: COMMAND's own flags are its own. */
+	while ((c = getopt_long(argc, argv, "+:dVvh", long_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_BACKEND:
+			if (!parse_backend(optarg, &config->backend)) {
+				return usage_error("bad --backend value", optarg);
+			}
+			break;
+		case OPT_SOCKET:
+			if (optarg[0] == '\0' || strchr(optarg, '/') != NULL) {
+				return usage_error("bad --socket value", optarg);
+			}
+			config->socket = optarg;
+			break;
+		case OPT_OUTPUTS:
+			if (!parse_int(optarg, 1, 16, &config->outputs)) {
+				return usage_error("bad --outputs value", optarg);
+			}
+			break;
+		case OPT_OUTPUT_SIZE:
+			if (!parse_size(optarg, &config->output_width,
+						&config->output_height)) {
+				return usage_error("bad --output-size value", optarg);
+			}
+			break;
+		case OPT_SCHEDULER:
+			if (strcmp(optarg, "on") == 0) {
+				config->scheduler = true;
+			} else if (strcmp(optarg, "off") == 0) {
+				config->scheduler = false;
+			} else {
+				return usage_error("bad --scheduler value", optarg);
+			}
+			break;
+		case OPT_SCHED_INTERVAL:
+			if (!parse_ms(optarg, &config->sched_interval_ms)) {
+				return usage_error("bad --sched-interval value", optarg);
+			}
+			break;
+		case OPT_SCHED_MAX_SLICE:
+			if (!parse_ms(optarg, &config->sched_max_slice_ms)) {
+				return usage_error("bad --sched-max-slice value", optarg);
+			}
+			break;
+		case OPT_NO_XWAYLAND:
+			config->xwayland = false;
+			break;
+		case OPT_DEMO:
+			config->demo = true;
+			break;
+		case 'd':
+			config->log_level = WLR_DEBUG;
+			break;
+		case 'V':
+			if (config->log_level < WLR_INFO) {
+				config->log_level = WLR_INFO;
+			}
+			break;
+		case 'v':
+			printf("fairway " FAIRWAY_VERSION "\n");
+			fflush(stdout);
+			return 1;
+		case 'h':
+			fputs(usage_text, stdout);
+			fflush(stdout);
+			return 1;
+		case ':':
+			return usage_error("option needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option", argv[optind - 1]);
+		}
+	}
+
+	if (optind < argc) {
+		config->command = &argv[optind];
+	}
+	return 0;
+}

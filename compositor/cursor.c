@@ -1,0 +1,331 @@
+#include "compositor/input.h"
+#include "compositor/sched_glue.h"
+#include "compositor/server.h"
+#include "compositor/view.h"
+#include <linux/input-event-codes.h>
+#include <stdlib.h>
+#include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_idle.h>
+#include <wlr/types/wlr_keyboard.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_pointer.h>
+#include <wlr/types/wlr_relative_pointer_v1.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_touch.h>
+#include <wlr/types/wlr_xcursor_manager.h>
+#include <wlr/util/edges.h>
+
+static void note_activity(struct fw_server *server) {
+	if (server->idle != NULL) {
+		wlr_idle_notify_activity(server->idle, server->seat);
+	}
+}
+
+static void note_pointer_client(struct fw_server *server) {
+	struct wlr_seat_client *client = server->seat->pointer_state.focused_client;
+	if (client != NULL) {
+		fw_sched_note_input(server, client->client);
+	}
+}
+
+static void process_move(struct fw_server *server) {
+	struct fw_view *view = server->grabbed_view;
+	fw_view_move(view,
+			server->grab_geo_x + (int)(server->cursor->x - server->grab_x),
+			server->grab_geo_y + (int)(server->cursor->y - server->grab_y));
+}
+
+static void process_resize(struct fw_server *server) {
+	struct fw_view *view = server->grabbed_view;
+	int dx = (int)(server->cursor->x - server->grab_x);
+	int dy = (int)(server->cursor->y - server->grab_y);
+	int left = server->grab_geo_x;
+	int top = server->grab_geo_y;
+	int right = left + server->grab_geo_width;
+	int bottom = top + server->grab_geo_height;
+	if (server->resize_edges & WLR_EDGE_LEFT) {
+		left += dx;
+		if (left >= right) {
+			left = right - 1;
+		}
+	} else if (server->resize_edges & WLR_EDGE_RIGHT) {
+		right += dx;
+		if (right <= left) {
+			right = left + 1;
+		}
+	}
+	if (server->resize_edges & WLR_EDGE_TOP) {
+		top += dy;
+		if (top >= bottom) {
+			top = bottom - 1;
+		}
+	} else if (server->resize_edges & WLR_EDGE_BOTTOM) {
+		bottom += dy;
+		if (bottom <= top) {
+			bottom = top + 1;
+		}
+	}
+	/* xdg views move on commit, once the client took the new size. */
+	view->impl->configure(view, left, top, right - left, bottom - top);
+	if (view->type == FW_VIEW_XWAYLAND) {
+		fw_view_move(view, left, top);
+	}
+}
+
+void fw_cursor_refocus(struct fw_server *server, uint32_t time_msec) {
+	struct wlr_seat *seat = server->seat;
+	double sx, sy;
+	struct wlr_surface *surface = NULL;
+	fw_view_at(
+			server, server->cursor->x, server->cursor->y, &surface, &sx, &sy);
+	if (surface == NULL) {
+		wlr_xcursor_manager_set_cursor_image(
+				server->cursor_manager, "left_ptr", server->cursor);
+		wlr_seat_pointer_clear_focus(seat);
+		return;
+	}
+	bool entering = seat->pointer_state.focused_surface != surface;
+	wlr_seat_pointer_notify_enter(seat, surface, sx, sy);
+	if (!entering) {
+		wlr_seat_pointer_notify_motion(seat, time_msec, sx, sy);
+	}
+	note_pointer_client(server);
+}
+
+static void process_motion(struct fw_server *server, uint32_t time_msec) {
+	note_activity(server);
+	switch (server->cursor_mode) {
+	case FW_CURSOR_MOVE:
+		process_move(server);
+		return;
+	case FW_CURSOR_RESIZE:
+		process_resize(server);
+		return;
+	case FW_CURSOR_PASSTHROUGH:
+		break;
+	}
+	fw_cursor_refocus(server, time_msec);
+}
+
+static void handle_motion(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, cursor_motion);
+	struct wlr_event_pointer_motion *event = data;
+	wlr_cursor_move(
+			server->cursor, event->device, event->delta_x, event->delta_y);
+	if (server->relative_pointer != NULL) {
+		wlr_relative_pointer_manager_v1_send_relative_motion(
+				server->relative_pointer, server->seat,
+				(uint64_t)event->time_msec * 1000, event->delta_x,
+				event->delta_y, event->unaccel_dx, event->unaccel_dy);
+	}
+	process_motion(server, event->time_msec);
+}
+
+static void handle_motion_absolute(struct wl_listener *listener, void *data) {
+	struct fw_server *server =
+			wl_container_of(listener, server, cursor_motion_absolute);
+	struct wlr_event_pointer_motion_absolute *event = data;
+	double old_x = server->cursor->x, old_y = server->cursor->y;
+	wlr_cursor_warp_absolute(server->cursor, event->device, event->x, event->y);
+	if (server->relative_pointer != NULL) {
+		double dx = server->cursor->x - old_x, dy = server->cursor->y - old_y;
+		wlr_relative_pointer_manager_v1_send_relative_motion(
+				server->relative_pointer, server->seat,
+				(uint64_t)event->time_msec * 1000, dx, dy, dx, dy);
+	}
+	process_motion(server, event->time_msec);
+}
+
+static bool logo_held(struct fw_server *server) {
+	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(server->seat);
+	return keyboard != NULL &&
+			(wlr_keyboard_get_modifiers(keyboard) & WLR_MODIFIER_LOGO) != 0;
+}
+
+/* The frame edges closest to the cursor, for Super+right-drag resizing. */
+static uint32_t nearest_edges(struct fw_server *server, struct fw_view *view) {
+	int width, height;
+	view->impl->get_size(view, &width, &height);
+	uint32_t edges = 0;
+	edges |= server->cursor->x < view->x + width / 2.0 ? WLR_EDGE_LEFT
+													   : WLR_EDGE_RIGHT;
+	edges |= server->cursor->y < view->y + height / 2.0 ? WLR_EDGE_TOP
+														: WLR_EDGE_BOTTOM;
+	return edges;
+}
+
+static void handle_button(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, cursor_button);
+	struct wlr_event_pointer_button *event = data;
+	note_activity(server);
+
+	if (event->state == WLR_BUTTON_RELEASED) {
+		if (server->cursor_mode != FW_CURSOR_PASSTHROUGH) {
+			/* The press that started the grab was not sent; the release
+			 * is not either. */
+			server->cursor_mode = FW_CURSOR_PASSTHROUGH;
+			server->grabbed_view = NULL;
+			fw_cursor_refocus(server, event->time_msec);
+			return;
+		}
+		wlr_seat_pointer_notify_button(
+				server->seat, event->time_msec, event->button, event->state);
+		note_pointer_client(server);
+		return;
+	}
+
+	double sx, sy;
+	struct wlr_surface *surface = NULL;
+	struct fw_view *view = fw_view_at(
+			server, server->cursor->x, server->cursor->y, &surface, &sx, &sy);
+	if (view != NULL) {
+		fw_view_focus(view);
+		if (logo_held(server) && event->button == BTN_LEFT) {
+			fw_view_begin_interactive(view, FW_CURSOR_MOVE, 0);
+			return;
+		}
+		if (logo_held(server) && event->button == BTN_RIGHT) {
+			fw_view_begin_interactive(
+					view, FW_CURSOR_RESIZE, nearest_edges(server, view));
+			return;
+		}
+		if (surface == NULL && event->button == BTN_LEFT) {
+			/* A press on the title bar or border drags the window. */
+			fw_view_begin_interactive(view, FW_CURSOR_MOVE, 0);
+			return;
+		}
+	}
+	wlr_seat_pointer_notify_button(
+			server->seat, event->time_msec, event->button, event->state);
+	note_pointer_client(server);
+}
+
+static void handle_axis(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, cursor_axis);
+	struct wlr_event_pointer_axis *event = data;
+	note_activity(server);
+	wlr_seat_pointer_notify_axis(server->seat, event->time_msec,
+			event->orientation, event->delta, event->delta_discrete,
+			event->source);
+	note_pointer_client(server);
+}
+
+static void handle_frame(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, cursor_frame);
+	wlr_seat_pointer_notify_frame(server->seat);
+}
+
+static void handle_touch_down(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, touch_down);
+	struct wlr_event_touch_down *event = data;
+	note_activity(server);
+	double lx, ly, sx, sy;
+	wlr_cursor_absolute_to_layout_coords(
+			server->cursor, event->device, event->x, event->y, &lx, &ly);
+	struct wlr_surface *surface = NULL;
+	struct fw_view *view = fw_view_at(server, lx, ly, &surface, &sx, &sy);
+	if (view != NULL) {
+		fw_view_focus(view);
+	}
+	if (surface != NULL) {
+		wlr_seat_touch_notify_down(server->seat, surface, event->time_msec,
+				event->touch_id, sx, sy);
+		fw_sched_note_surface(server, surface);
+	}
+}
+
+static void handle_touch_up(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, touch_up);
+	struct wlr_event_touch_up *event = data;
+	struct wlr_touch_point *point =
+			wlr_seat_touch_get_point(server->seat, event->touch_id);
+	if (point != NULL) {
+		fw_sched_note_surface(server, point->surface);
+	}
+	wlr_seat_touch_notify_up(server->seat, event->time_msec, event->touch_id);
+}
+
+static void handle_touch_motion(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, touch_motion);
+	struct wlr_event_touch_motion *event = data;
+	note_activity(server);
+	struct wlr_touch_point *point =
+			wlr_seat_touch_get_point(server->seat, event->touch_id);
+	if (point == NULL) {
+		return;
+	}
+	double lx, ly;
+	wlr_cursor_absolute_to_layout_coords(
+			server->cursor, event->device, event->x, event->y, &lx, &ly);
+	/* Touch points stay with the surface they went down on; motion off
+	 * that surface is not reported (we cannot map it to its coords). */
+	struct wlr_surface *surface = NULL;
+	double sx, sy;
+	fw_view_at(server, lx, ly, &surface, &sx, &sy);
+	if (surface == point->surface) {
+		wlr_seat_touch_notify_motion(
+				server->seat, event->time_msec, event->touch_id, sx, sy);
+	}
+	fw_sched_note_surface(server, point->surface);
+}
+
+static void handle_touch_frame(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, touch_frame);
+	wlr_seat_touch_notify_frame(server->seat);
+}
+
+bool fw_cursor_init(struct fw_server *server) {
+	server->cursor = wlr_cursor_create();
+	if (server->cursor == NULL) {
+		return false;
+	}
+	wlr_cursor_attach_output_layout(server->cursor, server->output_layout);
+	server->cursor_manager = wlr_xcursor_manager_create(NULL, 24);
+	if (server->cursor_manager == NULL) {
+		return false;
+	}
+	wlr_xcursor_manager_load(server->cursor_manager, 1);
+
+	server->cursor_motion.notify = handle_motion;
+	wl_signal_add(&server->cursor->events.motion, &server->cursor_motion);
+	server->cursor_motion_absolute.notify = handle_motion_absolute;
+	wl_signal_add(&server->cursor->events.motion_absolute,
+			&server->cursor_motion_absolute);
+	server->cursor_button.notify = handle_button;
+	wl_signal_add(&server->cursor->events.button, &server->cursor_button);
+	server->cursor_axis.notify = handle_axis;
+	wl_signal_add(&server->cursor->events.axis, &server->cursor_axis);
+	server->cursor_frame.notify = handle_frame;
+	wl_signal_add(&server->cursor->events.frame, &server->cursor_frame);
+	server->touch_down.notify = handle_touch_down;
+	wl_signal_add(&server->cursor->events.touch_down, &server->touch_down);
+	server->touch_up.notify = handle_touch_up;
+	wl_signal_add(&server->cursor->events.touch_up, &server->touch_up);
+	server->touch_motion.notify = handle_touch_motion;
+	wl_signal_add(&server->cursor->events.touch_motion, &server->touch_motion);
+	server->touch_frame.notify = handle_touch_frame;
+	wl_signal_add(&server->cursor->events.touch_frame, &server->touch_frame);
+	return true;
+}
+
+void fw_cursor_finish(struct fw_server *server) {
+	if (server->cursor == NULL) {
+		return;
+	}
+	if (server->cursor_motion.link.next != NULL) {
+		wl_list_remove(&server->cursor_motion.link);
+		wl_list_remove(&server->cursor_motion_absolute.link);
+		wl_list_remove(&server->cursor_button.link);
+		wl_list_remove(&server->cursor_axis.link);
+		wl_list_remove(&server->cursor_frame.link);
+		wl_list_remove(&server->touch_down.link);
+		wl_list_remove(&server->touch_up.link);
+		wl_list_remove(&server->touch_motion.link);
+		wl_list_remove(&server->touch_frame.link);
+	}
+	wlr_xcursor_manager_destroy(server->cursor_manager);
+	server->cursor_manager = NULL;
+	wlr_cursor_destroy(server->cursor);
+	server->cursor = NULL;
+}

@@ -1,0 +1,118 @@
+#include "compositor/demo.h"
+#include "compositor/server.h"
+#include "compositor/spawn.h"
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <wayland-server-core.h>
+#include <wlr/util/log.h>
+
+#define DEMO_MAX_CHILDREN 4
+#define DEMO_REPORT_MS 2000
+
+struct fw_demo {
+	struct fw_server *server;
+	struct wl_event_source *timer;
+	pid_t children[DEMO_MAX_CHILDREN];
+	int n_children;
+	uint64_t last_frames;
+};
+
+static bool in_path(const char *name) {
+	const char *path = getenv("PATH");
+	if (path == NULL) {
+		return false;
+	}
+	char *copy = strdup(path);
+	if (copy == NULL) {
+		return false;
+	}
+	bool found = false;
+	char *save = NULL;
+	for (char *dir = strtok_r(copy, ":", &save); dir != NULL && !found;
+			dir = strtok_r(NULL, ":", &save)) {
+		char file[4096];
+		snprintf(file, sizeof(file), "%s/%s", dir, name);
+		found = access(file, X_OK) == 0;
+	}
+	free(copy);
+	return found;
+}
+
+static void start_client(struct fw_demo *demo, const char *name) {
+	if (demo->n_children >= DEMO_MAX_CHILDREN || !in_path(name)) {
+		return;
+	}
+	char *argv[] = {(char *)name, NULL};
+	pid_t pid = fw_spawn(argv);
+	if (pid > 0) {
+		demo->children[demo->n_children++] = pid;
+		wlr_log(WLR_INFO, "Demo: started %s (pid %d)", name, (int)pid);
+	}
+}
+
+static int count_clients(struct fw_server *server) {
+	int count = 0;
+	struct wl_list *clients = wl_display_get_client_list(server->display);
+	struct wl_list *link;
+	for (link = clients->next; link != clients; link = link->next) {
+		count++;
+	}
+	return count;
+}
+
+static int handle_timer(void *data) {
+	struct fw_demo *demo = data;
+	struct fw_server *server = demo->server;
+	uint64_t frames = server->frames_rendered - demo->last_frames;
+	demo->last_frames = server->frames_rendered;
+	printf("fairway: %d clients connected, %.1f frames/s rendered\n",
+			count_clients(server), frames * 1000.0 / DEMO_REPORT_MS);
+	fflush(stdout);
+	wl_event_source_timer_update(demo->timer, DEMO_REPORT_MS);
+	return 0;
+}
+
+struct fw_demo *fw_demo_create(struct fw_server *server) {
+	struct fw_demo *demo = calloc(1, sizeof(*demo));
+	if (demo == NULL) {
+		return NULL;
+	}
+	demo->server = server;
+	demo->timer = wl_event_loop_add_timer(server->loop, handle_timer, demo);
+	if (demo->timer == NULL) {
+		free(demo);
+		return NULL;
+	}
+	wl_event_source_timer_update(demo->timer, DEMO_REPORT_MS);
+	start_client(demo, "foot");
+	start_client(demo, "weston-simple-shm");
+	start_client(demo, "weston-flower");
+	printf("fairway: demo started %d clients; Ctrl+C to quit\n",
+			demo->n_children);
+	fflush(stdout);
+	return demo;
+}
+
+void fw_demo_terminate(struct fw_demo *demo) {
+	if (demo == NULL) {
+		return;
+	}
+	for (int i = 0; i < demo->n_children; i++) {
+		kill(-demo->children[i], SIGTERM);
+	}
+}
+
+void fw_demo_destroy(struct fw_demo *demo) {
+	if (demo == NULL) {
+		return;
+	}
+	fw_demo_terminate(demo);
+	for (int i = 0; i < demo->n_children; i++) {
+		fw_spawn_wait_group(demo->children[i]);
+	}
+	wl_event_source_remove(demo->timer);
+	free(demo);
+}

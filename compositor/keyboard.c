@@ -1,0 +1,121 @@
+#include "compositor/input.h"
+#include "compositor/sched_glue.h"
+#include "compositor/server.h"
+#include <stdlib.h>
+#include <wlr/backend.h>
+#include <wlr/types/wlr_idle.h>
+#include <wlr/types/wlr_input_device.h>
+#include <wlr/types/wlr_keyboard.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_virtual_keyboard_v1.h>
+#include <wlr/util/log.h>
+#include <xkbcommon/xkbcommon.h>
+
+void fw_seat_keyboard_removed(struct fw_server *server);
+
+static void note_focused_client(struct fw_server *server) {
+	struct wlr_seat_client *client =
+			server->seat->keyboard_state.focused_client;
+	if (client != NULL) {
+		fw_sched_note_input(server, client->client);
+	}
+}
+
+static void handle_modifiers(struct wl_listener *listener, void *data) {
+	struct fw_keyboard *keyboard =
+			wl_container_of(listener, keyboard, modifiers);
+	struct fw_server *server = keyboard->server;
+	/* The seat sends the keymap of whichever keyboard spoke last. */
+	wlr_seat_set_keyboard(server->seat, keyboard->device);
+	wlr_seat_keyboard_notify_modifiers(
+			server->seat, &keyboard->device->keyboard->modifiers);
+	note_focused_client(server);
+}
+
+static void handle_key(struct wl_listener *listener, void *data) {
+	struct fw_keyboard *keyboard = wl_container_of(listener, keyboard, key);
+	struct fw_server *server = keyboard->server;
+	struct wlr_event_keyboard_key *event = data;
+	struct wlr_keyboard *wlr_keyboard = keyboard->device->keyboard;
+
+	if (server->idle != NULL) {
+		wlr_idle_notify_activity(server->idle, server->seat);
+	}
+	bool handled = false;
+	if (event->state == WL_KEYBOARD_KEY_STATE_PRESSED &&
+			wlr_keyboard->xkb_state != NULL) {
+		/* libinput keycodes are evdev codes; xkb's are offset by 8. */
+		const xkb_keysym_t *syms;
+		int nsyms = xkb_state_key_get_syms(
+				wlr_keyboard->xkb_state, event->keycode + 8, &syms);
+		uint32_t modifiers = wlr_keyboard_get_modifiers(wlr_keyboard);
+		for (int i = 0; i < nsyms && !handled; i++) {
+			handled = fw_bindings_handle(server, modifiers, syms[i]);
+		}
+	}
+	if (handled) {
+		return;
+	}
+	wlr_seat_set_keyboard(server->seat, keyboard->device);
+	wlr_seat_keyboard_notify_key(
+			server->seat, event->time_msec, event->keycode, event->state);
+	note_focused_client(server);
+}
+
+static void handle_destroy(struct wl_listener *listener, void *data) {
+	struct fw_keyboard *keyboard = wl_container_of(listener, keyboard, destroy);
+	struct fw_server *server = keyboard->server;
+	wl_list_remove(&keyboard->modifiers.link);
+	wl_list_remove(&keyboard->key.link);
+	wl_list_remove(&keyboard->destroy.link);
+	wl_list_remove(&keyboard->link);
+	free(keyboard);
+	fw_seat_keyboard_removed(server);
+}
+
+static bool is_virtual(struct wlr_input_device *device) {
+	/* Virtual keyboards bring their own keymap over the protocol. */
+	return wlr_input_device_get_virtual_keyboard(device) != NULL;
+}
+
+void fw_keyboard_create(
+		struct fw_server *server, struct wlr_input_device *device) {
+	struct fw_keyboard *keyboard = calloc(1, sizeof(*keyboard));
+	if (keyboard == NULL) {
+		return;
+	}
+	keyboard->server = server;
+	keyboard->device = device;
+
+	if (!is_virtual(device)) {
+		struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+		/* NULL names: xkbcommon reads XKB_DEFAULT_{RULES,MODEL,...}. */
+		struct xkb_keymap *keymap = context != NULL
+				? xkb_keymap_new_from_names(
+						  context, NULL, XKB_KEYMAP_COMPILE_NO_FLAGS)
+				: NULL;
+		if (keymap != NULL) {
+			wlr_keyboard_set_keymap(device->keyboard, keymap);
+		} else {
+			wlr_log(WLR_ERROR, "Cannot compile the XKB keymap");
+		}
+		xkb_keymap_unref(keymap);
+		xkb_context_unref(context);
+	}
+	wlr_keyboard_set_repeat_info(device->keyboard, 25, 600);
+
+	keyboard->modifiers.notify = handle_modifiers;
+	wl_signal_add(&device->keyboard->events.modifiers, &keyboard->modifiers);
+	keyboard->key.notify = handle_key;
+	wl_signal_add(&device->keyboard->events.key, &keyboard->key);
+	keyboard->destroy.notify = handle_destroy;
+	wl_signal_add(&device->events.destroy, &keyboard->destroy);
+
+	wl_list_insert(&server->keyboards, &keyboard->link);
+	/* Without a keymap yet (a new virtual keyboard), the seat would send
+	 * clients an invalid keymap fd; it becomes the seat keyboard on its
+	 * first key or modifier event instead. */
+	if (device->keyboard->keymap != NULL) {
+		wlr_seat_set_keyboard(server->seat, device);
+	}
+}

@@ -1,0 +1,77 @@
+#include "compositor/client_create.h"
+#include "compositor/server.h"
+#include "scheduler/gate.h"
+#include "scheduler/log.h"
+#include <wayland-server-core.h>
+#include <wlr/util/log.h>
+
+static void log_through_wlr(
+		enum sched_log_importance importance, const char *fmt, va_list args) {
+	_wlr_vlog((enum wlr_log_importance)importance, fmt, args);
+}
+
+static bool listen_through_gate(struct fw_server *server) {
+	struct gate_config config;
+	gate_config_default(&config);
+	if (server->config.sched_interval_ms > 0) {
+		config.sched.interval_ns =
+				(int64_t)(server->config.sched_interval_ms * 1e6);
+		config.sched.max_slice_ns = 3 * config.sched.interval_ns;
+		config.batch_target_ns = config.sched.interval_ns / 4;
+	}
+	if (server->config.sched_max_slice_ms > 0) {
+		config.sched.max_slice_ns =
+				(int64_t)(server->config.sched_max_slice_ms * 1e6);
+	}
+	config.create_client = fw_real_wl_client_create;
+	sched_log_init(log_through_wlr);
+
+	server->gate = gate_create(server->display, &config);
+	if (server->gate == NULL) {
+		wlr_log(WLR_ERROR, "Cannot create the dispatch gate");
+		return false;
+	}
+	if (!gate_listen(server->gate, server->config.socket)) {
+		wlr_log(WLR_ERROR, "Cannot listen on a Wayland socket");
+		return false;
+	}
+	server->socket_name = gate_socket_name(server->gate);
+	fw_client_create_set_gate(server->gate);
+	wlr_log(WLR_INFO, "Scheduler on: interval %.2f ms, max slice %.2f ms",
+			config.sched.interval_ns / 1e6, config.sched.max_slice_ns / 1e6);
+	return true;
+}
+
+static bool listen_through_libwayland(struct fw_server *server) {
+	if (server->config.socket != NULL) {
+		if (wl_display_add_socket(server->display, server->config.socket) !=
+				0) {
+			wlr_log(WLR_ERROR, "Cannot listen on Wayland socket %s",
+					server->config.socket);
+			return false;
+		}
+		server->socket_name = server->config.socket;
+		return true;
+	}
+	const char *name = wl_display_add_socket_auto(server->display);
+	if (name == NULL) {
+		wlr_log(WLR_ERROR, "Cannot create a Wayland socket");
+		return false;
+	}
+	server->socket_name = name;
+	return true;
+}
+
+bool fw_server_listen(struct fw_server *server) {
+	if (server->config.scheduler) {
+		return listen_through_gate(server);
+	}
+	wlr_log(WLR_INFO, "Scheduler off: libwayland serves clients directly");
+	return listen_through_libwayland(server);
+}
+
+void fw_server_stop_listening(struct fw_server *server) {
+	fw_client_create_set_gate(NULL);
+	gate_destroy(server->gate);
+	server->gate = NULL;
+}

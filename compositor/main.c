@@ -1,0 +1,30 @@
+#include "compositor/server.h"
+#include <stdlib.h>
+#include <wlr/util/log.h>
+
+int main(int argc, char *argv[]) {
+	struct fw_config config;
+	int ret = fw_config_parse(&config, argc, argv);
+	if (ret == 1) {
+		return 0;
+	}
+	if (ret != 0) {
+		return ret;
+	}
+	if (config.log_level == WLR_DEBUG) {
+		setenv("WLR_DEBUG", "1", true);
+	}
+	wlr_log_init(config.log_level, NULL);
+
+	struct fw_server *server = fw_server_create(&config);
+	if (server == NULL) {
+		return 1;
+	}
+	if (!fw_server_start(server)) {
+		fw_server_destroy(server);
+		return 1;
+	}
+	int status = fw_server_run(server);
+	fw_server_destroy(server);
+	return status;
+}

@@ -1,0 +1,379 @@
+#include "compositor/server.h"
+#include "compositor/buffer_release.h"
+#include "compositor/demo.h"
+#include "compositor/input.h"
+#include "compositor/output.h"
+#include "compositor/protocols.h"
+#include "compositor/spawn.h"
+#include "compositor/view.h"
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <wayland-server-core.h>
+#include <wlr/backend.h>
+#include <wlr/backend/headless.h>
+#include <wlr/render/allocator.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_layer_shell_v1.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_presentation_time.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_server_decoration.h>
+#include <wlr/types/wlr_xdg_activation_v1.h>
+#include <wlr/types/wlr_xdg_decoration_v1.h>
+#include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/util/log.h>
+#include <wlr/xwayland.h>
+
+/* Exit status for a child that wait() reports as ended. */
+static int child_exit_status(int wstatus) {
+	if (WIFEXITED(wstatus)) {
+		return WEXITSTATUS(wstatus);
+	}
+	if (WIFSIGNALED(wstatus)) {
+		return 128 + WTERMSIG(wstatus);
+	}
+	return 1;
+}
+
+static int handle_signal_terminate(int signal, void *data) {
+	struct fw_server *server = data;
+	wlr_log(WLR_INFO, "Caught signal %d, shutting down", signal);
+	fw_server_terminate(server, 0);
+	return 0;
+}
+
+static int handle_signal_child(int signal, void *data) {
+	struct fw_server *server = data;
+	int wstatus;
+	pid_t pid;
+	while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
+		if (pid == server->child_pid) {
+			server->child_pid = 0;
+			int status = child_exit_status(wstatus);
+			wlr_log(WLR_INFO, "Command exited with status %d", status);
+			fw_server_terminate(server, status);
+		}
+	}
+	return 0;
+}
+
+static const char *backend_env(enum fw_backend_kind kind) {
+	switch (kind) {
+	case FW_BACKEND_DRM:
+		return "drm,libinput";
+	case FW_BACKEND_WAYLAND:
+		return "wayland";
+	case FW_BACKEND_X11:
+		return "x11";
+	case FW_BACKEND_HEADLESS:
+		return "headless";
+	case FW_BACKEND_AUTO:
+		break;
+	}
+	return NULL;
+}
+
+static enum fw_backend_kind resolve_auto_backend(void) {
+	/* An explicit WLR_BACKENDS=headless (as CI sets) is honoured. */
+	const char *env = getenv("WLR_BACKENDS");
+	if (env != NULL && strcmp(env, "headless") == 0) {
+		return FW_BACKEND_HEADLESS;
+	}
+	if (env != NULL && env[0] != '\0') {
+		return FW_BACKEND_AUTO;
+	}
+	if (getenv("WAYLAND_DISPLAY") != NULL || getenv("WAYLAND_SOCKET") != NULL) {
+		return FW_BACKEND_WAYLAND;
+	}
+	if (getenv("DISPLAY") != NULL) {
+		return FW_BACKEND_X11;
+	}
+	const char *session = getenv("XDG_SESSION_TYPE");
+	if (isatty(STDIN_FILENO) ||
+			(session != NULL && strcmp(session, "tty") == 0)) {
+		return FW_BACKEND_DRM;
+	}
+	return FW_BACKEND_HEADLESS;
+}
+
+static struct wlr_backend *create_backend(struct fw_server *server) {
+	enum fw_backend_kind kind = server->config.backend;
+	if (kind == FW_BACKEND_AUTO) {
+		kind = resolve_auto_backend();
+	}
+	if (kind == FW_BACKEND_HEADLESS) {
+		struct wlr_backend *backend =
+				wlr_headless_backend_create(server->display);
+		if (backend == NULL) {
+			return NULL;
+		}
+		for (int i = 0; i < server->config.outputs; i++) {
+			wlr_headless_add_output(backend, server->config.output_width,
+					server->config.output_height);
+		}
+		return backend;
+	}
+	const char *env = backend_env(kind);
+	if (env != NULL) {
+		setenv("WLR_BACKENDS", env, true);
+	}
+	return wlr_backend_autocreate(server->display);
+}
+
+static bool create_scene(struct fw_server *server) {
+	server->scene = wlr_scene_create();
+	if (server->scene == NULL) {
+		return false;
+	}
+	for (int i = 0; i < FW_LAYER_COUNT; i++) {
+		server->layers[i] = wlr_scene_tree_create(&server->scene->node);
+		if (server->layers[i] == NULL) {
+			return false;
+		}
+	}
+	server->output_layout = wlr_output_layout_create();
+	if (server->output_layout == NULL) {
+		return false;
+	}
+	/* Keeps scene outputs at their layout positions as outputs come and go. */
+	if (!wlr_scene_attach_output_layout(server->scene, server->output_layout)) {
+		return false;
+	}
+	server->presentation =
+			wlr_presentation_create(server->display, server->backend);
+	if (server->presentation == NULL) {
+		return false;
+	}
+	/*
+	 * Not wlr_scene_set_presentation(): on 0.15's headless backend it never
+	 * reports; presentation.c ties feedback to present events instead.
+	 */
+	return true;
+}
+
+struct fw_server *fw_server_create(const struct fw_config *config) {
+	if (getenv("XDG_RUNTIME_DIR") == NULL) {
+		fprintf(stderr,
+				"fairway: XDG_RUNTIME_DIR is not set; it must name "
+				"a private directory for the Wayland socket\n");
+		return NULL;
+	}
+
+	struct fw_server *server = calloc(1, sizeof(*server));
+	if (server == NULL) {
+		return NULL;
+	}
+	server->config = *config;
+	wl_list_init(&server->outputs);
+	wl_list_init(&server->views);
+	wl_list_init(&server->keyboards);
+
+	server->display = wl_display_create();
+	if (server->display == NULL) {
+		goto error;
+	}
+	server->loop = wl_display_get_event_loop(server->display);
+
+	server->sigint_source = wl_event_loop_add_signal(
+			server->loop, SIGINT, handle_signal_terminate, server);
+	server->sigterm_source = wl_event_loop_add_signal(
+			server->loop, SIGTERM, handle_signal_terminate, server);
+	server->sigchld_source = wl_event_loop_add_signal(
+			server->loop, SIGCHLD, handle_signal_child, server);
+	if (server->sigint_source == NULL || server->sigterm_source == NULL ||
+			server->sigchld_source == NULL) {
+		goto error;
+	}
+	/* A client that hangs up mid-write must not kill us. */
+	signal(SIGPIPE, SIG_IGN);
+
+	server->backend = create_backend(server);
+	if (server->backend == NULL) {
+		wlr_log(WLR_ERROR, "Cannot create a backend");
+		goto error;
+	}
+	server->renderer = wlr_renderer_autocreate(server->backend);
+	if (server->renderer == NULL) {
+		wlr_log(WLR_ERROR, "Cannot create a renderer");
+		goto error;
+	}
+	if (!wlr_renderer_init_wl_display(server->renderer, server->display)) {
+		goto error;
+	}
+	server->allocator =
+			wlr_allocator_autocreate(server->backend, server->renderer);
+	if (server->allocator == NULL) {
+		wlr_log(WLR_ERROR, "Cannot create an allocator");
+		goto error;
+	}
+	server->compositor =
+			wlr_compositor_create(server->display, server->renderer);
+	/* In wlroots 0.15 this also creates wl_subcompositor. */
+	if (server->compositor == NULL) {
+		goto error;
+	}
+	fw_buffer_release_init(server);
+	if (!create_scene(server)) {
+		wlr_log(WLR_ERROR, "Cannot create the scene graph");
+		goto error;
+	}
+
+	server->new_output.notify = handle_new_output;
+	wl_signal_add(&server->backend->events.new_output, &server->new_output);
+	fw_output_init_manager(server);
+
+	if (!fw_seat_init(server) || !fw_cursor_init(server)) {
+		goto error;
+	}
+	if (!fw_protocols_init(server)) {
+		goto error;
+	}
+	fw_decoration_init(server);
+
+	server->xdg_shell = wlr_xdg_shell_create(server->display);
+	server->layer_shell = wlr_layer_shell_v1_create(server->display);
+	if (server->xdg_shell == NULL || server->layer_shell == NULL) {
+		goto error;
+	}
+	server->new_xdg_surface.notify = handle_new_xdg_surface;
+	wl_signal_add(
+			&server->xdg_shell->events.new_surface, &server->new_xdg_surface);
+	server->new_layer_surface.notify = handle_new_layer_surface;
+	wl_signal_add(&server->layer_shell->events.new_surface,
+			&server->new_layer_surface);
+
+	return server;
+
+error:
+	fw_server_destroy(server);
+	return NULL;
+}
+
+static void print_ready(struct fw_server *server) {
+	const char *x_display =
+			server->xwayland != NULL ? server->xwayland->display_name : "";
+	printf("WAYLAND_DISPLAY=%s\nDISPLAY=%s\n", server->socket_name, x_display);
+	fflush(stdout);
+}
+
+bool fw_server_start(struct fw_server *server) {
+	if (!fw_server_listen(server)) {
+		return false;
+	}
+	setenv("WAYLAND_DISPLAY", server->socket_name, true);
+	/* Clients we start must not talk to a parent compositor by fd. */
+	unsetenv("WAYLAND_SOCKET");
+
+	if (!wlr_backend_start(server->backend)) {
+		wlr_log(WLR_ERROR, "Cannot start the backend");
+		return false;
+	}
+
+	if (server->config.xwayland && !fw_xwayland_init(server)) {
+		wlr_log(WLR_ERROR, "XWayland is unavailable, going on without it");
+	}
+	if (server->xwayland != NULL) {
+		setenv("DISPLAY", server->xwayland->display_name, true);
+	} else {
+		unsetenv("DISPLAY");
+	}
+	wlr_log(WLR_INFO, "Running on WAYLAND_DISPLAY=%s DISPLAY=%s",
+			server->socket_name,
+			server->xwayland != NULL ? server->xwayland->display_name : "");
+
+	if (server->config.command != NULL) {
+		server->child_pid = fw_spawn(server->config.command);
+		if (server->child_pid < 0) {
+			server->child_pid = 0;
+			return false;
+		}
+	} else {
+		print_ready(server);
+		if (server->config.demo || isatty(STDOUT_FILENO)) {
+			server->demo = fw_demo_create(server);
+		}
+	}
+	server->started = true;
+	return true;
+}
+
+void fw_server_terminate(struct fw_server *server, int status) {
+	if (!server->running && !server->started) {
+		return;
+	}
+	server->exit_status = status;
+	server->running = false;
+	/* Wake up the loop if we are called from outside of it. */
+	wl_display_terminate(server->display);
+}
+
+void fw_server_destroy(struct fw_server *server) {
+	if (server == NULL) {
+		return;
+	}
+	/* Signal first, then hang up on every client, then reap: a client
+	 * that waits for its compositor to go away is not waited on forever. */
+	if (server->child_pid > 0) {
+		kill(-server->child_pid, SIGTERM);
+	}
+	fw_demo_terminate(server->demo);
+	if (server->display != NULL) {
+		wl_display_destroy_clients(server->display);
+	}
+	fw_spawn_wait_group(server->child_pid);
+	server->child_pid = 0;
+	fw_demo_destroy(server->demo);
+	server->demo = NULL;
+	fw_xwayland_finish(server);
+	fw_server_stop_listening(server);
+	if (server->new_output.link.next != NULL) {
+		wl_list_remove(&server->new_output.link);
+	}
+	if (server->new_xdg_surface.link.next != NULL) {
+		wl_list_remove(&server->new_xdg_surface.link);
+	}
+	if (server->new_layer_surface.link.next != NULL) {
+		wl_list_remove(&server->new_layer_surface.link);
+	}
+	if (server->new_xdg_decoration.link.next != NULL) {
+		wl_list_remove(&server->new_xdg_decoration.link);
+	}
+	if (server->request_activate.link.next != NULL) {
+		wl_list_remove(&server->request_activate.link);
+	}
+	fw_output_finish_manager(server);
+	fw_buffer_release_finish(server);
+	fw_cursor_finish(server);
+	fw_seat_finish(server);
+	if (server->backend != NULL) {
+		/* Destroys outputs and input devices, which unhook themselves. */
+		wlr_backend_destroy(server->backend);
+	}
+	if (server->sigint_source != NULL) {
+		wl_event_source_remove(server->sigint_source);
+	}
+	if (server->sigterm_source != NULL) {
+		wl_event_source_remove(server->sigterm_source);
+	}
+	if (server->sigchld_source != NULL) {
+		wl_event_source_remove(server->sigchld_source);
+	}
+	if (server->display != NULL) {
+		/* Destroys every global and removes the socket and its lock. */
+		wl_display_destroy(server->display);
+	}
+	if (server->scene != NULL) {
+		wlr_scene_node_destroy(&server->scene->node);
+	}
+	wlr_output_layout_destroy(server->output_layout);
+	wlr_allocator_destroy(server->allocator);
+	wlr_renderer_destroy(server->renderer);
+	free(server);
+}

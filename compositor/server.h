@@ -1,0 +1,154 @@
+#ifndef FAIRWAY_COMPOSITOR_SERVER_H
+#define FAIRWAY_COMPOSITOR_SERVER_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <wayland-server-core.h>
+#include <wlr/util/log.h>
+
+enum fw_backend_kind {
+	FW_BACKEND_AUTO,
+	FW_BACKEND_DRM,
+	FW_BACKEND_WAYLAND,
+	FW_BACKEND_X11,
+	FW_BACKEND_HEADLESS,
+};
+
+struct fw_config {
+	enum fw_backend_kind backend;
+	const char *socket; /* NULL: pick wayland-N */
+	int outputs;
+	int output_width, output_height;
+	bool scheduler;
+	double sched_interval_ms; /* 0: the scheduler's default */
+	double sched_max_slice_ms;
+	bool xwayland;
+	bool demo;
+	enum wlr_log_importance log_level;
+	char **command; /* NULL-terminated argv, NULL without COMMAND */
+};
+
+enum fw_cursor_mode {
+	FW_CURSOR_PASSTHROUGH,
+	FW_CURSOR_MOVE,
+	FW_CURSOR_RESIZE,
+};
+
+/* Stacking layers, bottom to top. */
+enum fw_layer {
+	FW_LAYER_BACKGROUND,
+	FW_LAYER_BOTTOM,
+	FW_LAYER_VIEWS,
+	FW_LAYER_TOP,
+	FW_LAYER_OVERLAY,
+	FW_LAYER_POPUPS,
+	FW_LAYER_COUNT,
+};
+
+struct fw_view;
+struct fw_demo;
+struct gate;
+
+struct fw_server {
+	struct fw_config config;
+
+	struct wl_display *display;
+	struct wl_event_loop *loop;
+	struct wlr_backend *backend;
+	struct wlr_renderer *renderer;
+	struct wlr_allocator *allocator;
+	struct wlr_compositor *compositor;
+	struct wl_listener new_surface; /* buffer_release.c */
+	struct wlr_presentation *presentation;
+
+	struct wlr_scene *scene;
+	struct wlr_scene_tree *layers[FW_LAYER_COUNT];
+	struct wlr_output_layout *output_layout;
+	struct wl_list outputs; /* fw_output.link */
+	struct wl_listener new_output;
+	struct wl_listener layout_change;
+	struct wlr_output_manager_v1 *output_manager;
+	struct wl_listener output_manager_apply;
+	struct wl_listener output_manager_test;
+	struct wlr_output_power_manager_v1 *output_power;
+	struct wl_listener output_power_set_mode;
+
+	struct wlr_xdg_shell *xdg_shell;
+	struct wl_listener new_xdg_surface;
+	struct wlr_layer_shell_v1 *layer_shell;
+	struct wl_listener new_layer_surface;
+	struct wlr_xdg_decoration_manager_v1 *xdg_decoration;
+	struct wl_listener new_xdg_decoration;
+	struct wlr_server_decoration_manager *server_decoration;
+	struct wlr_foreign_toplevel_manager_v1 *foreign_toplevel;
+	struct wlr_xdg_activation_v1 *xdg_activation;
+	struct wl_listener request_activate;
+	struct wl_list views; /* fw_view.link, front to back */
+	int cascade; /* next placement offset step */
+
+	struct wlr_seat *seat;
+	struct wlr_idle *idle;
+	struct wlr_relative_pointer_manager_v1 *relative_pointer;
+	int touch_devices;
+	struct wl_listener new_input;
+	struct wl_listener request_set_cursor;
+	struct wl_listener request_set_selection;
+	struct wl_listener request_set_primary_selection;
+	struct wl_listener request_start_drag;
+	struct wl_listener start_drag;
+	struct wl_list keyboards; /* fw_keyboard.link */
+	struct wlr_virtual_keyboard_manager_v1 *virtual_keyboard;
+	struct wl_listener new_virtual_keyboard;
+	struct wlr_virtual_pointer_manager_v1 *virtual_pointer;
+	struct wl_listener new_virtual_pointer;
+
+	struct wlr_cursor *cursor;
+	struct wlr_xcursor_manager *cursor_manager;
+	struct wl_listener cursor_motion;
+	struct wl_listener cursor_motion_absolute;
+	struct wl_listener cursor_button;
+	struct wl_listener cursor_axis;
+	struct wl_listener cursor_frame;
+	struct wl_listener touch_down;
+	struct wl_listener touch_up;
+	struct wl_listener touch_motion;
+	struct wl_listener touch_frame;
+	enum fw_cursor_mode cursor_mode;
+	struct fw_view *grabbed_view;
+	double grab_x, grab_y;
+	int grab_geo_x, grab_geo_y, grab_geo_width, grab_geo_height;
+	uint32_t resize_edges;
+
+	struct wlr_xwayland *xwayland;
+	struct wl_listener xwayland_ready;
+	struct wl_listener new_xwayland_surface;
+
+	struct wl_event_source *sigint_source;
+	struct wl_event_source *sigterm_source;
+	struct wl_event_source *sigchld_source;
+
+	struct fw_demo *demo;
+
+	struct gate *gate; /* NULL with --scheduler off */
+	const char *socket_name;
+	pid_t child_pid; /* COMMAND, 0 when none or reaped */
+	bool started;
+	bool running;
+	int exit_status;
+	uint64_t frames_rendered;
+};
+
+int fw_config_parse(struct fw_config *config, int argc, char *argv[]);
+
+struct fw_server *fw_server_create(const struct fw_config *config);
+bool fw_server_start(struct fw_server *server);
+int fw_server_run(struct fw_server *server);
+void fw_server_terminate(struct fw_server *server, int status);
+void fw_server_destroy(struct fw_server *server);
+
+/* Creates the Wayland socket; sets server->socket_name (listen.c). */
+bool fw_server_listen(struct fw_server *server);
+/* Closes the socket, after every client has gone (listen.c). */
+void fw_server_stop_listening(struct fw_server *server);
+
+#endif

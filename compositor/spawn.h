@@ -1,0 +1,15 @@
+#ifndef FAIRWAY_COMPOSITOR_SPAWN_H
+#define FAIRWAY_COMPOSITOR_SPAWN_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Starts argv in its own process group; returns its pid or -1. */
+pid_t fw_spawn(char *const argv[]);
+/* Starts a shell command line detached from us (double fork). */
+bool fw_spawn_shell(const char *command);
+
+/* Reaps pid, killing its process group if it outlives a grace period. */
+void fw_spawn_wait_group(pid_t pid);
+
+#endif
