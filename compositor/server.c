@@ -365,6 +365,11 @@ void fw_server_destroy(struct fw_server *server) {
 	if (server->sigchld_source != NULL) {
 		wl_event_source_remove(server->sigchld_source);
 	}
+	/*
+	 * Before the display: its globals (xdg-output's manager) unhook from
+	 * the layout's destroy signal only when they see the layout go.
+	 */
+	wlr_output_layout_destroy(server->output_layout);
 	if (server->display != NULL) {
 		/* Destroys every global and removes the socket and its lock. */
 		wl_display_destroy(server->display);
@@ -372,7 +377,6 @@ void fw_server_destroy(struct fw_server *server) {
 	if (server->scene != NULL) {
 		wlr_scene_node_destroy(&server->scene->node);
 	}
-	wlr_output_layout_destroy(server->output_layout);
 	wlr_allocator_destroy(server->allocator);
 	wlr_renderer_destroy(server->renderer);
 	free(server);

@@ -14,8 +14,11 @@
 #include <unistd.h>
 #include <wayland-server-protocol.h>
 
-/* A client may have this many fds queued that no message used yet:
- * libwayland's own fd ring holds as many. */
+/*
+ * Queued fds, like queued bytes, stop the reading until libwayland has
+ * taken some: a client creating pools in a loop is slowed, not dropped.
+ * libwayland's own fd ring holds as many.
+ */
 #define MAX_QUEUED_FDS 1024
 
 static void handle_client_destroy(struct wl_listener *listener, void *data);
@@ -23,7 +26,8 @@ static void handle_client_destroy(struct wl_listener *listener, void *data);
 static void update_outer_mask(struct gate_connection *conn) {
 	uint32_t mask = 0;
 	if (!conn->hung_up &&
-			stream_len(&conn->requests) < conn->gate->config.request_cap) {
+			stream_len(&conn->requests) < conn->gate->config.request_cap &&
+			stream_fd_count(&conn->requests) < MAX_QUEUED_FDS) {
 		mask |= WL_EVENT_READABLE;
 	}
 	if (stream_len(&conn->events) > 0) {
@@ -150,8 +154,11 @@ static int handle_outer(int fd, uint32_t mask, void *data) {
 					STREAM_MAX_FDS_PER_MSG);
 			return 0;
 		}
-		if (stream_fd_count(&conn->requests) > MAX_QUEUED_FDS) {
-			connection_fail(conn, "more than %d fds queued", MAX_QUEUED_FDS);
+		if (stream_fd_count(&conn->requests) >= MAX_QUEUED_FDS &&
+				conn->validated == 0) {
+			/* Nothing to forward, so nothing would ever free the queue. */
+			connection_fail(conn, "%zu fds sent with no message to use them",
+					stream_fd_count(&conn->requests));
 			return 0;
 		}
 		if (n > 0 && !validate(conn)) {

@@ -16,7 +16,7 @@
 void gate_config_default(struct gate_config *config) {
 	memset(config, 0, sizeof(*config));
 	sched_params_default(&config->sched);
-	config->request_cap = 256 * 1024;
+	config->request_cap = 32 * 1024;
 	/* What sway and mutter allow libwayland to buffer. */
 	config->event_backlog_cap = 1024 * 1024;
 	config->batch_target_ns = config->sched.interval_ns / 4;
@@ -160,9 +160,7 @@ static void account(struct gate *gate, int64_t elapsed) {
 	struct gate_connection *conn, *tmp;
 	wl_list_for_each_safe(conn, tmp, &gate->in_flight, in_flight_link) {
 		conn->in_flight_ns += elapsed;
-		if (gate->policy.current == &conn->entity) {
-			sched_policy_charge(&gate->policy, elapsed);
-		}
+		sched_entity_charge(&gate->policy, &conn->entity, elapsed);
 		if (!connection_drained(conn)) {
 			continue;
 		}

@@ -35,8 +35,7 @@ void sched_policy_init(
 	} else {
 		sched_params_default(&policy->params);
 	}
-	policy->params.base_priority =
-			clamp_priority(policy->params.base_priority);
+	policy->params.base_priority = clamp_priority(policy->params.base_priority);
 	if (policy->params.max_slice_ns < policy->params.interval_ns) {
 		policy->params.max_slice_ns = policy->params.interval_ns;
 	}
@@ -57,8 +56,8 @@ void sched_policy_finish(struct sched_policy *policy) {
 	policy->previous = NULL;
 }
 
-void sched_entity_add(struct sched_policy *policy, struct sched_entity *entity,
-		int64_t now) {
+void sched_entity_add(
+		struct sched_policy *policy, struct sched_entity *entity, int64_t now) {
 	memset(entity, 0, sizeof(*entity));
 	entity->priority = policy->params.base_priority;
 	entity->ready = false;
@@ -82,7 +81,34 @@ void sched_entity_remove(
 
 void sched_entity_set_ready(
 		struct sched_policy *policy, struct sched_entity *entity, bool ready) {
+	if (ready == entity->ready) {
+		return;
+	}
 	entity->ready = ready;
+	if (!ready) {
+		entity->idle_since_ns = policy->now_ns;
+		return;
+	}
+	/*
+	 * Time with nothing to ask for pays service back, so that only a
+	 * client that asks for more than it rests sinks: an interactive
+	 * client's short bursts never add up to a penalty.
+	 */
+	int64_t idle = policy->now_ns - entity->idle_since_ns;
+	entity->used_ns -= idle;
+	if (entity->used_ns < 0) {
+		entity->used_ns = 0;
+	}
+	/* And a real rest wins back a point per idle period, up to base. */
+	int64_t idle_ns =
+			(int64_t)policy->params.idle_slices * policy->params.interval_ns;
+	int64_t points = idle / idle_ns;
+	int base = policy->params.base_priority;
+	if (entity->priority < base && points > 0) {
+		entity->priority = points >= base - entity->priority
+				? base
+				: entity->priority + (int)points;
+	}
 }
 
 void sched_entity_note_input(
@@ -96,7 +122,7 @@ void sched_entity_note_input(
 static bool higher_priority_ready(
 		struct sched_policy *policy, const struct sched_entity *current) {
 	struct sched_entity *entity;
-	wl_list_for_each (entity, &policy->entities, link) {
+	wl_list_for_each(entity, &policy->entities, link) {
 		if (entity->ready && entity->priority > current->priority) {
 			return true;
 		}
@@ -110,7 +136,9 @@ static void end_turn(struct sched_policy *policy, int64_t now) {
 
 	/* Running out of work is never punished, only using a whole slice. */
 	if (current->ready) {
-		if (expired) {
+		if (expired && current->penalized) {
+			/* Its service already cost it a point this turn. */
+		} else if (expired) {
 			if (current->priority > SCHED_MIN_PRIORITY) {
 				current->priority--;
 			}
@@ -123,11 +151,12 @@ static void end_turn(struct sched_policy *policy, int64_t now) {
 	policy->current = NULL;
 }
 
-struct sched_entity *sched_policy_next(struct sched_policy *policy, int64_t now) {
+struct sched_entity *sched_policy_next(
+		struct sched_policy *policy, int64_t now) {
+	policy->now_ns = now;
 	struct sched_entity *current = policy->current;
 	if (current != NULL) {
-		if (current->ready &&
-				now - policy->turn_start_ns < policy->slice_ns &&
+		if (current->ready && now - policy->turn_start_ns < policy->slice_ns &&
 				!higher_priority_ready(policy, current)) {
 			return current;
 		}
@@ -140,18 +169,31 @@ struct sched_entity *sched_policy_next(struct sched_policy *policy, int64_t now)
 	uint32_t best_robin = 0;
 	size_t nready = 0;
 	struct sched_entity *entity;
-	wl_list_for_each (entity, &policy->entities, link) {
+	wl_list_for_each(entity, &policy->entities, link) {
 		if (!entity->ready) {
 			continue;
 		}
 		nready++;
-		if (now - entity->stop_ns >= idle_ns && entity->priority < base) {
+		/*
+		 * One point back per idle period spent waiting, so that nobody
+		 * starves. Picks come every batch here, not once per slice as in
+		 * Xorg, so the credit must not come with each of them. And
+		 * waiting wins back only up to just below base: a busy client
+		 * must not catch up with the ones that only ask now and then,
+		 * which win their points back by resting (set_ready).
+		 */
+		int64_t since = entity->stop_ns > entity->credit_ns ? entity->stop_ns
+															: entity->credit_ns;
+		if (now - since >= idle_ns && entity->priority < base - 1) {
 			entity->priority++;
+			entity->credit_ns = now;
 		}
 		/*
 		 * The distance back from the last entity served at this level:
 		 * the one right after it in index order is the farthest, and the
-		 * last one served is 0, so it goes last.
+		 * last one served is 0, so it goes last. (Xorg subtracts the
+		 * other way round, which cycles in falling index order; this
+		 * serves a level in order of arrival.)
 		 */
 		uint32_t robin =
 				policy->last_index[level_of(entity->priority)] - entity->index;
@@ -191,16 +233,33 @@ struct sched_entity *sched_policy_next(struct sched_policy *policy, int64_t now)
 
 	policy->turn_start_ns = now;
 	policy->current = best;
+	best->penalized = false;
 	return best;
+}
+
+void sched_entity_charge(
+		struct sched_policy *policy, struct sched_entity *entity, int64_t ns) {
+	entity->stats.run_ns += ns;
+	entity->used_ns += ns;
+	int64_t interval = policy->params.interval_ns;
+	while (entity->used_ns >= interval) {
+		entity->used_ns -= interval;
+		if (entity->priority > SCHED_MIN_PRIORITY) {
+			entity->priority--;
+		}
+		entity->stats.expired++;
+		entity->penalized = true;
+	}
 }
 
 void sched_policy_charge(struct sched_policy *policy, int64_t ns) {
 	if (policy->current != NULL) {
-		policy->current->stats.run_ns += ns;
+		sched_entity_charge(policy, policy->current, ns);
 	}
 }
 
-int64_t sched_policy_slice_left(const struct sched_policy *policy, int64_t now) {
+int64_t sched_policy_slice_left(
+		const struct sched_policy *policy, int64_t now) {
 	if (policy->current == NULL) {
 		return 0;
 	}

@@ -40,6 +40,11 @@ struct sched_entity {
 	uint32_t index; /* order of arrival, for round-robin */
 	int64_t start_ns; /* when its current run of turns began */
 	int64_t stop_ns; /* when its last turn ended */
+	int64_t credit_ns; /* when it last won a point back by waiting */
+	int64_t idle_since_ns; /* when it last ran out of requests */
+	/* Service charged and not yet paid back by idle time, mod interval. */
+	int64_t used_ns;
+	bool penalized; /* lost a point during the current turn */
 	struct sched_stats stats;
 	struct wl_list link; /* sched_policy.entities */
 };
@@ -53,6 +58,7 @@ struct sched_policy {
 	struct sched_entity *previous; /* who had the last turn, or NULL */
 	int64_t turn_start_ns;
 	int64_t slice_ns; /* length of the current slice */
+	int64_t now_ns; /* the latest time it was given */
 };
 
 void sched_policy_init(
@@ -86,7 +92,16 @@ void sched_entity_note_input(
 struct sched_entity *sched_policy_next(
 		struct sched_policy *policy, int64_t now);
 
-/* Charges time the current entity spent being served. */
+/*
+ * Charges time an entity spent being served. Each interval of service it
+ * accumulates, less the time it spent with nothing to ask for, costs it 1,
+ * as a slice used up does: a client whose requests are expensive loses
+ * priority even when each of its turns ends early because its queue ran
+ * dry.
+ */
+void sched_entity_charge(
+		struct sched_policy *policy, struct sched_entity *entity, int64_t ns);
+/* The same for the current entity, if any. */
 void sched_policy_charge(struct sched_policy *policy, int64_t ns);
 
 /* Time left in the current turn's slice at `now` (0 if none or expired). */

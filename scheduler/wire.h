@@ -18,7 +18,7 @@
 enum wire_status {
 	WIRE_OK, /* every byte scanned belongs to a whole message */
 	WIRE_PARTIAL, /* scanning stopped at an incomplete message */
-	WIRE_LIMIT, /* scanning stopped at max_bytes or max_messages */
+	WIRE_LIMIT, /* stopped at max_bytes or max_messages, a whole message next */
 	WIRE_BAD_SIZE, /* a header gives a size < 8, > 4096 or not a multiple of 4
 					*/
 };

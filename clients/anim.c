@@ -1,0 +1,230 @@
+/*
+ * fairway-anim: an animation in the manner of xengine. It draws a frame,
+ * sleeps --delay-ms, draws the next, without waiting for frame callbacks,
+ * and asks for presentation feedback on every commit.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wayland-client.h>
+
+#include "clients/common/globals.h"
+#include "clients/common/json.h"
+#include "clients/common/options.h"
+#include "clients/common/present.h"
+#include "clients/common/pump.h"
+#include "clients/common/shm.h"
+#include "clients/common/stats.h"
+#include "clients/common/stop.h"
+#include "clients/common/time.h"
+#include "clients/common/window.h"
+
+/* Commit times of recent frames, indexed by frame number modulo this. */
+#define COMMIT_RING 1024
+/* How long to wait at the end for feedback on the last frames. */
+#define DRAIN_NS (500ull * 1000000u)
+
+struct anim {
+	const char *prog;
+	struct fw_size size;
+	unsigned delay_ms;
+
+	struct fw_globals globals;
+	struct fw_window *window;
+	struct fw_shm_pool *pool;
+	struct fw_present present;
+
+	uint64_t commit_ns[COMMIT_RING];
+	uint64_t commits;
+	uint64_t frames; /* presented */
+	uint64_t last_present_ns;
+	struct fw_stats interval, draw;
+};
+
+static void handle_present(
+		void *data, uint64_t seq, bool presented, uint64_t present_ns) {
+	struct anim *a = data;
+	if (!presented) {
+		return;
+	}
+	a->frames++;
+	uint64_t committed = a->commit_ns[seq % COMMIT_RING];
+	if (present_ns >= committed && a->commits - seq <= COMMIT_RING) {
+		fw_stats_add(&a->draw, fw_ns_to_ms((int64_t)(present_ns - committed)));
+	}
+	if (a->last_present_ns != 0 && present_ns > a->last_present_ns) {
+		fw_stats_add(&a->interval,
+				fw_ns_to_ms((int64_t)(present_ns - a->last_present_ns)));
+	}
+	a->last_present_ns = present_ns;
+}
+
+static void draw(struct fw_buffer *buffer, uint64_t frame) {
+	/* A bar sweeping across a slowly changing background. */
+	int bar = (int)((frame * 8) % (uint64_t)buffer->width);
+	uint32_t bg = 0xff202020u | (uint32_t)((frame & 0x7f) << 16);
+	for (int y = 0; y < buffer->height; y++) {
+		uint32_t *row = buffer->pixels + (size_t)y * (size_t)buffer->width;
+		for (int x = 0; x < buffer->width; x++) {
+			row[x] = (x >= bar && x < bar + 16) ? 0xffffffffu : bg;
+		}
+	}
+}
+
+static int wait_until(struct anim *a, uint64_t deadline_ns) {
+	while (!fw_stop_requested() && fw_now_ns() < deadline_ns) {
+		if (fw_pump(a->globals.display, fw_ms_until(deadline_ns)) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int run(struct anim *a, uint64_t end) {
+	while (!fw_stop_requested() && fw_now_ns() < end) {
+		struct fw_buffer *buffer = fw_shm_pool_acquire(a->pool);
+		if (buffer == NULL) {
+			/* All three held: a real client waits for a release too. */
+			if (fw_pump(a->globals.display, fw_ms_until(end)) < 0) {
+				return -1;
+			}
+			continue;
+		}
+		uint64_t frame = a->commits;
+		draw(buffer, frame);
+		fw_buffer_attach(buffer, a->window->surface);
+		wl_surface_damage_buffer(
+				a->window->surface, 0, 0, buffer->width, buffer->height);
+		if (fw_present_request(&a->present, a->window->surface, frame) < 0) {
+			return -1;
+		}
+		wl_surface_commit(a->window->surface);
+		a->commit_ns[frame % COMMIT_RING] = fw_now_ns();
+		a->commits++;
+		if (fw_flush_blocking(a->globals.display, end) < 0) {
+			return -1;
+		}
+		uint64_t wake = fw_now_ns() + (uint64_t)a->delay_ms * 1000000u;
+		if (wait_until(a, wake < end ? wake : end) < 0) {
+			return -1;
+		}
+	}
+	/* Frames committed near the end are still on their way to the screen. */
+	uint64_t drain = fw_now_ns() + DRAIN_NS;
+	while (!wl_list_empty(&a->present.pending) && fw_now_ns() < drain) {
+		if (fw_pump(a->globals.display, fw_ms_until(drain)) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv) {
+	double duration = 5;
+	struct fw_size size = {400, 300};
+	unsigned delay_ms = 15;
+	const struct fw_option options[] = {
+			{"duration", FW_OPTION_DOUBLE, &duration, "SECONDS",
+					"how long to animate (default 5)", 0, NULL},
+			{"size", FW_OPTION_SIZE, &size, "WxH",
+					"window size (default 400x300)", 0, NULL},
+			{"delay-ms", FW_OPTION_UINT, &delay_ms, "MS",
+					"sleep between frames (default 15)", 0, NULL},
+	};
+	const struct fw_program prog = {
+			.name = "fairway-anim",
+			.summary = "Animates a window and measures frame timing; prints a "
+					   "JSON summary.",
+			.options = options,
+			.option_count = sizeof(options) / sizeof(options[0]),
+	};
+	fw_options_parse(&prog, argc, argv);
+	fw_stop_install();
+
+	struct anim *a = calloc(1, sizeof(*a));
+	if (a == NULL) {
+		return 1;
+	}
+	a->prog = prog.name;
+	a->size = size;
+	a->delay_ms = delay_ms;
+	fw_stats_init(&a->interval);
+	fw_stats_init(&a->draw);
+	int ret = 1;
+
+	struct wl_display *display = fw_connect(prog.name);
+	if (display == NULL) {
+		goto out_free;
+	}
+	if (fw_globals_init(&a->globals, display) < 0) {
+		fprintf(stderr, "%s: cannot read the compositor's globals\n",
+				prog.name);
+		goto out_display;
+	}
+	if (fw_globals_require(&a->globals, prog.name,
+				FW_NEED_COMPOSITOR | FW_NEED_SHM | FW_NEED_XDG_WM_BASE |
+						FW_NEED_PRESENTATION) < 0) {
+		goto out_globals;
+	}
+	fw_time_use_clock(a->globals.presentation_clock);
+	fw_present_init(&a->present, a->globals.presentation, handle_present, a);
+	a->window = fw_window_create(&a->globals, "fairway-anim");
+	if (a->window == NULL) {
+		fprintf(stderr, "%s: cannot create a window\n", prog.name);
+		goto out_present;
+	}
+	a->pool = fw_shm_pool_create(a->globals.shm, size.width, size.height, 3);
+	if (a->pool == NULL) {
+		fprintf(stderr, "%s: cannot create shm buffers\n", prog.name);
+		goto out_window;
+	}
+	if (fw_window_wait_configured(a->window) < 0) {
+		fprintf(stderr, "%s: the window was never configured\n", prog.name);
+		goto out_pool;
+	}
+
+	uint64_t start = fw_now_ns();
+	uint64_t end = start + (uint64_t)(duration * 1e9);
+	if (run(a, end) < 0) {
+		fprintf(stderr, "%s: lost the connection to the compositor\n",
+				prog.name);
+		goto out_pool;
+	}
+	/* fps over the animation itself, not the drain. */
+	double seconds = (double)(end - start) / 1e9;
+
+	struct fw_summary interval, draw_latency;
+	fw_stats_summarize(&a->interval, &interval);
+	fw_stats_summarize(&a->draw, &draw_latency);
+	struct fw_json json;
+	fw_json_begin(&json, stdout);
+	fw_json_string(&json, "client", "anim");
+	fw_json_uint(&json, "frames", a->frames);
+	fw_json_double(&json, "fps", (double)a->frames / seconds);
+	fw_json_summary(&json, "interval_ms", &interval, true);
+	fw_json_summary(&json, "draw_ms", &draw_latency, false);
+	fw_json_uint(&json, "commits", a->commits);
+	fw_json_uint(&json, "discarded", a->present.discarded);
+	fw_json_double(&json, "seconds", seconds);
+	fw_json_string(&json, "clock", fw_clock_name(fw_time_clock()));
+	fw_json_end(&json);
+	ret = 0;
+
+out_pool:
+	fw_shm_pool_destroy(a->pool);
+out_window:
+	fw_window_destroy(a->window);
+out_present:
+	fw_present_finish(&a->present);
+out_globals:
+	fw_globals_finish(&a->globals);
+out_display:
+	wl_display_disconnect(display);
+out_free:
+	fw_stats_finish(&a->interval);
+	fw_stats_finish(&a->draw);
+	free(a);
+	return ret;
+}

@@ -1,0 +1,868 @@
+/*
+ * A scriptable xdg toplevel for the compositor tests. It paints itself one
+ * solid colour so screenshots can locate it, and reports what the compositor
+ * does to it as one line per event on stdout, for shell scripts to wait on.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <linux/input-event-codes.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <wayland-client.h>
+
+#include "xdg-shell-client-protocol.h"
+
+struct buffer {
+	struct wl_list link; // test_client.buffers
+	struct wl_buffer *wl_buffer;
+	void *data;
+	size_t size;
+	int width, height;
+	bool busy;
+	// Replaced while the compositor still read it: free on release.
+	bool obsolete;
+};
+
+struct popup {
+	struct wl_surface *surface;
+	struct xdg_surface *xdg_surface;
+	struct xdg_popup *xdg_popup;
+	struct buffer *buffer;
+	int width, height;
+	uint32_t color;
+	bool mapped;
+};
+
+struct test_client {
+	struct wl_display *display;
+	struct wl_registry *registry;
+	struct wl_compositor *compositor;
+	struct wl_shm *shm;
+	struct xdg_wm_base *wm_base;
+	struct wl_seat *seat;
+	struct wl_pointer *pointer;
+	struct wl_keyboard *keyboard;
+
+	struct wl_surface *surface;
+	struct xdg_surface *xdg_surface;
+	struct xdg_toplevel *toplevel;
+	struct buffer *buffer;
+
+	uint32_t color;
+	int width, height;
+	int pending_width, pending_height;
+	bool mapped;
+	bool running;
+	int exit_status;
+
+	const char *title;
+	const char *app_id;
+	bool move_on_click;
+	bool resize_on_click;
+	bool want_popup;
+	struct popup popup;
+
+	struct wl_surface *pointer_surface;
+	struct wl_list buffers; // buffer.link
+};
+
+static void buffer_free(struct buffer *buffer) {
+	if (buffer == NULL) {
+		return;
+	}
+	wl_list_remove(&buffer->link);
+	wl_buffer_destroy(buffer->wl_buffer);
+	munmap(buffer->data, buffer->size);
+	free(buffer);
+}
+
+static void handle_buffer_release(void *data, struct wl_buffer *wl_buffer) {
+	struct buffer *buffer = data;
+	buffer->busy = false;
+	if (buffer->obsolete) {
+		buffer_free(buffer);
+	}
+}
+
+static const struct wl_buffer_listener buffer_listener = {
+		.release = handle_buffer_release,
+};
+
+static struct buffer *buffer_create(
+		struct test_client *client, int width, int height, uint32_t color) {
+	struct buffer *buffer = calloc(1, sizeof(*buffer));
+	if (buffer == NULL) {
+		return NULL;
+	}
+	buffer->width = width;
+	buffer->height = height;
+	int stride = width * 4;
+	buffer->size = (size_t)stride * height;
+
+	int fd = memfd_create("fw-test-client", MFD_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "memfd_create: %s\n", strerror(errno));
+		goto err_free;
+	}
+	if (ftruncate(fd, buffer->size) < 0) {
+		fprintf(stderr, "ftruncate: %s\n", strerror(errno));
+		goto err_fd;
+	}
+	buffer->data =
+			mmap(NULL, buffer->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (buffer->data == MAP_FAILED) {
+		fprintf(stderr, "mmap: %s\n", strerror(errno));
+		goto err_fd;
+	}
+	uint32_t *pixels = buffer->data;
+	for (size_t i = 0; i < buffer->size / 4; i++) {
+		pixels[i] = 0xff000000u | color;
+	}
+
+	struct wl_shm_pool *pool =
+			wl_shm_create_pool(client->shm, fd, buffer->size);
+	buffer->wl_buffer = wl_shm_pool_create_buffer(
+			pool, 0, width, height, stride, WL_SHM_FORMAT_XRGB8888);
+	wl_shm_pool_destroy(pool);
+	close(fd);
+	wl_buffer_add_listener(buffer->wl_buffer, &buffer_listener, buffer);
+	wl_list_insert(&client->buffers, &buffer->link);
+	return buffer;
+
+err_fd:
+	close(fd);
+err_free:
+	free(buffer);
+	return NULL;
+}
+
+// Drops the old buffer now if the compositor is done with it, else later.
+static void buffer_retire(struct buffer *buffer) {
+	if (buffer == NULL) {
+		return;
+	}
+	if (buffer->busy) {
+		buffer->obsolete = true;
+	} else {
+		buffer_free(buffer);
+	}
+}
+
+static bool surface_show(struct test_client *client, struct wl_surface *surface,
+		struct buffer **slot, int width, int height, uint32_t color) {
+	struct buffer *buffer = *slot;
+	if (buffer == NULL || buffer->width != width || buffer->height != height) {
+		struct buffer *fresh = buffer_create(client, width, height, color);
+		if (fresh == NULL) {
+			return false;
+		}
+		buffer_retire(buffer);
+		buffer = *slot = fresh;
+	}
+	wl_surface_attach(surface, buffer->wl_buffer, 0, 0);
+	wl_surface_damage_buffer(surface, 0, 0, width, height);
+	buffer->busy = true;
+	return true;
+}
+
+static void handle_popup_frame_done(
+		void *data, struct wl_callback *callback, uint32_t time) {
+	struct test_client *client = data;
+	wl_callback_destroy(callback);
+	if (!client->popup.mapped) {
+		client->popup.mapped = true;
+		printf("popup-mapped\n");
+	}
+}
+
+static const struct wl_callback_listener popup_frame_listener = {
+		.done = handle_popup_frame_done,
+};
+
+static void handle_popup_surface_configure(
+		void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
+	struct test_client *client = data;
+	struct popup *popup = &client->popup;
+	xdg_surface_ack_configure(xdg_surface, serial);
+	if (!surface_show(client, popup->surface, &popup->buffer, popup->width,
+				popup->height, popup->color)) {
+		client->running = false;
+		client->exit_status = 1;
+		return;
+	}
+	if (!popup->mapped) {
+		struct wl_callback *callback = wl_surface_frame(popup->surface);
+		wl_callback_add_listener(callback, &popup_frame_listener, client);
+	}
+	wl_surface_commit(popup->surface);
+}
+
+static const struct xdg_surface_listener popup_surface_listener = {
+		.configure = handle_popup_surface_configure,
+};
+
+static void handle_popup_configure(void *data, struct xdg_popup *xdg_popup,
+		int32_t x, int32_t y, int32_t width, int32_t height) {
+	printf("popup-configured %d %d %d %d\n", x, y, width, height);
+}
+
+static void handle_popup_done(void *data, struct xdg_popup *xdg_popup) {
+	printf("popup-done\n");
+}
+
+static void handle_popup_repositioned(
+		void *data, struct xdg_popup *xdg_popup, uint32_t token) {
+	// Only sent after xdg_popup.reposition, which this client never uses.
+}
+
+static const struct xdg_popup_listener popup_listener = {
+		.configure = handle_popup_configure,
+		.popup_done = handle_popup_done,
+		.repositioned = handle_popup_repositioned,
+};
+
+/*
+ * Anchored at the parent's right edge and growing rightwards, so that a
+ * parent reaching near the output's right edge pushes the naive position
+ * off the output: the compositor has to slide or flip it back.
+ */
+static void popup_open(struct test_client *client) {
+	struct popup *popup = &client->popup;
+	struct xdg_positioner *positioner =
+			xdg_wm_base_create_positioner(client->wm_base);
+	xdg_positioner_set_size(positioner, popup->width, popup->height);
+	xdg_positioner_set_anchor_rect(
+			positioner, client->width - 1, client->height / 4, 1, 1);
+	xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_RIGHT);
+	xdg_positioner_set_gravity(positioner, XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT);
+	xdg_positioner_set_constraint_adjustment(positioner,
+			XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X |
+					XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_X |
+					XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_Y);
+
+	popup->surface = wl_compositor_create_surface(client->compositor);
+	popup->xdg_surface =
+			xdg_wm_base_get_xdg_surface(client->wm_base, popup->surface);
+	xdg_surface_add_listener(
+			popup->xdg_surface, &popup_surface_listener, client);
+	popup->xdg_popup = xdg_surface_get_popup(
+			popup->xdg_surface, client->xdg_surface, positioner);
+	xdg_popup_add_listener(popup->xdg_popup, &popup_listener, client);
+	xdg_positioner_destroy(positioner);
+	wl_surface_commit(popup->surface);
+	printf("popup-requested %d %d %d %d\n", client->width, client->height / 4,
+			popup->width, popup->height);
+}
+
+static void handle_frame_done(
+		void *data, struct wl_callback *callback, uint32_t time) {
+	struct test_client *client = data;
+	wl_callback_destroy(callback);
+	if (client->mapped) {
+		return;
+	}
+	// The first frame callback means the compositor has shown the window.
+	client->mapped = true;
+	printf("mapped\n");
+	if (client->want_popup) {
+		popup_open(client);
+	}
+}
+
+static const struct wl_callback_listener frame_listener = {
+		.done = handle_frame_done,
+};
+
+static void handle_xdg_surface_configure(
+		void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
+	struct test_client *client = data;
+	xdg_surface_ack_configure(xdg_surface, serial);
+	if (client->pending_width > 0) {
+		client->width = client->pending_width;
+	}
+	if (client->pending_height > 0) {
+		client->height = client->pending_height;
+	}
+	printf("configured %d %d\n", client->width, client->height);
+	if (!surface_show(client, client->surface, &client->buffer, client->width,
+				client->height, client->color)) {
+		client->running = false;
+		client->exit_status = 1;
+		return;
+	}
+	if (!client->mapped) {
+		struct wl_callback *callback = wl_surface_frame(client->surface);
+		wl_callback_add_listener(callback, &frame_listener, client);
+	}
+	wl_surface_commit(client->surface);
+}
+
+static const struct xdg_surface_listener xdg_surface_listener = {
+		.configure = handle_xdg_surface_configure,
+};
+
+static void handle_toplevel_configure(void *data, struct xdg_toplevel *toplevel,
+		int32_t width, int32_t height, struct wl_array *states) {
+	struct test_client *client = data;
+	client->pending_width = width;
+	client->pending_height = height;
+	printf("toplevel-configure %d %d", width, height);
+	uint32_t *state;
+	wl_array_for_each(state, states) {
+		switch (*state) {
+		case XDG_TOPLEVEL_STATE_MAXIMIZED:
+			printf(" maximized");
+			break;
+		case XDG_TOPLEVEL_STATE_FULLSCREEN:
+			printf(" fullscreen");
+			break;
+		case XDG_TOPLEVEL_STATE_RESIZING:
+			printf(" resizing");
+			break;
+		case XDG_TOPLEVEL_STATE_ACTIVATED:
+			printf(" activated");
+			break;
+		default:
+			break;
+		}
+	}
+	printf("\n");
+}
+
+static void handle_toplevel_close(void *data, struct xdg_toplevel *toplevel) {
+	struct test_client *client = data;
+	printf("close\n");
+	client->running = false;
+}
+
+static const struct xdg_toplevel_listener toplevel_listener = {
+		.configure = handle_toplevel_configure,
+		.close = handle_toplevel_close,
+};
+
+static void handle_wm_base_ping(
+		void *data, struct xdg_wm_base *wm_base, uint32_t serial) {
+	xdg_wm_base_pong(wm_base, serial);
+}
+
+static const struct xdg_wm_base_listener wm_base_listener = {
+		.ping = handle_wm_base_ping,
+};
+
+static void handle_request_done(
+		void *data, struct wl_callback *callback, uint32_t unused) {
+	// The compositor answered the sync sent right after the request, so it
+	// has processed the request: scripts may move the pointer now.
+	const char *what = data;
+	wl_callback_destroy(callback);
+	printf("%s-requested\n", what);
+}
+
+static const struct wl_callback_listener request_done_listener = {
+		.done = handle_request_done,
+};
+
+static const char *surface_name(
+		struct test_client *client, struct wl_surface *surface) {
+	if (surface != NULL && surface == client->popup.surface) {
+		return "popup-";
+	}
+	return "";
+}
+
+static void handle_pointer_enter(void *data, struct wl_pointer *pointer,
+		uint32_t serial, struct wl_surface *surface, wl_fixed_t x,
+		wl_fixed_t y) {
+	struct test_client *client = data;
+	client->pointer_surface = surface;
+	printf("%spointer-enter %d %d\n", surface_name(client, surface),
+			wl_fixed_to_int(x), wl_fixed_to_int(y));
+}
+
+static void handle_pointer_leave(void *data, struct wl_pointer *pointer,
+		uint32_t serial, struct wl_surface *surface) {
+	struct test_client *client = data;
+	printf("%spointer-leave\n", surface_name(client, surface));
+	client->pointer_surface = NULL;
+}
+
+static void handle_pointer_motion(void *data, struct wl_pointer *pointer,
+		uint32_t time, wl_fixed_t x, wl_fixed_t y) {
+	struct test_client *client = data;
+	printf("%spointer-motion %d %d\n",
+			surface_name(client, client->pointer_surface), wl_fixed_to_int(x),
+			wl_fixed_to_int(y));
+}
+
+static void handle_pointer_button(void *data, struct wl_pointer *pointer,
+		uint32_t serial, uint32_t time, uint32_t button, uint32_t state) {
+	struct test_client *client = data;
+	bool pressed = state == WL_POINTER_BUTTON_STATE_PRESSED;
+	printf("%sbutton %u %s\n", surface_name(client, client->pointer_surface),
+			button, pressed ? "pressed" : "released");
+	if (!pressed || button != BTN_LEFT ||
+			client->pointer_surface != client->surface) {
+		return;
+	}
+	const char *what = NULL;
+	if (client->move_on_click) {
+		xdg_toplevel_move(client->toplevel, client->seat, serial);
+		what = "move";
+	} else if (client->resize_on_click) {
+		xdg_toplevel_resize(client->toplevel, client->seat, serial,
+				XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM_RIGHT);
+		what = "resize";
+	}
+	if (what != NULL) {
+		struct wl_callback *callback = wl_display_sync(client->display);
+		wl_callback_add_listener(
+				callback, &request_done_listener, (void *)what);
+	}
+}
+
+static void handle_pointer_axis(void *data, struct wl_pointer *pointer,
+		uint32_t time, uint32_t axis, wl_fixed_t value) {
+	printf("axis %u %d\n", axis, wl_fixed_to_int(value));
+}
+
+static void handle_pointer_frame(void *data, struct wl_pointer *pointer) {
+	// Each event is printed as it comes; frames group nothing here.
+}
+
+static void handle_pointer_axis_source(
+		void *data, struct wl_pointer *pointer, uint32_t source) {
+	// Scroll details do not matter to the tests.
+}
+
+static void handle_pointer_axis_stop(
+		void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis) {
+	// Scroll details do not matter to the tests.
+}
+
+static void handle_pointer_axis_discrete(
+		void *data, struct wl_pointer *pointer, uint32_t axis, int32_t steps) {
+	// Scroll details do not matter to the tests.
+}
+
+static const struct wl_pointer_listener pointer_listener = {
+		.enter = handle_pointer_enter,
+		.leave = handle_pointer_leave,
+		.motion = handle_pointer_motion,
+		.button = handle_pointer_button,
+		.axis = handle_pointer_axis,
+		.frame = handle_pointer_frame,
+		.axis_source = handle_pointer_axis_source,
+		.axis_stop = handle_pointer_axis_stop,
+		.axis_discrete = handle_pointer_axis_discrete,
+};
+
+static void handle_keyboard_keymap(void *data, struct wl_keyboard *keyboard,
+		uint32_t format, int32_t fd, uint32_t size) {
+	// Raw key codes are enough for the tests; no keymap is needed.
+	close(fd);
+}
+
+static void handle_keyboard_enter(void *data, struct wl_keyboard *keyboard,
+		uint32_t serial, struct wl_surface *surface, struct wl_array *keys) {
+	struct test_client *client = data;
+	printf("%skeyboard-enter\n", surface_name(client, surface));
+}
+
+static void handle_keyboard_leave(void *data, struct wl_keyboard *keyboard,
+		uint32_t serial, struct wl_surface *surface) {
+	struct test_client *client = data;
+	printf("%skeyboard-leave\n", surface_name(client, surface));
+}
+
+static void handle_keyboard_key(void *data, struct wl_keyboard *keyboard,
+		uint32_t serial, uint32_t time, uint32_t key, uint32_t state) {
+	printf("key %u %s\n", key,
+			state == WL_KEYBOARD_KEY_STATE_PRESSED ? "pressed" : "released");
+}
+
+static void handle_keyboard_modifiers(void *data, struct wl_keyboard *keyboard,
+		uint32_t serial, uint32_t depressed, uint32_t latched, uint32_t locked,
+		uint32_t group) {
+	// Modifier state does not matter to the tests.
+}
+
+static void handle_keyboard_repeat_info(
+		void *data, struct wl_keyboard *keyboard, int32_t rate, int32_t delay) {
+	// Key repeat does not matter to the tests.
+}
+
+static const struct wl_keyboard_listener keyboard_listener = {
+		.keymap = handle_keyboard_keymap,
+		.enter = handle_keyboard_enter,
+		.leave = handle_keyboard_leave,
+		.key = handle_keyboard_key,
+		.modifiers = handle_keyboard_modifiers,
+		.repeat_info = handle_keyboard_repeat_info,
+};
+
+static void handle_seat_capabilities(
+		void *data, struct wl_seat *seat, uint32_t caps) {
+	struct test_client *client = data;
+	bool has_pointer = caps & WL_SEAT_CAPABILITY_POINTER;
+	bool has_keyboard = caps & WL_SEAT_CAPABILITY_KEYBOARD;
+	if (has_pointer && client->pointer == NULL) {
+		client->pointer = wl_seat_get_pointer(seat);
+		wl_pointer_add_listener(client->pointer, &pointer_listener, client);
+	} else if (!has_pointer && client->pointer != NULL) {
+		wl_pointer_release(client->pointer);
+		client->pointer = NULL;
+	}
+	if (has_keyboard && client->keyboard == NULL) {
+		client->keyboard = wl_seat_get_keyboard(seat);
+		wl_keyboard_add_listener(client->keyboard, &keyboard_listener, client);
+	} else if (!has_keyboard && client->keyboard != NULL) {
+		wl_keyboard_release(client->keyboard);
+		client->keyboard = NULL;
+	}
+}
+
+static void handle_seat_name(
+		void *data, struct wl_seat *seat, const char *name) {
+	// The tests use whatever single seat there is.
+}
+
+static const struct wl_seat_listener seat_listener = {
+		.capabilities = handle_seat_capabilities,
+		.name = handle_seat_name,
+};
+
+static uint32_t min_version(uint32_t offered, uint32_t wanted) {
+	return offered < wanted ? offered : wanted;
+}
+
+static void handle_registry_global(void *data, struct wl_registry *registry,
+		uint32_t name, const char *interface, uint32_t version) {
+	struct test_client *client = data;
+	if (strcmp(interface, wl_compositor_interface.name) == 0) {
+		client->compositor = wl_registry_bind(registry, name,
+				&wl_compositor_interface, min_version(version, 4));
+	} else if (strcmp(interface, wl_shm_interface.name) == 0) {
+		client->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
+	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
+		client->wm_base = wl_registry_bind(registry, name,
+				&xdg_wm_base_interface, min_version(version, 2));
+		xdg_wm_base_add_listener(client->wm_base, &wm_base_listener, client);
+	} else if (strcmp(interface, wl_seat_interface.name) == 0 &&
+			client->seat == NULL) {
+		client->seat = wl_registry_bind(
+				registry, name, &wl_seat_interface, min_version(version, 5));
+		wl_seat_add_listener(client->seat, &seat_listener, client);
+	}
+}
+
+static void handle_registry_global_remove(
+		void *data, struct wl_registry *registry, uint32_t name) {
+	// Globals this client binds are never removed in a test run.
+}
+
+static const struct wl_registry_listener registry_listener = {
+		.global = handle_registry_global,
+		.global_remove = handle_registry_global_remove,
+};
+
+static bool parse_size(const char *arg, int *width, int *height) {
+	char *end;
+	long w = strtol(arg, &end, 10);
+	if (*end != 'x') {
+		return false;
+	}
+	long h = strtol(end + 1, &end, 10);
+	if (*end != '\0' || w <= 0 || h <= 0 || w > 16384 || h > 16384) {
+		return false;
+	}
+	*width = w;
+	*height = h;
+	return true;
+}
+
+static bool parse_color(const char *arg, uint32_t *color) {
+	if (arg[0] == '#') {
+		arg++;
+	}
+	char *end;
+	unsigned long value = strtoul(arg, &end, 16);
+	if (strlen(arg) != 6 || *end != '\0') {
+		return false;
+	}
+	*color = value;
+	return true;
+}
+
+static int64_t now_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static const char usage[] =
+		"usage: fw-test-client [options]\n"
+		"  --color RRGGBB        fill colour (default ff0000)\n"
+		"  --size WxH            initial size (default 400x300)\n"
+		"  --title TEXT          xdg_toplevel title\n"
+		"  --app-id ID           xdg_toplevel app id\n"
+		"  --popup WxH           once mapped, open a popup this size\n"
+		"                        anchored at the right edge, growing rightwards\n"
+		"  --popup-color RRGGBB  popup colour (default 00ff00)\n"
+		"  --move-on-click       left press starts xdg_toplevel.move\n"
+		"  --resize-on-click     left press starts a bottom-right resize\n"
+		"  --duration S          exit after S seconds (default: run on)\n"
+		"  --stdin               exit when stdin closes\n"
+		"Prints one line per event on stdout.\n";
+
+static int parse_options(struct test_client *client, int argc, char *argv[],
+		int *duration, bool *watch_stdin) {
+	static const struct option long_options[] = {
+			{"color", required_argument, NULL, 'c'},
+			{"size", required_argument, NULL, 's'},
+			{"title", required_argument, NULL, 't'},
+			{"app-id", required_argument, NULL, 'a'},
+			{"popup", required_argument, NULL, 'p'},
+			{"popup-color", required_argument, NULL, 'P'},
+			{"move-on-click", no_argument, NULL, 'm'},
+			{"resize-on-click", no_argument, NULL, 'r'},
+			{"duration", required_argument, NULL, 'd'},
+			{"stdin", no_argument, NULL, 'i'},
+			{"help", no_argument, NULL, 'h'},
+			{0},
+	};
+	int c;
+	while ((c = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (!parse_color(optarg, &client->color)) {
+				fprintf(stderr, "bad colour: %s\n", optarg);
+				return 2;
+			}
+			break;
+		case 's':
+			if (!parse_size(optarg, &client->width, &client->height)) {
+				fprintf(stderr, "bad size: %s\n", optarg);
+				return 2;
+			}
+			break;
+		case 't':
+			client->title = optarg;
+			break;
+		case 'a':
+			client->app_id = optarg;
+			break;
+		case 'p':
+			if (!parse_size(
+						optarg, &client->popup.width, &client->popup.height)) {
+				fprintf(stderr, "bad popup size: %s\n", optarg);
+				return 2;
+			}
+			client->want_popup = true;
+			break;
+		case 'P':
+			if (!parse_color(optarg, &client->popup.color)) {
+				fprintf(stderr, "bad colour: %s\n", optarg);
+				return 2;
+			}
+			break;
+		case 'm':
+			client->move_on_click = true;
+			break;
+		case 'r':
+			client->resize_on_click = true;
+			break;
+		case 'd':
+			*duration = atoi(optarg);
+			break;
+		case 'i':
+			*watch_stdin = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	return -1;
+}
+
+static int run(struct test_client *client, int duration, bool watch_stdin) {
+	int64_t deadline = duration > 0 ? now_ms() + duration * 1000 : -1;
+	struct pollfd fds[2] = {
+			{.fd = wl_display_get_fd(client->display), .events = POLLIN},
+			{.fd = STDIN_FILENO, .events = POLLIN},
+	};
+	nfds_t nfds = watch_stdin ? 2 : 1;
+
+	while (client->running) {
+		while (wl_display_prepare_read(client->display) != 0) {
+			if (wl_display_dispatch_pending(client->display) < 0) {
+				goto disconnected;
+			}
+		}
+		fflush(stdout);
+		if (wl_display_flush(client->display) < 0 && errno != EAGAIN) {
+			wl_display_cancel_read(client->display);
+			goto disconnected;
+		}
+		int timeout = -1;
+		if (deadline >= 0) {
+			int64_t left = deadline - now_ms();
+			timeout = left > 0 ? (int)left : 0;
+		}
+		int n = poll(fds, nfds, timeout);
+		if (n < 0 && errno != EINTR) {
+			wl_display_cancel_read(client->display);
+			fprintf(stderr, "poll: %s\n", strerror(errno));
+			return 1;
+		}
+		if (n > 0 && (fds[0].revents & POLLIN)) {
+			if (wl_display_read_events(client->display) < 0) {
+				goto disconnected;
+			}
+		} else {
+			wl_display_cancel_read(client->display);
+		}
+		if (n > 0 && (fds[0].revents & (POLLERR | POLLHUP)) &&
+				!(fds[0].revents & POLLIN)) {
+			goto disconnected;
+		}
+		if (wl_display_dispatch_pending(client->display) < 0) {
+			goto disconnected;
+		}
+		if (nfds == 2 && fds[1].revents) {
+			char byte[256];
+			if (read(STDIN_FILENO, byte, sizeof(byte)) <= 0) {
+				printf("stdin-closed\n");
+				break;
+			}
+		}
+		if (deadline >= 0 && now_ms() >= deadline) {
+			printf("timeout\n");
+			break;
+		}
+	}
+	fflush(stdout);
+	return client->exit_status;
+
+disconnected:
+	printf("disconnected\n");
+	fflush(stdout);
+	fprintf(stderr, "fw-test-client: lost the compositor (error %d)\n",
+			wl_display_get_error(client->display));
+	return 1;
+}
+
+int main(int argc, char *argv[]) {
+	struct test_client client = {
+			.color = 0xff0000,
+			.width = 400,
+			.height = 300,
+			.title = "fw-test-client",
+			.app_id = "fw-test-client",
+			.popup = {.color = 0x00ff00},
+			.running = true,
+	};
+	wl_list_init(&client.buffers);
+	int duration = 0;
+	bool watch_stdin = false;
+	int status = parse_options(&client, argc, argv, &duration, &watch_stdin);
+	if (status >= 0) {
+		return status;
+	}
+	// Scripts read stdout through pipes and files while this runs.
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	client.display = wl_display_connect(NULL);
+	if (client.display == NULL) {
+		fprintf(stderr, "fw-test-client: cannot connect to the compositor\n");
+		return 1;
+	}
+	client.registry = wl_display_get_registry(client.display);
+	wl_registry_add_listener(client.registry, &registry_listener, &client);
+	if (wl_display_roundtrip(client.display) < 0) {
+		fprintf(stderr, "fw-test-client: roundtrip failed\n");
+		goto out;
+	}
+	if (client.compositor == NULL || client.shm == NULL ||
+			client.wm_base == NULL) {
+		fprintf(stderr,
+				"fw-test-client: compositor lacks wl_compositor, "
+				"wl_shm or xdg_wm_base\n");
+		status = 1;
+		goto out;
+	}
+	if ((client.move_on_click || client.resize_on_click) &&
+			client.seat == NULL) {
+		fprintf(stderr, "fw-test-client: no wl_seat for move/resize\n");
+		status = 1;
+		goto out;
+	}
+
+	client.surface = wl_compositor_create_surface(client.compositor);
+	client.xdg_surface =
+			xdg_wm_base_get_xdg_surface(client.wm_base, client.surface);
+	xdg_surface_add_listener(
+			client.xdg_surface, &xdg_surface_listener, &client);
+	client.toplevel = xdg_surface_get_toplevel(client.xdg_surface);
+	xdg_toplevel_add_listener(client.toplevel, &toplevel_listener, &client);
+	xdg_toplevel_set_title(client.toplevel, client.title);
+	xdg_toplevel_set_app_id(client.toplevel, client.app_id);
+	wl_surface_commit(client.surface);
+
+	status = run(&client, duration, watch_stdin);
+
+out:
+	if (client.popup.xdg_popup != NULL) {
+		xdg_popup_destroy(client.popup.xdg_popup);
+		xdg_surface_destroy(client.popup.xdg_surface);
+		wl_surface_destroy(client.popup.surface);
+	}
+	if (client.toplevel != NULL) {
+		xdg_toplevel_destroy(client.toplevel);
+		xdg_surface_destroy(client.xdg_surface);
+		wl_surface_destroy(client.surface);
+	}
+	struct buffer *buffer, *tmp;
+	wl_list_for_each_safe(buffer, tmp, &client.buffers, link) {
+		buffer_free(buffer);
+	}
+	if (client.pointer != NULL) {
+		wl_pointer_release(client.pointer);
+	}
+	if (client.keyboard != NULL) {
+		wl_keyboard_release(client.keyboard);
+	}
+	if (client.seat != NULL) {
+		if (wl_seat_get_version(client.seat) >= WL_SEAT_RELEASE_SINCE_VERSION) {
+			wl_seat_release(client.seat);
+		} else {
+			wl_seat_destroy(client.seat);
+		}
+	}
+	if (client.wm_base != NULL) {
+		xdg_wm_base_destroy(client.wm_base);
+	}
+	if (client.shm != NULL) {
+		wl_shm_destroy(client.shm);
+	}
+	if (client.compositor != NULL) {
+		wl_compositor_destroy(client.compositor);
+	}
+	wl_registry_destroy(client.registry);
+	wl_display_disconnect(client.display);
+	return status;
+}

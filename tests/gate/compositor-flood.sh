@@ -1,0 +1,40 @@
+#!/bin/sh
+# Four plaid flooders committing full-damage buffers without waiting for
+# frame callbacks, and a probe timing roundtrips, in fairway with the
+# scheduler on: the probe keeps being served and every flooder keeps making
+# progress. Only generous bounds: the numbers belong to bench/.
+set -eu
+: "${FAIRWAY:?}" "${PLAID:?}" "${PROBE:?}"
+mode=${1:-commit}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+chmod 700 "$tmp"
+export XDG_RUNTIME_DIR="$tmp"
+export WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1
+unset WAYLAND_DISPLAY DISPLAY
+
+timeout 60 "$FAIRWAY" --backend headless --no-xwayland -- sh -c '
+	for i in 1 2 3 4; do
+		"$PLAID" --mode '"$mode"' --duration 6 >"$XDG_RUNTIME_DIR/plaid$i" &
+	done
+	"$PROBE" --duration 4 >"$XDG_RUNTIME_DIR/probe"
+	wait
+' 2>"$tmp/log" || { cat "$tmp/log" >&2; exit 1; }
+
+python3 - "$tmp" <<'PY'
+import json, sys
+tmp = sys.argv[1]
+def last_json(path):
+    with open(path) as f:
+        return json.loads(f.read().strip().splitlines()[-1])
+probe = last_json(tmp + "/probe")["roundtrip_ms"]
+print("probe:", probe)
+# 4 s at one roundtrip per 10 ms is 400 when idle; starved would be ~0.
+assert probe["count"] >= 40, "the probe was starved: %s" % probe
+assert probe["p99"] < 1000, "probe p99 %.1f ms" % probe["p99"]
+for i in range(1, 5):
+    plaid = last_json("%s/plaid%d" % (tmp, i))
+    print("plaid%d:" % i, plaid)
+    assert plaid["requests"] > 0, "flooder %d made no progress" % i
+PY

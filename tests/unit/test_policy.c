@@ -1,0 +1,648 @@
+#include "scheduler/policy.h"
+#include "tests/unit/check.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The clock is just a number: every call is told the time. */
+#define US(x) ((int64_t)(x)*1000)
+#define MS(x) ((int64_t)(x)*1000000)
+
+static void setup(struct sched_policy *policy) {
+	struct sched_params params;
+	sched_params_default(&params);
+	sched_policy_init(policy, &params);
+}
+
+static void test_defaults(void) {
+	struct sched_params params;
+	sched_params_default(&params);
+	CHECK_INT(params.interval_ns, MS(5));
+	CHECK_INT(params.max_slice_ns, MS(15));
+	CHECK_INT(params.lone_after_ns, MS(1000));
+	CHECK_INT(params.idle_slices, 2);
+	CHECK_INT(params.base_priority, 0);
+
+	struct sched_policy policy;
+	sched_policy_init(&policy, &params);
+	CHECK_PTR(sched_policy_next(&policy, 0), NULL);
+	CHECK_INT(sched_policy_slice_left(&policy, 0), 0);
+	sched_policy_finish(&policy);
+}
+
+static void test_drop_on_full_slice(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity a;
+	sched_entity_add(&policy, &a, 0);
+	CHECK_INT(a.priority, 0);
+	sched_entity_set_ready(&policy, &a, true);
+
+	CHECK_PTR(sched_policy_next(&policy, 0), &a);
+	CHECK_INT(sched_policy_slice_left(&policy, MS(2)), MS(3));
+	/* One nanosecond short of the slice: the turn goes on, unpunished. */
+	CHECK_PTR(sched_policy_next(&policy, MS(5) - 1), &a);
+	CHECK_INT(a.priority, 0);
+	CHECK_INT(a.stats.expired, 0);
+	CHECK_INT(sched_policy_slice_left(&policy, MS(5)), 0);
+
+	CHECK_PTR(sched_policy_next(&policy, MS(5)), &a);
+	CHECK_INT(a.priority, -1);
+	CHECK_INT(a.stats.expired, 1);
+	CHECK_INT(a.stats.preempted, 0);
+	/* Picked again right after its own turn: one turn, not two. */
+	CHECK_INT(a.stats.turns, 1);
+	CHECK_INT(sched_policy_slice_left(&policy, MS(5)), MS(5));
+
+	sched_entity_remove(&policy, &a);
+	sched_policy_finish(&policy);
+}
+
+static void test_no_drop_when_out_of_work(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity a;
+	sched_entity_add(&policy, &a, 0);
+	sched_entity_set_ready(&policy, &a, true);
+	CHECK_PTR(sched_policy_next(&policy, 0), &a);
+
+	sched_entity_set_ready(&policy, &a, false);
+	CHECK_PTR(sched_policy_next(&policy, MS(3)), NULL);
+	CHECK_INT(a.priority, 0);
+	CHECK_INT(a.stats.expired, 0);
+	CHECK_INT(a.stop_ns, MS(3));
+	CHECK_INT(sched_policy_slice_left(&policy, MS(3)), 0);
+
+	/* Noticed only after the slice would have ended: still no penalty. */
+	sched_entity_set_ready(&policy, &a, true);
+	CHECK_PTR(sched_policy_next(&policy, MS(4)), &a);
+	sched_entity_set_ready(&policy, &a, false);
+	CHECK_PTR(sched_policy_next(&policy, MS(20)), NULL);
+	CHECK_INT(a.priority, 0);
+	CHECK_INT(a.stats.expired, 0);
+
+	sched_entity_remove(&policy, &a);
+	sched_policy_finish(&policy);
+}
+
+/* Runs `a` alone for `slices` whole slices from t = 0; returns the time. */
+static int64_t run_alone(
+		struct sched_policy *policy, struct sched_entity *a, int slices) {
+	sched_entity_set_ready(policy, a, true);
+	int64_t t = 0;
+	CHECK_PTR(sched_policy_next(policy, t), a);
+	for (int i = 0; i < slices; i++) {
+		t += MS(5);
+		CHECK_PTR(sched_policy_next(policy, t), a);
+	}
+	return t;
+}
+
+static void test_rise_when_idle(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity a, b;
+	sched_entity_add(&policy, &a, 0);
+	sched_entity_add(&policy, &b, 0);
+
+	int64_t t = run_alone(&policy, &a, 3);
+	CHECK_INT(t, MS(15));
+	CHECK_INT(a.priority, -3);
+
+	/* b outranks a, so a waits while ready. */
+	for (int i = 0; i < 5; i++) {
+		sched_entity_note_input(&policy, &b);
+	}
+	CHECK_INT(b.priority, 5);
+	sched_entity_set_ready(&policy, &b, true);
+	CHECK_PTR(sched_policy_next(&policy, MS(16)), &b);
+	CHECK_INT(a.stats.preempted, 1);
+	CHECK_INT(a.stop_ns, MS(16));
+	CHECK_INT(a.priority, -3);
+
+	/* Waited one slice: not yet. */
+	CHECK_PTR(sched_policy_next(&policy, MS(21)), &b);
+	CHECK_INT(b.priority, 4);
+	CHECK_INT(a.priority, -3);
+	/*
+	 * Two slices: +1, and another for every further two slices of
+	 * waiting, however often the policy picks in between.
+	 */
+	CHECK_PTR(sched_policy_next(&policy, MS(26)), &b);
+	CHECK_INT(a.priority, -2);
+	CHECK_PTR(sched_policy_next(&policy, MS(27)), &b);
+	CHECK_PTR(sched_policy_next(&policy, MS(31)), &b);
+	CHECK_INT(a.priority, -2);
+	CHECK_PTR(sched_policy_next(&policy, MS(36)), &b);
+	CHECK_INT(a.priority, -1);
+	/*
+	 * Waiting wins back points only up to just below base: b, which
+	 * rested, runs first at base.
+	 */
+	CHECK_PTR(sched_policy_next(&policy, MS(46)), &b);
+	CHECK_INT(a.priority, -1);
+	CHECK_INT(b.priority, 0);
+	CHECK_PTR(sched_policy_next(&policy, MS(51)), &b);
+	CHECK_INT(a.priority, -1);
+	CHECK_INT(b.priority, -1);
+	/* Now level with b, a gets its turn. */
+	CHECK_PTR(sched_policy_next(&policy, MS(56)), &a);
+
+	sched_entity_remove(&policy, &a);
+	sched_entity_remove(&policy, &b);
+	sched_policy_finish(&policy);
+}
+
+static void test_rise_counts_time_not_ready(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity a;
+	sched_entity_add(&policy, &a, 0);
+	int64_t t = run_alone(&policy, &a, 3);
+	CHECK_INT(a.priority, -3);
+
+	sched_entity_set_ready(&policy, &a, false);
+	CHECK_PTR(sched_policy_next(&policy, t + 1), NULL);
+	CHECK_INT(a.stop_ns, t + 1);
+
+	/* Back after less than two slices: no reward. */
+	sched_entity_set_ready(&policy, &a, true);
+	CHECK_PTR(sched_policy_next(&policy, t + 1 + MS(10) - 1), &a);
+	CHECK_INT(a.priority, -3);
+	sched_entity_set_ready(&policy, &a, false);
+	t = t + 1 + MS(10) - 1;
+	CHECK_PTR(sched_policy_next(&policy, t), NULL);
+
+	sched_entity_set_ready(&policy, &a, true);
+	CHECK_PTR(sched_policy_next(&policy, t + MS(10)), &a);
+	CHECK_INT(a.priority, -2);
+
+	sched_entity_remove(&policy, &a);
+	sched_policy_finish(&policy);
+}
+
+static void test_input_boost(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity a;
+	sched_entity_add(&policy, &a, 0);
+	for (int i = 1; i <= 25; i++) {
+		sched_entity_note_input(&policy, &a);
+		CHECK_INT(a.priority, i < SCHED_MAX_PRIORITY ? i : SCHED_MAX_PRIORITY);
+	}
+	CHECK_INT(a.priority, 20);
+	CHECK_INT(a.stats.boosts, 20);
+
+	sched_entity_remove(&policy, &a);
+	sched_policy_finish(&policy);
+}
+
+static void test_floor(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity a;
+	sched_entity_add(&policy, &a, 0);
+	sched_entity_set_ready(&policy, &a, true);
+	CHECK_PTR(sched_policy_next(&policy, 0), &a);
+	for (int i = 1; i <= 30; i++) {
+		CHECK_PTR(sched_policy_next(&policy, i * MS(5)), &a);
+		CHECK_INT(
+				a.priority, -i > SCHED_MIN_PRIORITY ? -i : SCHED_MIN_PRIORITY);
+	}
+	CHECK_INT(a.priority, -20);
+	CHECK_INT(a.stats.expired, 30);
+
+	sched_entity_remove(&policy, &a);
+	sched_policy_finish(&policy);
+}
+
+/*
+ * One turn that ends with the entity out of work, so no penalty: everyone
+ * stays at one level and only the round-robin decides. The previous one
+ * gets work again once it is no longer current.
+ */
+static void rr_step(struct sched_policy *policy, int64_t *t,
+		struct sched_entity **prev, struct sched_entity *want) {
+	struct sched_entity *got = sched_policy_next(policy, *t);
+	CHECK_PTR(got, want);
+	if (*prev != NULL) {
+		sched_entity_set_ready(policy, *prev, true);
+	}
+	sched_entity_set_ready(policy, got, false);
+	*prev = got;
+	*t += US(100);
+}
+
+static void test_round_robin(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity e[4];
+	for (int i = 0; i < 3; i++) {
+		sched_entity_add(&policy, &e[i], 0);
+		sched_entity_set_ready(&policy, &e[i], true);
+	}
+	CHECK_INT(e[0].index + 1, e[1].index);
+	CHECK_INT(e[1].index + 1, e[2].index);
+
+	int64_t t = 0;
+	struct sched_entity *prev = NULL;
+	for (int i = 0; i < 12; i++) {
+		rr_step(&policy, &t, &prev, &e[i % 3]);
+	}
+	for (int i = 0; i < 3; i++) {
+		CHECK_INT(e[i].priority, 0);
+		CHECK_INT(e[i].stats.turns, 4);
+		CHECK_INT(e[i].stats.expired, 0);
+	}
+
+	/* A newcomer comes after the last one served, in index order. */
+	sched_entity_add(&policy, &e[3], t);
+	sched_entity_set_ready(&policy, &e[3], true);
+	rr_step(&policy, &t, &prev, &e[3]);
+	rr_step(&policy, &t, &prev, &e[0]);
+	rr_step(&policy, &t, &prev, &e[1]);
+	rr_step(&policy, &t, &prev, &e[2]);
+	rr_step(&policy, &t, &prev, &e[3]);
+
+	/* A gap in the indices changes nothing for the others. */
+	sched_entity_remove(&policy, &e[1]);
+	for (int i = 0; i < 6; i++) {
+		struct sched_entity *order[] = {&e[0], &e[2], &e[3]};
+		rr_step(&policy, &t, &prev, order[i % 3]);
+	}
+
+	sched_entity_remove(&policy, &e[0]);
+	sched_entity_remove(&policy, &e[2]);
+	sched_entity_remove(&policy, &e[3]);
+	sched_policy_finish(&policy);
+}
+
+static void test_round_robin_busy(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity e[3];
+	for (int i = 0; i < 3; i++) {
+		sched_entity_add(&policy, &e[i], 0);
+		sched_entity_set_ready(&policy, &e[i], true);
+	}
+	/*
+	 * Three always-busy entities: each loses 1 per slice and wins it back
+	 * after waiting two slices (but only up to just below base), so they
+	 * take turns in order forever.
+	 */
+	for (int i = 0; i < 30; i++) {
+		CHECK_PTR(sched_policy_next(&policy, i * MS(5)), &e[i % 3]);
+	}
+	for (int i = 0; i < 3; i++) {
+		CHECK_INT(e[i].stats.turns, 10);
+		CHECK(e[i].priority >= -2 && e[i].priority <= -1);
+		sched_entity_remove(&policy, &e[i]);
+	}
+	sched_policy_finish(&policy);
+}
+
+static void test_highest_first(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity e[3];
+	for (int i = 0; i < 3; i++) {
+		sched_entity_add(&policy, &e[i], 0);
+		sched_entity_set_ready(&policy, &e[i], true);
+	}
+	sched_entity_note_input(&policy, &e[2]);
+	sched_entity_note_input(&policy, &e[1]);
+	sched_entity_note_input(&policy, &e[1]);
+	CHECK_PTR(sched_policy_next(&policy, 0), &e[1]);
+	sched_entity_set_ready(&policy, &e[1], false);
+	CHECK_PTR(sched_policy_next(&policy, US(10)), &e[2]);
+	sched_entity_set_ready(&policy, &e[2], false);
+	CHECK_PTR(sched_policy_next(&policy, US(20)), &e[0]);
+	sched_entity_set_ready(&policy, &e[0], false);
+	CHECK_PTR(sched_policy_next(&policy, US(30)), NULL);
+
+	for (int i = 0; i < 3; i++) {
+		sched_entity_remove(&policy, &e[i]);
+	}
+	sched_policy_finish(&policy);
+}
+
+static void test_preemption(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity a, b;
+	sched_entity_add(&policy, &a, 0);
+	sched_entity_add(&policy, &b, 0);
+	sched_entity_set_ready(&policy, &a, true);
+	sched_entity_set_ready(&policy, &b, true);
+
+	CHECK_PTR(sched_policy_next(&policy, 0), &a);
+	/* An equal priority does not cut the turn. */
+	CHECK_PTR(sched_policy_next(&policy, MS(1)), &a);
+	sched_entity_note_input(&policy, &b);
+	CHECK_INT(b.stats.boosts, 1);
+	CHECK_PTR(sched_policy_next(&policy, MS(2)), &b);
+	CHECK_INT(a.stats.preempted, 1);
+	CHECK_INT(a.stats.expired, 0);
+	CHECK_INT(a.priority, 0);
+	CHECK_INT(a.stop_ns, MS(2));
+	CHECK_INT(b.priority, 1);
+	CHECK_INT(sched_policy_slice_left(&policy, MS(2)), MS(5));
+
+	/* A higher priority that is not ready does not cut the turn. */
+	sched_entity_set_ready(&policy, &b, false);
+	CHECK_PTR(sched_policy_next(&policy, MS(3)), &a);
+	for (int i = 0; i < 3; i++) {
+		sched_entity_note_input(&policy, &b);
+	}
+	CHECK_PTR(sched_policy_next(&policy, MS(4)), &a);
+	CHECK_INT(a.stats.preempted, 1);
+
+	sched_entity_remove(&policy, &a);
+	sched_entity_remove(&policy, &b);
+	sched_policy_finish(&policy);
+}
+
+static void test_lone_slice_growth(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity a, b;
+	sched_entity_add(&policy, &a, 0);
+	sched_entity_add(&policy, &b, 0);
+	sched_entity_set_ready(&policy, &a, true);
+
+	/* Turns at 0, 5, ..., 1000 ms: a has not been alone > 1 s yet. */
+	int64_t t = 0;
+	for (; t <= MS(1000); t += MS(5)) {
+		CHECK_PTR(sched_policy_next(&policy, t), &a);
+		CHECK_INT(sched_policy_slice_left(&policy, t), MS(5));
+	}
+	CHECK_INT(a.start_ns, 0);
+	CHECK_INT(a.stats.turns, 1);
+	/* One interval more per turn... */
+	CHECK_PTR(sched_policy_next(&policy, t), &a);
+	CHECK_INT(sched_policy_slice_left(&policy, t), MS(10));
+	/* ...a turn goes on for the whole longer slice... */
+	CHECK_PTR(sched_policy_next(&policy, t + MS(9)), &a);
+	t += MS(10);
+	CHECK_PTR(sched_policy_next(&policy, t), &a);
+	CHECK_INT(sched_policy_slice_left(&policy, t), MS(15));
+	/* ...up to the maximum. */
+	for (int i = 0; i < 3; i++) {
+		t += MS(15);
+		CHECK_PTR(sched_policy_next(&policy, t), &a);
+		CHECK_INT(sched_policy_slice_left(&policy, t), MS(15));
+	}
+	CHECK_INT(a.priority, -20);
+
+	/* Company: b outranks a and cuts in, with a plain slice. */
+	sched_entity_set_ready(&policy, &b, true);
+	CHECK_PTR(sched_policy_next(&policy, t + MS(1)), &b);
+	CHECK_INT(sched_policy_slice_left(&policy, t + MS(1)), MS(5));
+	CHECK_INT(a.stats.preempted, 1);
+	t += MS(1);
+
+	/* Alone again, a starts a new run of turns: no growth for 1 s. */
+	sched_entity_set_ready(&policy, &b, false);
+	CHECK_PTR(sched_policy_next(&policy, t + MS(1)), &a);
+	t += MS(1);
+	CHECK_INT(a.start_ns, t);
+	CHECK_INT(a.stats.turns, 2);
+	CHECK_INT(sched_policy_slice_left(&policy, t), MS(5));
+	t += MS(5);
+	CHECK_PTR(sched_policy_next(&policy, t), &a);
+	CHECK_INT(sched_policy_slice_left(&policy, t), MS(5));
+
+	sched_entity_remove(&policy, &a);
+	sched_entity_remove(&policy, &b);
+	sched_policy_finish(&policy);
+}
+
+static void test_lone_slice_reset_same_level(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity a, b;
+	sched_entity_add(&policy, &a, 0);
+	sched_entity_add(&policy, &b, 0);
+	sched_entity_set_ready(&policy, &a, true);
+	int64_t t = 0;
+	CHECK_PTR(sched_policy_next(&policy, t), &a);
+	while (policy.slice_ns < MS(15)) {
+		t += sched_policy_slice_left(&policy, t);
+		CHECK_PTR(sched_policy_next(&policy, t), &a);
+	}
+	CHECK_INT(t, MS(1015));
+	CHECK_INT(sched_policy_slice_left(&policy, t), MS(15));
+
+	/*
+	 * Put b at a's level, so that it cannot cut in: it waits for the end
+	 * of a's long slice, and from then on the slice is plain again.
+	 */
+	sched_entity_set_ready(&policy, &b, true);
+	/* (b rested for a second: it is back at base, so set it after.) */
+	b.priority = a.priority;
+	CHECK_PTR(sched_policy_next(&policy, t + MS(14)), &a);
+	t += MS(15);
+	CHECK_PTR(sched_policy_next(&policy, t), &b);
+	CHECK_INT(sched_policy_slice_left(&policy, t), MS(5));
+
+	sched_entity_remove(&policy, &a);
+	sched_entity_remove(&policy, &b);
+	sched_policy_finish(&policy);
+}
+
+static void test_remove_current(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity a, b;
+	sched_entity_add(&policy, &a, 0);
+	sched_entity_add(&policy, &b, 0);
+	sched_entity_set_ready(&policy, &a, true);
+	sched_entity_set_ready(&policy, &b, true);
+
+	CHECK_PTR(sched_policy_next(&policy, 0), &a);
+	sched_policy_charge(&policy, US(300));
+	CHECK_INT(a.stats.run_ns, US(300));
+	sched_entity_remove(&policy, &a);
+	CHECK_PTR(policy.current, NULL);
+	CHECK_INT(sched_policy_slice_left(&policy, US(400)), 0);
+	/* Nobody to charge: no crash, nothing recorded anywhere. */
+	sched_policy_charge(&policy, US(100));
+	CHECK_INT(b.stats.run_ns, 0);
+
+	CHECK_PTR(sched_policy_next(&policy, US(400)), &b);
+	CHECK_INT(b.priority, 0);
+	sched_policy_charge(&policy, US(50));
+	CHECK_INT(b.stats.run_ns, US(50));
+
+	/* Removing one that is not running leaves the turn alone. */
+	struct sched_entity c;
+	sched_entity_add(&policy, &c, US(400));
+	sched_entity_remove(&policy, &c);
+	CHECK_PTR(policy.current, &b);
+	CHECK_PTR(sched_policy_next(&policy, US(500)), &b);
+
+	sched_entity_remove(&policy, &b);
+	CHECK_PTR(sched_policy_next(&policy, US(600)), NULL);
+	sched_policy_finish(&policy);
+}
+
+/*
+ * Flooders that always have work and one light client that has 50 us of
+ * work every 10 ms, served the way the gate serves them: one batch of at
+ * most 100 us per sched_policy_next call.
+ */
+struct sim_result {
+	uint64_t wakeups; /* light wake-ups after the warm-up */
+	uint64_t at_once; /* picked by the first call after waking */
+	int64_t worst_light_wait; /* from waking to being picked */
+	uint64_t overruns; /* woke up again before being picked */
+	int64_t worst_flooder_wait; /* a ready flooder not served */
+	uint64_t min_flooder_turns;
+	int max_flooder_priority; /* seen at the light's wake-ups */
+};
+
+#define MAX_FLOODERS 8
+
+static void simulate(int flooders, bool input, struct sim_result *res) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity flooder[MAX_FLOODERS], light;
+	CHECK(flooders <= MAX_FLOODERS);
+	for (int i = 0; i < flooders; i++) {
+		sched_entity_add(&policy, &flooder[i], 0);
+		sched_entity_set_ready(&policy, &flooder[i], true);
+	}
+	sched_entity_add(&policy, &light, 0);
+
+	const int64_t period = MS(10), work = US(50), batch = US(100);
+	const int64_t warmup = MS(200), end = MS(5000);
+	/* Offset so that it wakes up in the middle of flooders' slices. */
+	int64_t light_wakes = MS(3) + US(300), woke_at = 0;
+	int64_t last_served[MAX_FLOODERS] = {0};
+	memset(res, 0, sizeof(*res));
+	res->max_flooder_priority = SCHED_MIN_PRIORITY;
+
+	for (int64_t t = 0; t < end;) {
+		bool woke = false;
+		if (t >= light_wakes) {
+			light_wakes += period;
+			if (light.ready) {
+				/* Still waiting since the last one: the wait goes on. */
+				res->overruns += t >= warmup;
+			} else {
+				woke_at = t;
+				/* Like a terminal echoing a key press. */
+				if (input) {
+					sched_entity_note_input(&policy, &light);
+				}
+				sched_entity_set_ready(&policy, &light, true);
+				woke = t >= warmup;
+			}
+		}
+		struct sched_entity *e = sched_policy_next(&policy, t);
+		CHECK(e != NULL);
+		if (woke) {
+			res->wakeups++;
+			res->at_once += e == &light;
+			for (int i = 0; i < flooders; i++) {
+				if (flooder[i].priority > res->max_flooder_priority) {
+					res->max_flooder_priority = flooder[i].priority;
+				}
+			}
+		}
+		int64_t spent = batch;
+		if (e == &light) {
+			spent = work;
+			sched_entity_set_ready(&policy, &light, false);
+			if (t >= warmup && t - woke_at > res->worst_light_wait) {
+				res->worst_light_wait = t - woke_at;
+			}
+		} else {
+			int i = (int)(e - flooder);
+			CHECK(i >= 0 && i < flooders);
+			if (t >= warmup && t - last_served[i] > res->worst_flooder_wait) {
+				res->worst_flooder_wait = t - last_served[i];
+			}
+			last_served[i] = t + spent;
+		}
+		sched_policy_charge(&policy, spent);
+		t += spent;
+	}
+
+	res->min_flooder_turns = UINT64_MAX;
+	for (int i = 0; i < flooders; i++) {
+		if (flooder[i].stats.turns < res->min_flooder_turns) {
+			res->min_flooder_turns = flooder[i].stats.turns;
+		}
+		/* Every flooder was served for about the same time. */
+		CHECK(flooder[i].stats.run_ns > end / (2 * flooders));
+		sched_entity_remove(&policy, &flooder[i]);
+	}
+	CHECK_INT(light.priority, input ? SCHED_MAX_PRIORITY : 0);
+	CHECK_INT(light.stats.expired, 0);
+	sched_entity_remove(&policy, &light);
+	sched_policy_finish(&policy);
+
+	fprintf(stderr,
+			"%d flooders%s: light picked at once %" PRIu64 "/%" PRIu64
+			", worst wait %" PRId64 " us, %" PRIu64
+			" overruns; flooders: >= %" PRIu64 " turns, worst wait %" PRId64
+			" us, max priority %d\n",
+			flooders, input ? " (input)" : "", res->at_once, res->wakeups,
+			res->worst_light_wait / 1000, res->overruns, res->min_flooder_turns,
+			res->worst_flooder_wait / 1000, res->max_flooder_priority);
+}
+
+static void test_flooders_and_light(void) {
+	for (int flooders = 1; flooders <= MAX_FLOODERS; flooders++) {
+		struct sim_result res;
+		simulate(flooders, false, &res);
+		CHECK(res.wakeups > 100);
+		/*
+		 * No starvation: a flooder waits at most about two rounds of all
+		 * the ready entities, since flooders at different levels catch up
+		 * by waiting, one point per two slices.
+		 */
+		CHECK(res.min_flooder_turns > 100);
+		CHECK(res.worst_flooder_wait <= 2 * (flooders + 1) * MS(5));
+
+		/*
+		 * Flooders sink below base and stay there, since waiting wins
+		 * back points only up to base - 1, while the light client rests
+		 * between requests and so is back at base each time it wakes: it
+		 * cuts in at the first call after it wakes up, every time, with
+		 * any number of flooders, even without input.
+		 */
+		CHECK(res.max_flooder_priority < 0);
+		CHECK_INT(res.overruns, 0);
+		CHECK_INT(res.at_once, res.wakeups);
+		CHECK(res.wakeups >= 470);
+		CHECK(res.worst_light_wait == 0);
+
+		/* Input lifts it above any number of flooders. */
+		simulate(flooders, true, &res);
+		CHECK_INT(res.overruns, 0);
+		CHECK_INT(res.at_once, res.wakeups);
+		CHECK(res.wakeups >= 470);
+		CHECK(res.worst_flooder_wait <= 2 * (flooders + 1) * MS(5));
+	}
+}
+
+int main(void) {
+	RUN_TEST(test_defaults);
+	RUN_TEST(test_drop_on_full_slice);
+	RUN_TEST(test_no_drop_when_out_of_work);
+	RUN_TEST(test_rise_when_idle);
+	RUN_TEST(test_rise_counts_time_not_ready);
+	RUN_TEST(test_input_boost);
+	RUN_TEST(test_floor);
+	RUN_TEST(test_round_robin);
+	RUN_TEST(test_round_robin_busy);
+	RUN_TEST(test_highest_first);
+	RUN_TEST(test_preemption);
+	RUN_TEST(test_lone_slice_growth);
+	RUN_TEST(test_lone_slice_reset_same_level);
+	RUN_TEST(test_remove_current);
+	RUN_TEST(test_flooders_and_light);
+	return 0;
+}
