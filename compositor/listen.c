@@ -5,7 +5,7 @@
 #include <wayland-server-core.h>
 #include <wlr/util/log.h>
 
-static void log_through_wlr(
+__attribute__((format(printf, 2, 0))) static void log_through_wlr(
 		enum sched_log_importance importance, const char *fmt, va_list args) {
 	_wlr_vlog((enum wlr_log_importance)importance, fmt, args);
 }

@@ -1,7 +1,7 @@
 #include "scheduler/log.h"
 #include <stdio.h>
 
-static void log_stderr(
+__attribute__((format(printf, 2, 0))) static void log_stderr(
 		enum sched_log_importance importance, const char *fmt, va_list args) {
 	if (importance > SCHED_LOG_ERROR) {
 		return;

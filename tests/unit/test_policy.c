@@ -450,6 +450,53 @@ static void test_lone_slice_reset_same_level(void) {
 	sched_policy_finish(&policy);
 }
 
+static void test_service_charge(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity a, b;
+	sched_entity_add(&policy, &a, 0);
+	sched_entity_add(&policy, &b, 0);
+	sched_entity_set_ready(&policy, &a, true);
+	sched_entity_set_ready(&policy, &b, true);
+
+	/* Every interval of service costs a point, as a used-up slice does. */
+	CHECK_PTR(sched_policy_next(&policy, 0), &a);
+	sched_policy_charge(&policy, MS(3));
+	CHECK_INT(a.priority, 0);
+	sched_policy_charge(&policy, MS(2));
+	CHECK_INT(a.priority, -1);
+	CHECK_INT(a.stats.expired, 1);
+	CHECK_INT(a.stats.run_ns, MS(5));
+	/* The slice also ran out, but that point is already paid. */
+	CHECK_PTR(sched_policy_next(&policy, MS(5)), &b);
+	CHECK_INT(a.priority, -1);
+	CHECK_INT(a.stats.expired, 1);
+
+	sched_entity_set_ready(&policy, &b, false);
+	CHECK_PTR(sched_policy_next(&policy, MS(6)), &a);
+	sched_policy_charge(&policy, MS(4));
+	CHECK_INT(a.priority, -1);
+
+	/*
+	 * A rest of 24 ms pays the 4 ms of service back and is worth two
+	 * idle periods of 10 ms: back to base, not above it.
+	 */
+	sched_entity_set_ready(&policy, &a, false);
+	CHECK_PTR(sched_policy_next(&policy, MS(6)), NULL);
+	CHECK_PTR(sched_policy_next(&policy, MS(30)), NULL);
+	sched_entity_set_ready(&policy, &a, true);
+	CHECK_INT(a.priority, 0);
+	CHECK_PTR(sched_policy_next(&policy, MS(30)), &a);
+	sched_policy_charge(&policy, MS(4));
+	CHECK_INT(a.priority, 0);
+	sched_policy_charge(&policy, MS(1));
+	CHECK_INT(a.priority, -1);
+
+	sched_entity_remove(&policy, &a);
+	sched_entity_remove(&policy, &b);
+	sched_policy_finish(&policy);
+}
+
 static void test_remove_current(void) {
 	struct sched_policy policy;
 	setup(&policy);
@@ -642,6 +689,7 @@ int main(void) {
 	RUN_TEST(test_preemption);
 	RUN_TEST(test_lone_slice_growth);
 	RUN_TEST(test_lone_slice_reset_same_level);
+	RUN_TEST(test_service_charge);
 	RUN_TEST(test_remove_current);
 	RUN_TEST(test_flooders_and_light);
 	return 0;
