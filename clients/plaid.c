@@ -53,6 +53,7 @@ struct plaid {
 	enum plaid_mode mode;
 	struct fw_size size;
 	unsigned rate, batch, rects;
+	bool repaint;
 
 	struct fw_globals globals;
 	struct fw_sender sender;
@@ -122,8 +123,16 @@ static int unit_commit(struct plaid *p) {
 	if (buffer == NULL) {
 		return wl_display_get_error(p->globals.display) != 0 ? -1 : 1;
 	}
-	/* A new colour every commit, so that every commit changes every pixel. */
-	fill(buffer, 0xff000000u | (uint32_t)(p->step * 0x10204u));
+	/*
+	 * Like X's plaid, the work is meant for the compositor, not for this
+	 * client: each buffer is painted once, in its own colour, so that every
+	 * commit still changes every pixel on screen while plaid itself stays
+	 * cheap. --repaint paints every pixel before every commit instead.
+	 */
+	if (p->repaint || !buffer->painted) {
+		fill(buffer, 0xff000000u | (uint32_t)(p->step * 0x10204u));
+		buffer->painted = true;
+	}
 	int r;
 	if ((r = fw_sender_reserve(&p->sender, SZ_ATTACH, 0)) != 0) {
 		return r;
@@ -368,6 +377,7 @@ int main(int argc, char **argv) {
 	const char *mode = "commit";
 	struct fw_size size = {0, 0};
 	unsigned rate = 0, batch = 16, rects = 2000;
+	bool repaint = false;
 	const struct fw_option options[] = {
 			{"duration", FW_OPTION_DOUBLE, &duration, "SECONDS",
 					"how long to flood (default 5)", 0, NULL},
@@ -385,6 +395,10 @@ int main(int argc, char **argv) {
 			{"rects", FW_OPTION_UINT, &rects, "N",
 					"damage rects per commit in damage mode (default 2000)", 1,
 					NULL},
+			{"repaint", FW_OPTION_FLAG, &repaint, NULL,
+					"commit mode: paint every pixel before every commit, "
+					"making plaid CPU-bound too",
+					0, NULL},
 	};
 	const struct fw_program prog = {
 			.name = "fairway-plaid",
@@ -412,6 +426,7 @@ int main(int argc, char **argv) {
 	p.rate = rate;
 	p.batch = batch;
 	p.rects = rects;
+	p.repaint = repaint;
 	p.churn_fd = -1;
 	p.rng = 0x2545f491u;
 

@@ -23,6 +23,61 @@
 
 static void handle_client_destroy(struct wl_listener *listener, void *data);
 
+/*
+ * libwayland posts wl_display.error and drops the client without a word in
+ * the log. One protocol logger per display notes each error with the pid
+ * of the client, so that every disconnection has a logged reason.
+ */
+static struct {
+	struct wl_display *display;
+	struct wl_protocol_logger *logger;
+	struct wl_listener display_destroy;
+} error_logger;
+
+static void log_protocol_error(void *data, enum wl_protocol_logger_type type,
+		const struct wl_protocol_logger_message *message) {
+	if (type != WL_PROTOCOL_LOGGER_EVENT ||
+			message->message_opcode != WL_DISPLAY_ERROR ||
+			message->arguments_count != 3 ||
+			strcmp(wl_resource_get_class(message->resource), "wl_display") !=
+					0) {
+		return;
+	}
+	struct wl_client *client = wl_resource_get_client(message->resource);
+	struct gate_connection *conn = gate_connection_from_client(client);
+	const char *reason = message->arguments[2].s;
+	sched_log(SCHED_LOG_ERROR, "client %d: protocol error %u: %s",
+			conn ? (int)conn->pid : -1, message->arguments[1].u,
+			reason ? reason : "");
+}
+
+static void error_logger_finish(void) {
+	if (error_logger.display) {
+		wl_protocol_logger_destroy(error_logger.logger);
+		wl_list_remove(&error_logger.display_destroy.link);
+		error_logger.display = NULL;
+	}
+}
+
+static void handle_display_destroy(struct wl_listener *listener, void *data) {
+	error_logger_finish();
+}
+
+static void error_logger_init(struct wl_display *display) {
+	if (error_logger.display == display) {
+		return;
+	}
+	error_logger_finish();
+	error_logger.logger =
+			wl_display_add_protocol_logger(display, log_protocol_error, NULL);
+	if (!error_logger.logger) {
+		return;
+	}
+	error_logger.display = display;
+	error_logger.display_destroy.notify = handle_display_destroy;
+	wl_display_add_destroy_listener(display, &error_logger.display_destroy);
+}
+
 static void update_outer_mask(struct gate_connection *conn) {
 	uint32_t mask = 0;
 	if (!conn->hung_up &&
@@ -148,6 +203,12 @@ static int handle_outer(int fd, uint32_t mask, void *data) {
 		if (len < cap) {
 			n = stream_recv(&conn->requests, fd, cap - len, &eof, &fds);
 			conn->stats.reads++;
+		}
+		if (fds > STREAM_MAX_FDS_PER_RECV) {
+			/* The kernel dropped some: we are out of fds, or it sent more
+			 * than a recvmsg can carry. Either way the stream is broken. */
+			connection_fail(conn, "fds lost in transit (truncated recvmsg)");
+			return 0;
 		}
 		if (fds > STREAM_MAX_FDS_PER_MSG) {
 			connection_fail(conn, "%d fds in one message, at most %d", fds,
@@ -328,6 +389,7 @@ struct gate_connection *connection_create(struct gate *gate, int outer_fd) {
 		goto error_conn;
 	}
 
+	error_logger_init(gate->display);
 	sched_entity_add(&gate->policy, &conn->entity, sched_clock_now_ns());
 	conn->client_destroy.notify = handle_client_destroy;
 	wl_client_add_destroy_listener(conn->client, &conn->client_destroy);

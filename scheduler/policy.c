@@ -40,6 +40,7 @@ void sched_policy_init(
 		policy->params.max_slice_ns = policy->params.interval_ns;
 	}
 	wl_list_init(&policy->entities);
+	wl_list_init(&policy->ready);
 	/*
 	 * Indices start at 1 so that, with every last_index at 0, the first
 	 * entities are served in their order of arrival.
@@ -65,6 +66,7 @@ void sched_entity_add(
 	entity->start_ns = now;
 	entity->stop_ns = now;
 	wl_list_insert(policy->entities.prev, &entity->link);
+	wl_list_init(&entity->ready_link);
 }
 
 void sched_entity_remove(
@@ -77,6 +79,8 @@ void sched_entity_remove(
 	}
 	wl_list_remove(&entity->link);
 	wl_list_init(&entity->link);
+	wl_list_remove(&entity->ready_link);
+	wl_list_init(&entity->ready_link);
 }
 
 void sched_entity_set_ready(
@@ -85,10 +89,13 @@ void sched_entity_set_ready(
 		return;
 	}
 	entity->ready = ready;
+	wl_list_remove(&entity->ready_link);
+	wl_list_init(&entity->ready_link);
 	if (!ready) {
 		entity->idle_since_ns = policy->now_ns;
 		return;
 	}
+	wl_list_insert(policy->ready.prev, &entity->ready_link);
 	/*
 	 * Time with nothing to ask for pays service back, so that only a
 	 * client that asks for more than it rests sinks: an interactive
@@ -122,7 +129,7 @@ void sched_entity_note_input(
 static bool higher_priority_ready(
 		struct sched_policy *policy, const struct sched_entity *current) {
 	struct sched_entity *entity;
-	wl_list_for_each(entity, &policy->entities, link) {
+	wl_list_for_each(entity, &policy->ready, ready_link) {
 		if (entity->ready && entity->priority > current->priority) {
 			return true;
 		}
@@ -169,7 +176,7 @@ struct sched_entity *sched_policy_next(
 	uint32_t best_robin = 0;
 	size_t nready = 0;
 	struct sched_entity *entity;
-	wl_list_for_each(entity, &policy->entities, link) {
+	wl_list_for_each(entity, &policy->ready, ready_link) {
 		if (!entity->ready) {
 			continue;
 		}

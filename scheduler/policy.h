@@ -47,11 +47,14 @@ struct sched_entity {
 	bool penalized; /* lost a point during the current turn */
 	struct sched_stats stats;
 	struct wl_list link; /* sched_policy.entities */
+	struct wl_list ready_link; /* sched_policy.ready, while ready */
 };
 
 struct sched_policy {
 	struct sched_params params;
 	struct wl_list entities;
+	/* Only the ready ones, so that picking costs nothing per idle client. */
+	struct wl_list ready;
 	uint32_t next_index;
 	uint32_t last_index[SCHED_LEVELS]; /* round-robin position per level */
 	struct sched_entity *current; /* whose turn it is, or NULL */

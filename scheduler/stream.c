@@ -6,8 +6,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-/* The kernel's SCM_MAX_FD: no recvmsg can bring more. */
-#define MAX_FDS_PER_RECV 253
 #define RECV_CHUNK 65536
 
 void stream_init(struct stream *stream) {
@@ -101,7 +99,7 @@ static int take_fds(struct stream *stream, struct msghdr *msg, uint64_t tag) {
 			continue;
 		}
 		size_t n = (cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		int fds[MAX_FDS_PER_RECV];
+		int fds[STREAM_MAX_FDS_PER_RECV];
 		memcpy(fds, CMSG_DATA(cmsg), n * sizeof(int));
 		if (reserve_fds(stream, n) < 0) {
 			close_all(fds, n);
@@ -119,7 +117,7 @@ static int take_fds(struct stream *stream, struct msghdr *msg, uint64_t tag) {
 ssize_t stream_recv(struct stream *stream, int fd, size_t max, int *eof,
 		int *fds_in_one_read) {
 	union {
-		char buf[CMSG_SPACE(MAX_FDS_PER_RECV * sizeof(int))];
+		char buf[CMSG_SPACE(STREAM_MAX_FDS_PER_RECV * sizeof(int))];
 		struct cmsghdr align;
 	} control;
 	size_t total = 0;
@@ -161,7 +159,7 @@ ssize_t stream_recv(struct stream *stream, int fd, size_t max, int *eof,
 			*fds_in_one_read = fds;
 		}
 		if (msg.msg_flags & MSG_CTRUNC) {
-			*fds_in_one_read = MAX_FDS_PER_RECV + 1;
+			*fds_in_one_read = STREAM_MAX_FDS_PER_RECV + 1;
 		}
 		if (n == 0) {
 			*eof = 1;

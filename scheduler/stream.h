@@ -20,6 +20,8 @@
 
 /* libwayland takes at most this many fds per recvmsg (MAX_FDS_OUT). */
 #define STREAM_MAX_FDS_PER_MSG 28
+/* The kernel's SCM_MAX_FD: no recvmsg can bring more. */
+#define STREAM_MAX_FDS_PER_RECV 253
 
 struct stream_fd {
 	uint64_t tag;
@@ -55,7 +57,8 @@ static inline size_t stream_fd_count(const struct stream *stream) {
  * it takes. Returns the bytes read; 0 with *eof set when the peer hung up;
  * -1 with errno on an error other than EAGAIN. *fds_in_one_read reports the
  * largest number of fds that came in a single recvmsg, so that the caller
- * can refuse floods that libwayland could not have taken either.
+ * can refuse floods that libwayland could not have taken either; it is
+ * STREAM_MAX_FDS_PER_RECV + 1 when the kernel had to drop fds (MSG_CTRUNC).
  */
 ssize_t stream_recv(struct stream *stream, int fd, size_t max, int *eof,
 		int *fds_in_one_read);

@@ -16,6 +16,7 @@ struct fw_buffer {
 	uint32_t *pixels;
 	int width, height, stride;
 	bool busy;
+	bool painted; /* for the client's own use: whether it drew into it */
 };
 
 /*

@@ -1,0 +1,67 @@
+#ifndef FAIRWAY_SCHEDULER_HINT_JOURNAL_H
+#define FAIRWAY_SCHEDULER_HINT_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * The journal of the attributes fairway changed, so that a crashed fairway
+ * can still give every thread back what it had. Each running fairway keeps
+ * its own file, $XDG_RUNTIME_DIR/fairway-hints-PID.journal, naming itself
+ * (pid and start time) on its first line and then one thread per line with
+ * the thread's original attributes. An entry is written, and the file
+ * renamed into place, before the thread is first changed; it goes once the
+ * thread is restored or gone. A journal whose writer is no longer running
+ * is replayed at the next start and by `fairway --restore-hints`.
+ */
+
+/* Scheduling attributes as sched_getattr reports them. */
+struct hint_attr {
+	uint32_t policy;
+	bool reset_on_fork;
+	int32_t nice;
+	uint64_t runtime_ns; /* EEVDF slice; 0: the kernel's default */
+	int32_t util_min; /* -1: not user-defined (or no uclamp) */
+};
+
+struct hint_journal_entry {
+	pid_t pid, tid;
+	uint64_t start; /* the thread's start time, clock ticks after boot */
+	struct hint_attr attr;
+};
+
+struct hint_journal {
+	char *path;
+	struct hint_journal_entry *entries;
+	size_t count, capacity;
+	bool dirty;
+};
+
+/* Journal of this process in dir; nothing is written until needed. */
+struct hint_journal *hint_journal_create(const char *dir);
+/* Removes the file: call only once every entry has been restored. */
+void hint_journal_destroy(struct hint_journal *journal);
+
+bool hint_journal_add(
+		struct hint_journal *journal, const struct hint_journal_entry *entry);
+void hint_journal_remove(struct hint_journal *journal, pid_t tid);
+/* Writes the entries if they changed; false if they could not be. */
+bool hint_journal_sync(struct hint_journal *journal);
+
+typedef void (*hint_journal_restore_func)(
+		const struct hint_journal_entry *entry, void *data);
+
+/*
+ * Calls restore for every entry of every journal in dir whose writer is no
+ * longer running, then deletes those journals. Returns how many entries,
+ * or -1 if dir cannot be read.
+ */
+int hint_journal_replay(
+		const char *dir, hint_journal_restore_func restore, void *data);
+
+/* Start time of a thread (tid == pid: the process), from /proc. */
+bool hint_proc_start_time(pid_t pid, pid_t tid, uint64_t *start);
+
+#endif

@@ -1,0 +1,150 @@
+#ifndef FAIRWAY_SCHEDULER_HINTS_H
+#define FAIRWAY_SCHEDULER_HINTS_H
+
+#include "scheduler/hint_journal.h"
+#include "scheduler/ratings.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <wayland-util.h>
+
+/*
+ * Kernel hints: each client process's class (ratings.h) becomes scheduling
+ * attributes on every one of its threads, through sched_setattr.
+ *
+ * - Only processes the compositor hands in (connected clients and their X
+ *   clients) are touched, each through a pidfd: the one SO_PEERPIDFD gave,
+ *   or pidfd_open plus a start-time check. Before and after each change the
+ *   pidfd must show the process alive and /proc the same start times for
+ *   it and the thread; a change that may have hit a recycled pid is undone.
+ * - SCHED_FLAG_RESET_ON_FORK is always set: children never inherit a boost.
+ * - Each thread's attributes are saved (and journalled, hint_journal.h)
+ *   before its first change and restored exactly when its process leaves,
+ *   when fairway stops, or at the next start after a crash.
+ * - Class changes are rate-limited per process: a bucket of
+ *   HINTS_DEFAULT_BURST changes, refilled by one every
+ *   HINTS_DEFAULT_REFILL_MS (sustained 0.5 changes a second, as rtkit's 25
+ *   actions per 20 s allows about 1). A change that finds the bucket empty
+ *   waits for the next update. Restores are never held back.
+ *
+ * Nice only competes within one task group: with autogroups (the default
+ * on desktop kernels) every session (setsid) has its own group, and a
+ * group's threads share the group's weight, so a nice -5 terminal and a
+ * nice 0 compile in another session still get half the CPU each. Slices,
+ * SCHED_BATCH and uclamp act across groups. The hints weigh as intended
+ * when the clients share a group: same session, or the same cgroup with
+ * autogroup off (sched_autogroup_enabled=0), or their cgroups' cpu.weight.
+ */
+
+enum hints_mode {
+	HINTS_OFF,
+	HINTS_DRY_RUN, /* log every change that would be made, make none */
+	HINTS_ON,
+};
+
+/* What a class asks of each thread. */
+struct hints_target {
+	bool keep; /* the thread's original attributes */
+	uint32_t policy; /* SCHED_OTHER or SCHED_BATCH */
+	bool set_nice;
+	int32_t nice; /* bounded by what privilege allows, see hints.c */
+	uint64_t slice_ns; /* custom EEVDF slice, 0: leave it */
+	int32_t uclamp_min; /* -1: leave it */
+};
+
+#define HINTS_DEFAULT_BURST 4
+#define HINTS_DEFAULT_REFILL_MS 2000
+/* rtkit's floor: nothing goes below nice -15, whatever the config says. */
+#define HINTS_NICE_FLOOR (-15)
+
+struct hints_config {
+	enum hints_mode mode;
+	struct hints_target targets[RATINGS_CLASS_COUNT];
+	int burst; /* class changes a process may make at once */
+	int64_t refill_ns; /* time to earn one more */
+};
+
+/* The default mapping; hints.c says why each value. */
+void hints_config_default(struct hints_config *config);
+/*
+ * Changes one class's target from "CLASS:key=value,...", keys policy
+ * (other|batch), nice (N|keep), slice_us (N, 0: leave), uclamp_min (N|-1),
+ * or "CLASS:keep". False if the text is not understood.
+ */
+bool hints_config_parse_target(struct hints_config *config, const char *text);
+
+struct hints_thread {
+	pid_t tid;
+	uint64_t start;
+	struct hint_attr saved; /* valid once changed */
+	bool changed; /* saved, journalled, and changed by us */
+	bool left_alone; /* a policy (real-time, idle) we never touch */
+	bool seen; /* found by the latest scan */
+	struct wl_list link; /* hints_proc.threads */
+};
+
+struct hints;
+
+struct hints_proc {
+	struct hints *hints;
+	pid_t pid;
+	int pidfd;
+	uint64_t start;
+	enum ratings_class wanted, applied;
+	double tokens;
+	int64_t tokens_ns;
+	bool gone; /* exited, or its pid no longer verifies */
+	struct wl_list threads; /* hints_thread.link */
+	struct wl_list link; /* hints.procs */
+};
+
+struct hints {
+	struct hints_config config;
+	bool cap_sys_nice;
+	bool uclamp;
+	uint64_t base_slice_ns; /* what sched_getattr reports for no custom slice */
+	struct hint_journal *journal; /* NULL: none (dry-run, no runtime dir) */
+	struct wl_list procs; /* hints_proc.link */
+	uint64_t changes; /* sched_setattr calls made (or, dry-run, logged) */
+	uint64_t undone; /* changes undone because the pid was recycled */
+	/* Tests only: called between a change and its verification. */
+	void (*after_change)(struct hints_proc *proc, pid_t tid, void *data);
+	void *after_change_data;
+};
+
+/*
+ * Detects privileges and logs them. runtime_dir holds the journal (NULL:
+ * none). Call hints_replay first so that old changes are undone.
+ */
+struct hints *hints_create(
+		const struct hints_config *config, const char *runtime_dir);
+/* Restores every thread. Accepts NULL. */
+void hints_destroy(struct hints *hints);
+
+/* Restores what crashed fairways left in runtime_dir; entries replayed. */
+int hints_replay(const char *runtime_dir);
+
+/*
+ * Starts tracking a process. Takes pidfd (-1: one is opened here; the
+ * caller's, from SO_PEERPIDFD, names the peer beyond doubt). NULL if the
+ * process is gone already.
+ */
+struct hints_proc *hints_proc_create(struct hints *hints, pid_t pid, int pidfd);
+/* Restores its threads and forgets it. Accepts NULL. */
+void hints_proc_destroy(struct hints_proc *proc);
+
+/*
+ * Asks for a class; takes effect at once if the rate limit allows (urgent
+ * changes such as first input come through here too), else at a later
+ * hints_proc_update.
+ */
+void hints_proc_set_class(
+		struct hints_proc *proc, enum ratings_class class, int64_t now);
+/* Applies a waiting change and gives new threads the current class. */
+void hints_proc_update(struct hints_proc *proc, int64_t now);
+
+/* Thin syscall wrappers, also used by the tests. */
+bool hints_get_attr(pid_t tid, struct hint_attr *attr);
+const char *hints_mode_name(enum hints_mode mode);
+
+#endif

@@ -1,0 +1,148 @@
+#include "scheduler/ratings.h"
+#include <string.h>
+
+#define NS_PER_S INT64_C(1000000000)
+
+void ratings_params_default(struct ratings_params *params) {
+	*params = (struct ratings_params){
+			.window_ns = RATINGS_BUCKETS * NS_PER_S,
+			.output_threshold = 1.0,
+			.busy_threshold = 0.05,
+	};
+}
+
+static int64_t second_of(int64_t now) {
+	/* Times are monotonic and positive; floor anyway for fake clocks. */
+	return now >= 0 ? now / NS_PER_S : (now - NS_PER_S + 1) / NS_PER_S;
+}
+
+static void window_init(struct ratings_window *window) {
+	for (int i = 0; i < RATINGS_BUCKETS; i++) {
+		window->sum[i] = 0;
+		window->second[i] = INT64_MIN;
+	}
+}
+
+static void window_add(struct ratings_window *window, double value, int64_t now) {
+	int64_t second = second_of(now);
+	int slot = (int)(((second % RATINGS_BUCKETS) + RATINGS_BUCKETS) %
+			RATINGS_BUCKETS);
+	if (window->second[slot] != second) {
+		window->second[slot] = second;
+		window->sum[slot] = 0;
+	}
+	window->sum[slot] += value;
+}
+
+/* Sum over the seconds of the window that ends with the current one. */
+static double window_sum(
+		const struct ratings_window *window, int64_t window_ns, int64_t now) {
+	int64_t second = second_of(now);
+	int64_t seconds = window_ns / NS_PER_S;
+	if (seconds < 1) {
+		seconds = 1;
+	} else if (seconds > RATINGS_BUCKETS) {
+		seconds = RATINGS_BUCKETS;
+	}
+	double total = 0;
+	for (int i = 0; i < RATINGS_BUCKETS; i++) {
+		if (window->second[i] != INT64_MIN &&
+				window->second[i] > second - seconds &&
+				window->second[i] <= second) {
+			total += window->sum[i];
+		}
+	}
+	return total;
+}
+
+static double window_seconds(const struct ratings_params *params) {
+	double seconds = (double)params->window_ns / (double)NS_PER_S;
+	if (seconds < 1) {
+		return 1;
+	}
+	return seconds > RATINGS_BUCKETS ? RATINGS_BUCKETS : seconds;
+}
+
+void ratings_client_init(struct ratings_client *client, pid_t pid) {
+	memset(client, 0, sizeof(*client));
+	client->pid = pid;
+	window_init(&client->output);
+	window_init(&client->busy);
+}
+
+void ratings_client_add_frame(
+		struct ratings_client *client, double fraction, int64_t now) {
+	if (!(fraction > 0)) {
+		return;
+	}
+	window_add(&client->output, fraction > 1 ? 1 : fraction, now);
+}
+
+void ratings_client_add_busy(
+		struct ratings_client *client, int64_t ns, int64_t now) {
+	if (ns > 0) {
+		window_add(&client->busy, (double)ns, now);
+	}
+}
+
+bool ratings_client_has_input(const struct ratings_client *client,
+		const struct ratings_params *params, int64_t now) {
+	return client->had_input && now - client->last_input_ns < params->window_ns;
+}
+
+bool ratings_client_note_input(struct ratings_client *client,
+		const struct ratings_params *params, int64_t now) {
+	bool had = ratings_client_has_input(client, params, now);
+	client->had_input = true;
+	client->last_input_ns = now;
+	return !had;
+}
+
+double ratings_client_output_rate(const struct ratings_client *client,
+		const struct ratings_params *params, int64_t now) {
+	return window_sum(&client->output, params->window_ns, now) /
+			window_seconds(params);
+}
+
+double ratings_client_busy_share(const struct ratings_client *client,
+		const struct ratings_params *params, int64_t now) {
+	double share = window_sum(&client->busy, params->window_ns, now) /
+			(window_seconds(params) * (double)NS_PER_S);
+	return share > 1 ? 1 : share;
+}
+
+enum ratings_class ratings_client_classify(const struct ratings_client *client,
+		const struct ratings_params *params, int64_t now) {
+	if (ratings_client_has_input(client, params, now)) {
+		return RATINGS_INTERACTIVE;
+	}
+	if (ratings_client_output_rate(client, params, now) >
+			params->output_threshold) {
+		return RATINGS_OUTPUT;
+	}
+	if (ratings_client_busy_share(client, params, now) >
+			params->busy_threshold) {
+		return RATINGS_BACKGROUND;
+	}
+	return RATINGS_IDLE;
+}
+
+enum ratings_class ratings_class_max(enum ratings_class a, enum ratings_class b) {
+	return a > b ? a : b;
+}
+
+const char *ratings_class_name(enum ratings_class class) {
+	switch (class) {
+	case RATINGS_BACKGROUND:
+		return "background";
+	case RATINGS_IDLE:
+		return "idle";
+	case RATINGS_OUTPUT:
+		return "output";
+	case RATINGS_INTERACTIVE:
+		return "interactive";
+	case RATINGS_CLASS_COUNT:
+		break;
+	}
+	return "?";
+}

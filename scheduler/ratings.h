@@ -1,0 +1,100 @@
+#ifndef FAIRWAY_SCHEDULER_RATINGS_H
+#define FAIRWAY_SCHEDULER_RATINGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * Output and input ratings per client process (Etsion, Tsafrir and
+ * Feitelson, seed 001, sections 5 and 6). Pure: every call is given the
+ * time, so the ratings run under a fake clock in tests.
+ *
+ * Output: for each presented frame, the part of the client's surfaces that
+ * changed and is visible, as a fraction of the surfaces' size, at most 1 per
+ * frame. Summed per second over the last window (8 s, the paper's life span)
+ * and divided by it, this is a frame-rate-like number that a client cannot
+ * raise above the refresh rate by committing faster.
+ * Input: binary, whether the client got input within the window.
+ * Busy: the share of wall time the gate spent serving it, over the window.
+ */
+
+#define RATINGS_BUCKETS 8
+
+/* From the weakest claim on the CPU to the strongest. */
+enum ratings_class {
+	RATINGS_BACKGROUND, /* busy in the gate, no input, no output */
+	RATINGS_IDLE, /* none of the others */
+	RATINGS_OUTPUT, /* output rating above the threshold */
+	RATINGS_INTERACTIVE, /* input within the window */
+	RATINGS_CLASS_COUNT,
+};
+
+struct ratings_params {
+	int64_t window_ns; /* the life span of both ratings, 8 s */
+	/*
+	 * Presented frames per second (full-surface equivalents, averaged over
+	 * the window) above which a client is an output client: 1.0. A blinking
+	 * cursor or a clock ticking each second changes a small fraction of
+	 * its window and stays far below; a 24 fps video reaches 24.
+	 */
+	double output_threshold;
+	/*
+	 * Share of wall time served by the gate above which a client without
+	 * input or output is background: 0.05 (50 ms of compositor time a
+	 * second, ten times what an interactive client needs).
+	 */
+	double busy_threshold;
+};
+
+void ratings_params_default(struct ratings_params *params);
+
+/* Per-second sums over the last RATINGS_BUCKETS seconds. */
+struct ratings_window {
+	double sum[RATINGS_BUCKETS];
+	int64_t second[RATINGS_BUCKETS]; /* which second each slot holds */
+};
+
+struct ratings_client {
+	pid_t pid;
+	struct ratings_window output; /* presented frames */
+	struct ratings_window busy; /* ns served */
+	int64_t last_input_ns;
+	bool had_input; /* last_input_ns is valid */
+};
+
+void ratings_client_init(struct ratings_client *client, pid_t pid);
+
+/*
+ * One presented frame showed `fraction` of the client's surfaces changed
+ * (visible damaged pixels over surface pixels); clamped to [0, 1].
+ */
+void ratings_client_add_frame(
+		struct ratings_client *client, double fraction, int64_t now);
+/* The gate served the client for ns. */
+void ratings_client_add_busy(
+		struct ratings_client *client, int64_t ns, int64_t now);
+/*
+ * Input was delivered to the client. Returns true if it had no input
+ * rating before: the caller updates its hints at once (section 6.1).
+ */
+bool ratings_client_note_input(struct ratings_client *client,
+		const struct ratings_params *params, int64_t now);
+
+/* Frames per second over the window. */
+double ratings_client_output_rate(const struct ratings_client *client,
+		const struct ratings_params *params, int64_t now);
+/* Share of wall time served over the window, 0 to 1. */
+double ratings_client_busy_share(const struct ratings_client *client,
+		const struct ratings_params *params, int64_t now);
+bool ratings_client_has_input(const struct ratings_client *client,
+		const struct ratings_params *params, int64_t now);
+
+enum ratings_class ratings_client_classify(const struct ratings_client *client,
+		const struct ratings_params *params, int64_t now);
+
+/* The stronger of two classes (XWayland takes its X clients' strongest). */
+enum ratings_class ratings_class_max(enum ratings_class a, enum ratings_class b);
+const char *ratings_class_name(enum ratings_class class);
+
+#endif
