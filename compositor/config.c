@@ -16,8 +16,17 @@ static const char usage_text[] =
 		"  --scheduler on|off   fair client scheduler (default on)\n"
 		"  --sched-interval MS  scheduler time slice (default 5)\n"
 		"  --sched-max-slice MS longest slice of a lone client (default 15)\n"
+		"  --trace FILE         write the scheduler's per-client records there\n"
 		"  --no-xwayland        do not start XWayland\n"
 		"  --demo               start demo clients and print a periodic report\n"
+		"  --hints off|dry-run|on  kernel scheduling hints for clients from\n"
+		"                       their output and input (default on; dry-run\n"
+		"                       logs each change instead, at -V)\n"
+		"  --hint-map CLASS:KEY=VALUE,...  change a class's hint, CLASS is\n"
+		"                       interactive|output|background|idle, KEYs\n"
+		"                       policy=other|batch nice=N|keep slice_us=N\n"
+		"                       uclamp_min=N, or CLASS:keep\n"
+		"  --restore-hints      restore what a crashed fairway left and exit\n"
 		"  -d                   debug log\n"
 		"  -V                   verbose (info) log\n"
 		"  -v                   print version and exit\n"
@@ -100,8 +109,12 @@ enum {
 	OPT_SCHEDULER,
 	OPT_SCHED_INTERVAL,
 	OPT_SCHED_MAX_SLICE,
+	OPT_TRACE,
 	OPT_NO_XWAYLAND,
 	OPT_DEMO,
+	OPT_HINTS,
+	OPT_HINT_MAP,
+	OPT_RESTORE_HINTS,
 };
 
 int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
@@ -114,6 +127,8 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			.xwayland = true,
 			.log_level = WLR_ERROR,
 	};
+	/* On: the kernel should see what the user sees (issue 6). */
+	hints_config_default(&config->hints);
 
 	static const struct option long_options[] = {
 			{"backend", required_argument, NULL, OPT_BACKEND},
@@ -123,8 +138,12 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			{"scheduler", required_argument, NULL, OPT_SCHEDULER},
 			{"sched-interval", required_argument, NULL, OPT_SCHED_INTERVAL},
 			{"sched-max-slice", required_argument, NULL, OPT_SCHED_MAX_SLICE},
+			{"trace", required_argument, NULL, OPT_TRACE},
 			{"no-xwayland", no_argument, NULL, OPT_NO_XWAYLAND},
 			{"demo", no_argument, NULL, OPT_DEMO},
+			{"hints", required_argument, NULL, OPT_HINTS},
+			{"hint-map", required_argument, NULL, OPT_HINT_MAP},
+			{"restore-hints", no_argument, NULL, OPT_RESTORE_HINTS},
 			{"help", no_argument, NULL, 'h'},
 			{"version", no_argument, NULL, 'v'},
 			{0},
@@ -178,11 +197,33 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 				return usage_error("bad --sched-max-slice value", optarg);
 			}
 			break;
+		case OPT_TRACE:
+			config->trace_path = optarg;
+			break;
 		case OPT_NO_XWAYLAND:
 			config->xwayland = false;
 			break;
 		case OPT_DEMO:
 			config->demo = true;
+			break;
+		case OPT_HINTS:
+			if (strcmp(optarg, "off") == 0) {
+				config->hints.mode = HINTS_OFF;
+			} else if (strcmp(optarg, "dry-run") == 0) {
+				config->hints.mode = HINTS_DRY_RUN;
+			} else if (strcmp(optarg, "on") == 0) {
+				config->hints.mode = HINTS_ON;
+			} else {
+				return usage_error("bad --hints value", optarg);
+			}
+			break;
+		case OPT_HINT_MAP:
+			if (!hints_config_parse_target(&config->hints, optarg)) {
+				return usage_error("bad --hint-map value", optarg);
+			}
+			break;
+		case OPT_RESTORE_HINTS:
+			config->restore_hints = true;
 			break;
 		case 'd':
 			config->log_level = WLR_DEBUG;

@@ -2,12 +2,27 @@
 #include "compositor/server.h"
 #include "scheduler/gate.h"
 #include "scheduler/log.h"
+#include "scheduler/trace.h"
 #include <wayland-server-core.h>
 #include <wlr/util/log.h>
 
 __attribute__((format(printf, 2, 0))) static void log_through_wlr(
 		enum sched_log_importance importance, const char *fmt, va_list args) {
 	_wlr_vlog((enum wlr_log_importance)importance, fmt, args);
+}
+
+static bool start_trace(struct fw_server *server) {
+	server->trace_file = fopen(server->config.trace_path, "we");
+	if (server->trace_file == NULL) {
+		wlr_log_errno(WLR_ERROR, "Cannot open %s", server->config.trace_path);
+		return false;
+	}
+	server->trace = gate_trace_create(server->gate, server->trace_file, 1000);
+	if (server->trace == NULL) {
+		wlr_log(WLR_ERROR, "Cannot start the trace");
+		return false;
+	}
+	return true;
 }
 
 static bool listen_through_gate(struct fw_server *server) {
@@ -37,6 +52,9 @@ static bool listen_through_gate(struct fw_server *server) {
 	}
 	server->socket_name = gate_socket_name(server->gate);
 	fw_client_create_set_gate(server->gate);
+	if (server->config.trace_path != NULL && !start_trace(server)) {
+		return false;
+	}
 	wlr_log(WLR_INFO, "Scheduler on: interval %.2f ms, max slice %.2f ms",
 			config.sched.interval_ns / 1e6, config.sched.max_slice_ns / 1e6);
 	return true;
@@ -71,6 +89,12 @@ bool fw_server_listen(struct fw_server *server) {
 }
 
 void fw_server_stop_listening(struct fw_server *server) {
+	gate_trace_destroy(server->trace);
+	server->trace = NULL;
+	if (server->trace_file != NULL) {
+		fclose(server->trace_file);
+		server->trace_file = NULL;
+	}
 	fw_client_create_set_gate(NULL);
 	gate_destroy(server->gate);
 	server->gate = NULL;

@@ -1,13 +1,20 @@
+#include "compositor/ratings_glue.h"
 #include "compositor/sched_glue.h"
 #include "compositor/server.h"
+#include "scheduler/clock.h"
 #include "scheduler/gate.h"
 #include <wayland-server-core.h>
 #include <wlr/types/wlr_surface.h>
 
-void fw_sched_note_input(struct fw_server *server, struct wl_client *client) {
+static void note_gate(struct fw_server *server, struct wl_client *client) {
 	if (server->gate != NULL && client != NULL) {
 		gate_note_input(server->gate, client);
 	}
+}
+
+void fw_sched_note_input(struct fw_server *server, struct wl_client *client) {
+	note_gate(server, client);
+	fw_ratings_note_input(server, client, NULL);
 }
 
 void fw_sched_note_surface(
@@ -15,5 +22,18 @@ void fw_sched_note_surface(
 	if (surface == NULL || surface->resource == NULL) {
 		return;
 	}
-	fw_sched_note_input(server, wl_resource_get_client(surface->resource));
+	struct wl_client *client = wl_resource_get_client(surface->resource);
+	note_gate(server, client);
+	/* The surface says which X client, where the wl_client is Xwayland. */
+	fw_ratings_note_input(server, client, surface);
+}
+
+int64_t fw_sched_own_work_begin(void) {
+	return sched_clock_work_ns();
+}
+
+void fw_sched_own_work_end(struct fw_server *server, int64_t begin) {
+	if (server->gate != NULL) {
+		gate_note_own_work(server->gate, sched_clock_work_ns() - begin);
+	}
 }

@@ -1,7 +1,9 @@
 #ifndef FAIRWAY_COMPOSITOR_SERVER_H
 #define FAIRWAY_COMPOSITOR_SERVER_H
 
+#include "scheduler/hints.h"
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <wayland-server-core.h>
 #include <wlr/util/log.h>
@@ -22,8 +24,11 @@ struct fw_config {
 	bool scheduler;
 	double sched_interval_ms; /* 0: the scheduler's default */
 	double sched_max_slice_ms;
+	const char *trace_path; /* --trace: the gate's per-client records */
 	bool xwayland;
 	bool demo;
+	struct hints_config hints; /* --hints, --hint-map (ratings_glue.c) */
+	bool restore_hints; /* --restore-hints: replay the journal, exit */
 	enum wlr_log_importance log_level;
 	char **command; /* NULL-terminated argv, NULL without COMMAND */
 };
@@ -130,6 +135,9 @@ struct fw_server {
 	struct fw_demo *demo;
 
 	struct gate *gate; /* NULL with --scheduler off */
+	struct fw_ratings *ratings; /* ratings_glue.c */
+	struct gate_trace *trace;
+	FILE *trace_file;
 	const char *socket_name;
 	pid_t child_pid; /* COMMAND, 0 when none or reaped */
 	bool started;

@@ -104,6 +104,10 @@ void gate_note_input(struct gate *gate, struct wl_client *client) {
 	}
 }
 
+void gate_note_own_work(struct gate *gate, int64_t ns) {
+	gate->own_work_ns += ns;
+}
+
 static void set_in_flight(struct gate_connection *conn, bool in_flight) {
 	if (conn->in_flight == in_flight) {
 		return;
@@ -137,15 +141,19 @@ static size_t batch_requests(
 }
 
 static void forward_next_batch(struct gate *gate, int64_t now) {
+	/*
+	 * One batch at a time: libwayland must have read the last one before
+	 * the policy chooses again, so that the time a batch takes is charged
+	 * to one client, and a turn starts only when it can be served.
+	 */
+	if (!wl_list_empty(&gate->in_flight)) {
+		return;
+	}
 	struct sched_entity *entity = sched_policy_next(&gate->policy, now);
 	if (!entity) {
 		return;
 	}
 	struct gate_connection *conn = wl_container_of(entity, conn, entity);
-	if (conn->in_flight) {
-		/* libwayland has not caught up with the last batch yet. */
-		return;
-	}
 	size_t max = batch_requests(gate, conn, now);
 	int sent = connection_forward(conn, gate->config.batch_max_bytes, max);
 	if (sent > 0) {
@@ -178,8 +186,11 @@ void gate_iterate(struct gate *gate) {
 	int64_t start = sched_clock_now_ns();
 	forward_next_batch(gate, start);
 	bool busy = !wl_list_empty(&gate->in_flight) || gate->ready_count > 0;
+	int64_t work_start = busy ? sched_clock_work_ns() : 0;
 	wl_event_loop_dispatch(gate->loop, busy ? 0 : -1);
 	if (!wl_list_empty(&gate->in_flight)) {
-		account(gate, sched_clock_now_ns() - start);
+		int64_t work = sched_clock_work_ns() - work_start - gate->own_work_ns;
+		account(gate, work > 0 ? work : 0);
 	}
+	gate->own_work_ns = 0;
 }

@@ -83,6 +83,8 @@ struct gate {
 	int ready_count; /* connections with whole requests queued */
 	struct wl_list
 			in_flight; /* connections libwayland has not caught up with */
+	/* The compositor's own work (repaint) during this turn's dispatch. */
+	int64_t own_work_ns;
 	struct {
 		struct wl_signal new_connection; /* struct gate_connection * */
 	} events;
@@ -106,6 +108,12 @@ struct wl_client *gate_adopt(struct gate *gate, int fd);
  * once, waiting only when no client has work queued.
  */
 void gate_iterate(struct gate *gate);
+
+/*
+ * The compositor spent ns on work of its own (an output repaint) inside the
+ * dispatch: it is not charged to the clients whose batches were in flight.
+ */
+void gate_note_own_work(struct gate *gate, int64_t ns);
 
 /* Input went to this client: the policy's input boost. */
 void gate_note_input(struct gate *gate, struct wl_client *client);

@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "scheduler/hint_journal.h"
 #include "scheduler/log.h"
 #include <dirent.h>
@@ -95,8 +94,8 @@ bool hint_journal_add(
 		struct hint_journal *journal, const struct hint_journal_entry *entry) {
 	if (journal->count == journal->capacity) {
 		size_t capacity = journal->capacity ? journal->capacity * 2 : 16;
-		struct hint_journal_entry *entries = realloc(
-				journal->entries, capacity * sizeof(*entries));
+		struct hint_journal_entry *entries =
+				realloc(journal->entries, capacity * sizeof(*entries));
 		if (entries == NULL) {
 			return false;
 		}
@@ -124,8 +123,9 @@ static bool write_entries(struct hint_journal *journal, FILE *file) {
 	fprintf(file, JOURNAL_MAGIC " %d %" PRIu64 "\n", (int)getpid(), self_start);
 	for (size_t i = 0; i < journal->count; i++) {
 		const struct hint_journal_entry *e = &journal->entries[i];
-		fprintf(file, "%d %d %" PRIu64 " %" PRIu32 " %d %" PRId32 " %" PRIu64
-					  " %" PRId32 "\n",
+		fprintf(file,
+				"%d %d %" PRIu64 " %" PRIu32 " %d %" PRId32 " %" PRIu64
+				" %" PRId32 "\n",
 				(int)e->pid, (int)e->tid, e->start, e->attr.policy,
 				e->attr.reset_on_fork ? 1 : 0, e->attr.nice, e->attr.runtime_ns,
 				e->attr.util_min);
@@ -176,8 +176,9 @@ bool hint_journal_sync(struct hint_journal *journal) {
 static bool parse_entry(const char *line, struct hint_journal_entry *e) {
 	int pid, tid, reset;
 	*e = (struct hint_journal_entry){0};
-	if (sscanf(line, "%d %d %" SCNu64 " %" SCNu32 " %d %" SCNd32 " %" SCNu64
-					 " %" SCNd32,
+	if (sscanf(line,
+				"%d %d %" SCNu64 " %" SCNu32 " %d %" SCNd32 " %" SCNu64
+				" %" SCNd32,
 				&pid, &tid, &e->start, &e->attr.policy, &reset, &e->attr.nice,
 				&e->attr.runtime_ns, &e->attr.util_min) != 8) {
 		return false;
@@ -201,8 +202,8 @@ static bool writer_alive(const char *header) {
 	return hint_proc_start_time(pid, pid, &now_start) && now_start == start;
 }
 
-static int replay_file(const char *path, hint_journal_restore_func restore,
-		void *data) {
+static int replay_file(
+		const char *path, hint_journal_restore_func restore, void *data) {
 	FILE *file = fopen(path, "re");
 	if (file == NULL) {
 		return 0;

@@ -23,7 +23,8 @@ static void window_init(struct ratings_window *window) {
 	}
 }
 
-static void window_add(struct ratings_window *window, double value, int64_t now) {
+static void window_add(
+		struct ratings_window *window, double value, int64_t now) {
 	int64_t second = second_of(now);
 	int slot = (int)(((second % RATINGS_BUCKETS) + RATINGS_BUCKETS) %
 			RATINGS_BUCKETS);
@@ -127,7 +128,8 @@ enum ratings_class ratings_client_classify(const struct ratings_client *client,
 	return RATINGS_IDLE;
 }
 
-enum ratings_class ratings_class_max(enum ratings_class a, enum ratings_class b) {
+enum ratings_class ratings_class_max(
+		enum ratings_class a, enum ratings_class b) {
 	return a > b ? a : b;
 }
 

@@ -94,7 +94,8 @@ enum ratings_class ratings_client_classify(const struct ratings_client *client,
 		const struct ratings_params *params, int64_t now);
 
 /* The stronger of two classes (XWayland takes its X clients' strongest). */
-enum ratings_class ratings_class_max(enum ratings_class a, enum ratings_class b);
+enum ratings_class ratings_class_max(
+		enum ratings_class a, enum ratings_class b);
 const char *ratings_class_name(enum ratings_class class);
 
 #endif

@@ -14,7 +14,7 @@ export XDG_RUNTIME_DIR="$tmp"
 export WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1
 unset WAYLAND_DISPLAY DISPLAY
 
-timeout 60 "$FAIRWAY" --backend headless --no-xwayland -- sh -c '
+timeout 60 "$FAIRWAY" --backend headless --no-xwayland --trace "$tmp/trace" -- sh -c '
 	for i in 1 2 3 4; do
 		"$PLAID" --mode '"$mode"' --duration 6 >"$XDG_RUNTIME_DIR/plaid$i" &
 	done
@@ -37,4 +37,19 @@ for i in range(1, 5):
     plaid = last_json("%s/plaid%d" % (tmp, i))
     print("plaid%d:" % i, plaid)
     assert plaid["requests"] > 0, "flooder %d made no progress" % i
+# The trace shows why: the flooders sank below base, the probe did not.
+records = [json.loads(line) for line in open(tmp + "/trace")]
+last = {}
+for r in records:
+    last[r["pid"]] = r
+assert len(last) >= 5, "trace has %d clients" % len(last)
+probe_rec = min(last.values(), key=lambda r: r["requests"])
+flooders = [r for r in last.values() if r is not probe_rec]
+print("probe in trace:", probe_rec)
+assert probe_rec["priority"] == 0, "the probe ended below base"
+assert probe_rec["expired"] * 10 < sum(r["expired"] for r in flooders), \
+    "the probe lost about as many points as the flooders"
+assert min(r["priority"] for r in records if r["pid"] != probe_rec["pid"]) < 0, \
+    "no flooder ever lost priority"
+assert sum(r["expired"] for r in flooders) > 0
 PY
