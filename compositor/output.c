@@ -86,6 +86,10 @@ void handle_new_output(struct wl_listener *listener, void *data) {
 	struct wlr_output_mode *mode = wlr_output_preferred_mode(wlr_output);
 	if (mode != NULL) {
 		wlr_output_set_mode(wlr_output, mode);
+	} else {
+		/* Nested and headless outputs have no modes: --output-size. */
+		wlr_output_set_custom_mode(wlr_output, server->config.output_width,
+				server->config.output_height, 0);
 	}
 	wlr_output_enable(wlr_output, true);
 	if (!wlr_output_commit(wlr_output)) {

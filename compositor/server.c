@@ -4,8 +4,10 @@
 #include "compositor/input.h"
 #include "compositor/output.h"
 #include "compositor/protocols.h"
+#include "compositor/ratings_glue.h"
 #include "compositor/spawn.h"
 #include "compositor/view.h"
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +19,9 @@
 #include <wayland-server-core.h>
 #include <wlr/backend.h>
 #include <wlr/backend/headless.h>
+#include <wlr/backend/multi.h>
+#include <wlr/backend/wayland.h>
+#include <wlr/backend/x11.h>
 #include <wlr/render/allocator.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_compositor.h>
@@ -80,6 +85,16 @@ static const char *backend_env(enum fw_backend_kind kind) {
 	return NULL;
 }
 
+/*
+ * A Linux virtual terminal (/dev/ttyN), not any terminal: a terminal
+ * emulator or an ssh session has a pseudo-terminal and no display to take.
+ */
+static bool on_virtual_terminal(void) {
+	const char *name = ttyname(STDIN_FILENO);
+	return name != NULL && strncmp(name, "/dev/tty", 8) == 0 &&
+			isdigit((unsigned char)name[8]);
+}
+
 static enum fw_backend_kind resolve_auto_backend(void) {
 	/* An explicit WLR_BACKENDS=headless (as CI sets) is honoured. */
 	const char *env = getenv("WLR_BACKENDS");
@@ -96,7 +111,7 @@ static enum fw_backend_kind resolve_auto_backend(void) {
 		return FW_BACKEND_X11;
 	}
 	const char *session = getenv("XDG_SESSION_TYPE");
-	if (isatty(STDIN_FILENO) ||
+	if (on_virtual_terminal() ||
 			(session != NULL && strcmp(session, "tty") == 0)) {
 		return FW_BACKEND_DRM;
 	}
@@ -124,7 +139,15 @@ static struct wlr_backend *create_backend(struct fw_server *server) {
 	if (env != NULL) {
 		setenv("WLR_BACKENDS", env, true);
 	}
-	return wlr_backend_autocreate(server->display);
+	struct wlr_backend *backend = wlr_backend_autocreate(server->display);
+	if (backend == NULL && server->config.backend == FW_BACKEND_AUTO &&
+			kind == FW_BACKEND_DRM) {
+		/* Better a headless demo than nothing on a machine without DRM. */
+		wlr_log(WLR_ERROR, "No DRM session here: running headless instead");
+		server->config.backend = FW_BACKEND_HEADLESS;
+		return create_backend(server);
+	}
+	return backend;
 }
 
 static bool create_scene(struct fw_server *server) {
@@ -263,6 +286,26 @@ static void print_ready(struct fw_server *server) {
 	fflush(stdout);
 }
 
+static void add_outputs_to(struct wlr_backend *backend, void *data) {
+	struct fw_server *server = data;
+	/* A nested backend opens one window itself; --outputs asks for more. */
+	for (int i = 1; i < server->config.outputs; i++) {
+		if (wlr_backend_is_wl(backend)) {
+			wlr_wl_output_create(backend);
+		} else if (wlr_backend_is_x11(backend)) {
+			wlr_x11_output_create(backend);
+		}
+	}
+}
+
+static void add_nested_outputs(struct fw_server *server) {
+	if (wlr_backend_is_multi(server->backend)) {
+		wlr_multi_for_each_backend(server->backend, add_outputs_to, server);
+	} else {
+		add_outputs_to(server->backend, server);
+	}
+}
+
 bool fw_server_start(struct fw_server *server) {
 	if (!fw_server_listen(server)) {
 		return false;
@@ -275,6 +318,7 @@ bool fw_server_start(struct fw_server *server) {
 		wlr_log(WLR_ERROR, "Cannot start the backend");
 		return false;
 	}
+	add_nested_outputs(server);
 
 	if (server->config.xwayland && !fw_xwayland_init(server)) {
 		wlr_log(WLR_ERROR, "XWayland is unavailable, going on without it");
@@ -283,6 +327,9 @@ bool fw_server_start(struct fw_server *server) {
 		setenv("DISPLAY", server->xwayland->display_name, true);
 	} else {
 		unsetenv("DISPLAY");
+	}
+	if (!fw_ratings_create(server)) {
+		return false;
 	}
 	wlr_log(WLR_INFO, "Running on WAYLAND_DISPLAY=%s DISPLAY=%s",
 			server->socket_name,
@@ -318,6 +365,9 @@ void fw_server_destroy(struct fw_server *server) {
 	if (server == NULL) {
 		return;
 	}
+	/* Hinted threads get their attributes back while their pids are
+	 * still theirs to check. */
+	fw_ratings_destroy(server);
 	/* Signal first, then hang up on every client, then reap: a client
 	 * that waits for its compositor to go away is not waited on forever. */
 	if (server->child_pid > 0) {
