@@ -1,4 +1,6 @@
+#include "compositor/ratings_glue.h"
 #include "compositor/server.h"
+#include "compositor/spawn.h"
 #include <stdlib.h>
 #include <wlr/util/log.h>
 
@@ -15,6 +17,10 @@ int main(int argc, char *argv[]) {
 		setenv("WLR_DEBUG", "1", true);
 	}
 	wlr_log_init(config.log_level, NULL);
+	if (config.restore_hints) {
+		return fw_ratings_restore_journal();
+	}
+	fw_spawn_init();
 
 	struct fw_server *server = fw_server_create(&config);
 	if (server == NULL) {

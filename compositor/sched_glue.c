@@ -1,5 +1,5 @@
-#include "compositor/ratings_glue.h"
 #include "compositor/sched_glue.h"
+#include "compositor/ratings_glue.h"
 #include "compositor/server.h"
 #include "scheduler/clock.h"
 #include "scheduler/gate.h"

@@ -1,17 +1,51 @@
 #include "compositor/spawn.h"
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
 
+static struct rlimit original_nofile;
+static bool nofile_raised;
+
+/*
+ * Runs in every child fairway forks, including the ones wlroots forks for
+ * Xwayland behind our back: they must not inherit our fd limit (select()
+ * users break above 1024) nor the signals wl_event_loop_add_signal blocked
+ * in us (an Xwayland that outlived a crashed fairway ignored SIGTERM).
+ */
 static void reset_child_state(void) {
 	sigset_t set;
 	sigemptyset(&set);
 	sigprocmask(SIG_SETMASK, &set, NULL);
 	signal(SIGPIPE, SIG_DFL);
+	if (nofile_raised) {
+		setrlimit(RLIMIT_NOFILE, &original_nofile);
+	}
+}
+
+void fw_spawn_init(void) {
+	static bool done;
+	if (done) {
+		return;
+	}
+	done = true;
+	/* Every client's socket is two fds here, and its pools may be more. */
+	if (getrlimit(RLIMIT_NOFILE, &original_nofile) == 0 &&
+			original_nofile.rlim_cur < original_nofile.rlim_max) {
+		struct rlimit raised = original_nofile;
+		raised.rlim_cur = raised.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &raised) == 0) {
+			nofile_raised = true;
+		} else {
+			wlr_log_errno(WLR_ERROR, "Cannot raise RLIMIT_NOFILE");
+		}
+	}
+	pthread_atfork(NULL, NULL, reset_child_state);
 }
 
 pid_t fw_spawn(char *const argv[]) {

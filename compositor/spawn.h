@@ -4,6 +4,12 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+/*
+ * Raises RLIMIT_NOFILE to the hard limit, and makes every child forked from
+ * now on get the original limit and an empty signal mask back.
+ */
+void fw_spawn_init(void);
+
 /* Starts argv in its own process group; returns its pid or -1. */
 pid_t fw_spawn(char *const argv[]);
 /* Starts a shell command line detached from us (double fork). */

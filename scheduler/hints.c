@@ -12,283 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* glibc has no sched_setattr wrapper; this is the kernel's VER1 layout. */
-struct sched_attr_abi {
-	uint32_t size;
-	uint32_t sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime;
-	uint64_t sched_deadline;
-	uint64_t sched_period;
-	uint32_t sched_util_min;
-	uint32_t sched_util_max;
-};
-
-#define FLAG_RESET_ON_FORK 0x01
-#define FLAG_KEEP_POLICY 0x08
-#define FLAG_KEEP_PARAMS 0x10
-#define FLAG_UTIL_CLAMP_MIN 0x20
-
 #define CAP_SYS_NICE_BIT 23
-#define NS_PER_MS INT64_C(1000000)
-
-/*
- * The default mapping.
- * interactive: the user is waiting on it. A 0.5 ms custom slice gives it an
- *   earlier EEVDF deadline than the default (0.7 ms times 1 + log2 CPUs), so
- *   its wakeups preempt sooner; no privilege needed. uclamp_min 256 keeps
- *   the CPU clock from idling down under it. Nice -5 (three times the weight
- *   of nice 0) where privilege allows: a firm preference, far from rtkit's
- *   floor of -15 and milder than Android's -10 top-app boost.
- * output: animates on screen. A 1 ms slice, uclamp_min 128 and nice -3
- *   (twice the weight of nice 0): it needs throughput at a steady rate
- *   more than the quickest wakeup.
- * background: busy with nothing to show. SCHED_BATCH never preempts on
- *   wakeup; nice +5 (a third of the weight of nice 0), only where fairway
- *   may lower it back when restoring.
- * idle: the original attributes.
- */
-void hints_config_default(struct hints_config *config) {
-	*config = (struct hints_config){
-			.mode = HINTS_ON,
-			.burst = HINTS_DEFAULT_BURST,
-			.refill_ns = HINTS_DEFAULT_REFILL_MS * NS_PER_MS,
-	};
-	config->targets[RATINGS_INTERACTIVE] = (struct hints_target){
-			.policy = SCHED_OTHER,
-			.set_nice = true,
-			.nice = -5,
-			.slice_ns = 500 * 1000,
-			.uclamp_min = 256,
-	};
-	config->targets[RATINGS_OUTPUT] = (struct hints_target){
-			.policy = SCHED_OTHER,
-			.set_nice = true,
-			.nice = -3,
-			.slice_ns = 1000 * 1000,
-			.uclamp_min = 128,
-	};
-	config->targets[RATINGS_BACKGROUND] = (struct hints_target){
-			.policy = SCHED_BATCH,
-			.set_nice = true,
-			.nice = 5,
-			.uclamp_min = -1,
-	};
-	config->targets[RATINGS_IDLE] = (struct hints_target){
-			.keep = true,
-			.uclamp_min = -1,
-	};
-}
-
-static bool parse_long(const char *text, long min, long max, long *out) {
-	char *end;
-	errno = 0;
-	long value = strtol(text, &end, 10);
-	if (errno != 0 || end == text || *end != '\0' || value < min ||
-			value > max) {
-		return false;
-	}
-	*out = value;
-	return true;
-}
-
-static bool parse_pair(
-		struct hints_target *target, const char *key, const char *value) {
-	long n;
-	if (strcmp(key, "policy") == 0) {
-		if (strcmp(value, "other") == 0) {
-			target->policy = SCHED_OTHER;
-		} else if (strcmp(value, "batch") == 0) {
-			target->policy = SCHED_BATCH;
-		} else {
-			return false;
-		}
-	} else if (strcmp(key, "nice") == 0) {
-		if (strcmp(value, "keep") == 0) {
-			target->set_nice = false;
-		} else if (parse_long(value, -20, 19, &n)) {
-			target->set_nice = true;
-			target->nice = (int32_t)n;
-		} else {
-			return false;
-		}
-	} else if (strcmp(key, "slice_us") == 0) {
-		/* The kernel clamps custom slices to 0.1-100 ms. */
-		if (!parse_long(value, 0, 100000, &n) || (n != 0 && n < 100)) {
-			return false;
-		}
-		target->slice_ns = (uint64_t)n * 1000;
-	} else if (strcmp(key, "uclamp_min") == 0) {
-		if (!parse_long(value, -1, 1024, &n)) {
-			return false;
-		}
-		target->uclamp_min = (int32_t)n;
-	} else {
-		return false;
-	}
-	return true;
-}
-
-bool hints_config_parse_target(struct hints_config *config, const char *text) {
-	const char *colon = strchr(text, ':');
-	if (colon == NULL) {
-		return false;
-	}
-	int class = -1;
-	for (int i = 0; i < RATINGS_CLASS_COUNT; i++) {
-		const char *name = ratings_class_name((enum ratings_class)i);
-		if (strlen(name) == (size_t)(colon - text) &&
-				strncmp(text, name, strlen(name)) == 0) {
-			class = i;
-		}
-	}
-	if (class < 0) {
-		return false;
-	}
-	struct hints_target target = {.policy = SCHED_OTHER, .uclamp_min = -1};
-	if (strcmp(colon + 1, "keep") == 0) {
-		target.keep = true;
-		config->targets[class] = target;
-		return true;
-	}
-	char *copy = strdup(colon + 1);
-	if (copy == NULL) {
-		return false;
-	}
-	bool ok = copy[0] != '\0';
-	char *save = NULL;
-	for (char *pair = strtok_r(copy, ",", &save); ok && pair != NULL;
-			pair = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(pair, '=');
-		if (eq == NULL) {
-			ok = false;
-			break;
-		}
-		*eq = '\0';
-		ok = parse_pair(&target, pair, eq + 1);
-	}
-	free(copy);
-	if (ok) {
-		config->targets[class] = target;
-	}
-	return ok;
-}
-
-const char *hints_mode_name(enum hints_mode mode) {
-	switch (mode) {
-	case HINTS_OFF:
-		return "off";
-	case HINTS_DRY_RUN:
-		return "dry-run";
-	case HINTS_ON:
-		return "on";
-	}
-	return "?";
-}
-
-bool hints_get_attr(pid_t tid, struct hint_attr *attr) {
-	struct sched_attr_abi abi = {0};
-	if (syscall(SYS_sched_getattr, tid, &abi, sizeof(abi), 0) != 0) {
-		return false;
-	}
-	*attr = (struct hint_attr){
-			.policy = abi.sched_policy,
-			.reset_on_fork = (abi.sched_flags & FLAG_RESET_ON_FORK) != 0,
-			.nice = abi.sched_nice,
-			.runtime_ns = abi.sched_runtime,
-			.util_min = (int32_t)abi.sched_util_min,
-	};
-	return true;
-}
-
-static bool attr_equal(const struct hint_attr *a, const struct hint_attr *b) {
-	return a->policy == b->policy && a->reset_on_fork == b->reset_on_fork &&
-			a->nice == b->nice && a->runtime_ns == b->runtime_ns &&
-			a->util_min == b->util_min;
-}
-
-static bool fair_policy(uint32_t policy) {
-	return policy == SCHED_OTHER || policy == SCHED_BATCH;
-}
-
-/* What the kernel needs to know to set attributes exactly. */
-struct kernel_info {
-	bool uclamp;
-	uint64_t base_slice_ns;
-};
-
-/*
- * Moves a thread from `current` to `want`, both as sched_getattr reports.
- * Only what differs is sent: when policy, nice, slice and the fork flag
- * stay, KEEP_POLICY|KEEP_PARAMS stop the kernel from resetting nice and
- * slice to their defaults.
- */
-static bool set_attr(const struct kernel_info *info, pid_t tid,
-		const struct hint_attr *want, const struct hint_attr *current) {
-	struct sched_attr_abi abi = {
-			.size = sizeof(abi),
-			.sched_policy = want->policy,
-			.sched_nice = want->nice,
-			/* The default slice is asked for with 0, not its value. */
-			.sched_runtime = want->runtime_ns == info->base_slice_ns
-					? 0
-					: want->runtime_ns,
-	};
-	bool params = want->policy != current->policy ||
-			want->nice != current->nice ||
-			want->runtime_ns != current->runtime_ns ||
-			want->reset_on_fork != current->reset_on_fork;
-	bool clamp = info->uclamp && want->util_min != current->util_min;
-	if (!params && !clamp) {
-		return true;
-	}
-	abi.sched_flags = want->reset_on_fork ? FLAG_RESET_ON_FORK : 0;
-	if (!params) {
-		abi.sched_flags |= FLAG_KEEP_POLICY | FLAG_KEEP_PARAMS;
-	}
-	if (clamp) {
-		abi.sched_flags |= FLAG_UTIL_CLAMP_MIN;
-		/* -1 hands the clamp back to the system default (0 for min). */
-		abi.sched_util_min =
-				want->util_min <= 0 ? UINT32_MAX : (uint32_t)want->util_min;
-	}
-	if (syscall(SYS_sched_setattr, tid, &abi, 0) == 0) {
-		return true;
-	}
-	if (errno == EPERM && current->reset_on_fork && !want->reset_on_fork) {
-		/* Clearing the fork flag needs CAP_SYS_NICE; it is harmless set. */
-		abi.sched_flags |= FLAG_RESET_ON_FORK;
-		if (syscall(SYS_sched_setattr, tid, &abi, 0) == 0) {
-			sched_log(SCHED_LOG_DEBUG,
-					"hints: tid %d keeps SCHED_FLAG_RESET_ON_FORK (no "
-					"CAP_SYS_NICE to clear it)",
-					(int)tid);
-			return true;
-		}
-	}
-	sched_log(SCHED_LOG_DEBUG, "hints: sched_setattr(%d): %s", (int)tid,
-			strerror(errno));
-	return false;
-}
-
-static void probe_kernel(struct kernel_info *info) {
-	struct hint_attr self;
-	info->base_slice_ns = 0;
-	if (hints_get_attr(0, &self) && fair_policy(self.policy)) {
-		/* fairway runs without a custom slice of its own. */
-		info->base_slice_ns = self.runtime_ns;
-	}
-	struct sched_attr_abi abi = {
-			.size = sizeof(abi),
-			.sched_flags = FLAG_KEEP_POLICY | FLAG_KEEP_PARAMS |
-					FLAG_UTIL_CLAMP_MIN |
-					(self.reset_on_fork ? FLAG_RESET_ON_FORK : 0),
-			.sched_util_min = UINT32_MAX,
-	};
-	info->uclamp = syscall(SYS_sched_setattr, 0, &abi, 0) == 0;
-}
 
 static bool has_cap_sys_nice(void) {
 	FILE *file = fopen("/proc/self/status", "re");
@@ -400,7 +124,7 @@ static void forget_thread(
 static void apply_thread(struct hints_proc *proc, struct hints_thread *thread,
 		enum ratings_class class, bool restore) {
 	struct hints *hints = proc->hints;
-	struct kernel_info info = {hints->uclamp, hints->base_slice_ns};
+	struct hint_kernel info = {hints->uclamp, hints->base_slice_ns};
 	const struct hints_target *target = &hints->config.targets[class];
 	restore = restore || target->keep;
 	if (thread->left_alone || (restore && !thread->changed)) {
@@ -410,7 +134,7 @@ static void apply_thread(struct hints_proc *proc, struct hints_thread *thread,
 	if (!verify(proc, thread) || !hints_get_attr(thread->tid, &current)) {
 		return;
 	}
-	if (!thread->changed && !fair_policy(current.policy)) {
+	if (!thread->changed && !hint_fair_policy(current.policy)) {
 		/* Real-time and SCHED_IDLE threads chose that: leave them be. */
 		thread->left_alone = true;
 		return;
@@ -439,10 +163,10 @@ static void apply_thread(struct hints_proc *proc, struct hints_thread *thread,
 	} else {
 		compute_target(proc, target, &thread->saved, &want);
 	}
-	if (!attr_equal(&want, &current)) {
+	if (!hint_attr_equal(&want, &current)) {
 		log_change(proc, thread, &want,
 				restore ? "restore" : ratings_class_name(class));
-		if (!set_attr(&info, thread->tid, &want, &current)) {
+		if (!hint_attr_set(&info, thread->tid, &want, &current)) {
 			return;
 		}
 		hints->changes++;
@@ -456,8 +180,8 @@ static void apply_thread(struct hints_proc *proc, struct hints_thread *thread,
 			 */
 			struct hint_attr after;
 			if (hints_get_attr(thread->tid, &after) &&
-					attr_equal(&after, &want)) {
-				set_attr(&info, thread->tid, &current, &want);
+					hint_attr_equal(&after, &want)) {
+				hint_attr_set(&info, thread->tid, &current, &want);
 			}
 			hints->undone++;
 			proc->gone = true;
@@ -489,7 +213,7 @@ static bool save_threads(struct hints_proc *proc) {
 		if (!verify(proc, thread) || !hints_get_attr(thread->tid, &current)) {
 			continue;
 		}
-		if (!fair_policy(current.policy)) {
+		if (!hint_fair_policy(current.policy)) {
 			thread->left_alone = true;
 			continue;
 		}
@@ -559,9 +283,10 @@ static int scan_threads(struct hints_proc *proc) {
 	int fresh = 0;
 	struct dirent *ent;
 	while ((ent = readdir(dir)) != NULL) {
-		long tid;
+		char *end;
+		long tid = strtol(ent->d_name, &end, 10);
 		uint64_t start;
-		if (!parse_long(ent->d_name, 1, INT32_MAX, &tid) ||
+		if (*end != '\0' || tid <= 0 || tid > INT32_MAX ||
 				!hint_proc_start_time(proc->pid, (pid_t)tid, &start)) {
 			continue;
 		}
@@ -609,8 +334,8 @@ struct hints *hints_create(
 	}
 	hints->config = *config;
 	wl_list_init(&hints->procs);
-	struct kernel_info info;
-	probe_kernel(&info);
+	struct hint_kernel info;
+	hint_kernel_probe(&info);
 	hints->uclamp = info.uclamp;
 	hints->base_slice_ns = info.base_slice_ns;
 	hints->cap_sys_nice = has_cap_sys_nice();
@@ -766,7 +491,7 @@ void hints_proc_set_class(
 }
 
 static void restore_entry(const struct hint_journal_entry *entry, void *data) {
-	const struct kernel_info *info = data;
+	const struct hint_kernel *info = data;
 	uint64_t start;
 	struct hint_attr current;
 	/* The start time names the very thread the journal saved. */
@@ -774,8 +499,8 @@ static void restore_entry(const struct hint_journal_entry *entry, void *data) {
 			start != entry->start || !hints_get_attr(entry->tid, &current)) {
 		return;
 	}
-	if (!attr_equal(&current, &entry->attr) &&
-			!set_attr(info, entry->tid, &entry->attr, &current)) {
+	if (!hint_attr_equal(&current, &entry->attr) &&
+			!hint_attr_set(info, entry->tid, &entry->attr, &current)) {
 		sched_log(SCHED_LOG_ERROR, "hints: cannot restore tid %d: %s",
 				(int)entry->tid, strerror(errno));
 		return;
@@ -783,7 +508,7 @@ static void restore_entry(const struct hint_journal_entry *entry, void *data) {
 	/* Gone between the check and the change: give the new one back. */
 	if (!hint_proc_start_time(entry->pid, entry->tid, &start) ||
 			start != entry->start) {
-		set_attr(info, entry->tid, &current, &entry->attr);
+		hint_attr_set(info, entry->tid, &current, &entry->attr);
 	}
 }
 
@@ -791,8 +516,8 @@ int hints_replay(const char *runtime_dir) {
 	if (runtime_dir == NULL) {
 		return 0;
 	}
-	struct kernel_info info;
-	probe_kernel(&info);
+	struct hint_kernel info;
+	hint_kernel_probe(&info);
 	int count = hint_journal_replay(runtime_dir, restore_entry, &info);
 	if (count > 0) {
 		sched_log(SCHED_LOG_INFO,

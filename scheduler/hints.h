@@ -1,6 +1,7 @@
 #ifndef FAIRWAY_SCHEDULER_HINTS_H
 #define FAIRWAY_SCHEDULER_HINTS_H
 
+#include "scheduler/hint_attr.h"
 #include "scheduler/hint_journal.h"
 #include "scheduler/ratings.h"
 #include <stdbool.h>
@@ -26,6 +27,16 @@
  *   HINTS_DEFAULT_REFILL_MS (sustained 0.5 changes a second, as rtkit's 25
  *   actions per 20 s allows about 1). A change that finds the bucket empty
  *   waits for the next update. Restores are never held back.
+ *
+ * Privilege, detected at start and logged: lowering nice needs
+ * CAP_SYS_NICE or the client's own RLIMIT_NICE, and fairway never raises
+ * nice where it could not lower it back. Custom slices, SCHED_BATCH and
+ * uclamp need none. Clearing SCHED_FLAG_RESET_ON_FORK needs CAP_SYS_NICE,
+ * so without it a restored thread keeps that flag (its children start
+ * from the defaults, which is harmless). The kernel also refuses to change
+ * a process whose capabilities are not a subset of fairway's (a setuid or
+ * capability-holding client under an unprivileged fairway): such a client
+ * is left alone, with a debug line.
  *
  * Nice only competes within one task group: with autogroups (the default
  * on desktop kernels) every session (setsid) has its own group, and a
@@ -143,8 +154,6 @@ void hints_proc_set_class(
 /* Applies a waiting change and gives new threads the current class. */
 void hints_proc_update(struct hints_proc *proc, int64_t now);
 
-/* Thin syscall wrappers, also used by the tests. */
-bool hints_get_attr(pid_t tid, struct hint_attr *attr);
 const char *hints_mode_name(enum hints_mode mode);
 
 #endif

@@ -1,0 +1,505 @@
+#include "compositor/ratings_glue.h"
+#include "compositor/ratings_damage.h"
+#include "compositor/server.h"
+#include "scheduler/clock.h"
+#include "scheduler/gate.h"
+#include "scheduler/hints.h"
+#include "scheduler/log.h"
+#include "scheduler/ratings.h"
+#include <dirent.h>
+#include <pixman.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <wlr/backend.h>
+#include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_surface.h>
+#include <wlr/util/log.h>
+#include <wlr/xwayland.h>
+
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77 /* Linux 6.5; newer than bookworm's headers */
+#endif
+
+/* T_update (seed 001, Table III): how often classes go to the kernel. */
+#define T_UPDATE_MS 1000
+
+/* One client process: Wayland clients of one pid, or an X client. */
+struct fw_rated {
+	pid_t pid;
+	int refs;
+	struct ratings_client rc;
+	struct hints_proc *proc; /* NULL without hints or once gone */
+	struct fw_rated *xwayland; /* an X client's Xwayland, referenced */
+	double frame; /* damage shown by the frame being counted */
+	enum ratings_class class;
+	struct wl_list link; /* fw_ratings.rated */
+};
+
+struct fw_rated_client {
+	struct fw_rated *rated; /* NULL: not rated (fairway itself) */
+	int64_t run_ns; /* gate service seen so far */
+	struct wl_listener destroy;
+};
+
+struct fw_rated_xsurface {
+	struct fw_ratings *ratings;
+	struct wlr_xwayland_surface *xsurface;
+	struct fw_rated *rated; /* referenced once its pid is known */
+	struct wl_listener destroy;
+	struct wl_list link; /* fw_ratings.xsurfaces */
+};
+
+struct fw_ratings {
+	struct fw_server *server;
+	struct ratings_params params;
+	struct hints *hints;
+	struct wl_list rated, xsurfaces;
+	struct fw_damage_tracker *damage;
+	struct wl_event_source *timer;
+	struct wl_client *xwayland; /* the client xwayland_pid was found for */
+	pid_t xwayland_pid;
+	struct wl_listener new_xsurface;
+};
+
+__attribute__((format(printf, 2, 0))) static void log_through_wlr(
+		enum sched_log_importance importance, const char *fmt, va_list args) {
+	_wlr_vlog((enum wlr_log_importance)importance, fmt, args);
+}
+
+static struct fw_rated *rated_get(
+		struct fw_ratings *ratings, pid_t pid, int pidfd) {
+	struct fw_rated *rated;
+	wl_list_for_each(rated, &ratings->rated, link) {
+		if (rated->pid == pid) {
+			if (pidfd >= 0) {
+				close(pidfd);
+			}
+			rated->refs++;
+			return rated;
+		}
+	}
+	rated = calloc(1, sizeof(*rated));
+	if (rated == NULL) {
+		if (pidfd >= 0) {
+			close(pidfd);
+		}
+		return NULL;
+	}
+	rated->pid = pid;
+	rated->refs = 1;
+	rated->class = RATINGS_IDLE;
+	ratings_client_init(&rated->rc, pid);
+	if (ratings->hints != NULL) {
+		rated->proc = hints_proc_create(ratings->hints, pid, pidfd);
+	} else if (pidfd >= 0) {
+		close(pidfd);
+	}
+	wl_list_insert(ratings->rated.prev, &rated->link);
+	return rated;
+}
+
+static void rated_unref(struct fw_rated *rated) {
+	if (rated == NULL || --rated->refs > 0) {
+		return;
+	}
+	/* Gone from the compositor: its threads get their own back. */
+	hints_proc_destroy(rated->proc);
+	rated_unref(rated->xwayland);
+	wl_list_remove(&rated->link);
+	free(rated);
+}
+
+static void handle_client_destroy(struct wl_listener *listener, void *data) {
+	struct fw_rated_client *rc = wl_container_of(listener, rc, destroy);
+	wl_list_remove(&rc->destroy.link);
+	rated_unref(rc->rated);
+	free(rc);
+}
+
+/* Whether /proc/pid is an Xwayland serving display (":N"). */
+static bool is_xwayland_of(pid_t pid, const char *display) {
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	FILE *file = fopen(path, "re");
+	if (file == NULL) {
+		return false;
+	}
+	size_t len = fread(buf, 1, sizeof(buf) - 1, file);
+	fclose(file);
+	buf[len] = '\0';
+	const char *name = strrchr(buf, '/');
+	if (strcmp(name != NULL ? name + 1 : buf, "Xwayland") != 0) {
+		return false;
+	}
+	for (size_t i = strlen(buf) + 1; i < len; i += strlen(buf + i) + 1) {
+		if (strcmp(buf + i, display) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * wlroots 0.15 starts Xwayland through an intermediate fork, so the pid it
+ * keeps is not Xwayland's, and the socketpair names fairway: look for the
+ * Xwayland serving our display.
+ */
+static pid_t find_xwayland_pid(const char *display) {
+	DIR *dir = opendir("/proc");
+	if (dir == NULL) {
+		return 0;
+	}
+	pid_t found = 0;
+	struct dirent *ent;
+	while (found == 0 && (ent = readdir(dir)) != NULL) {
+		char *end;
+		long pid = strtol(ent->d_name, &end, 10);
+		if (*end == '\0' && pid > 0 && is_xwayland_of((pid_t)pid, display)) {
+			found = (pid_t)pid;
+		}
+	}
+	closedir(dir);
+	return found;
+}
+
+static struct wl_client *xwayland_client(struct fw_server *server, pid_t *pid) {
+	struct fw_ratings *ratings = server->ratings;
+	if (ratings == NULL || server->xwayland == NULL ||
+			server->xwayland->server == NULL ||
+			server->xwayland->server->client == NULL) {
+		return NULL;
+	}
+	struct wl_client *client = server->xwayland->server->client;
+	if (ratings->xwayland != client) {
+		ratings->xwayland = client;
+		ratings->xwayland_pid =
+				find_xwayland_pid(server->xwayland->display_name);
+		wlr_log(WLR_DEBUG, "ratings: Xwayland of %s is pid %d",
+				server->xwayland->display_name, (int)ratings->xwayland_pid);
+	}
+	*pid = ratings->xwayland_pid;
+	return client;
+}
+
+static struct fw_rated_client *client_get(
+		struct fw_ratings *ratings, struct wl_client *client) {
+	struct wl_listener *listener =
+			wl_client_get_destroy_listener(client, handle_client_destroy);
+	if (listener != NULL) {
+		struct fw_rated_client *rc = wl_container_of(listener, rc, destroy);
+		return rc;
+	}
+	struct fw_server *server = ratings->server;
+	pid_t pid = 0;
+	int pidfd = -1;
+	struct gate_connection *conn =
+			server->gate != NULL ? gate_connection_from_client(client) : NULL;
+	pid_t xwayland_pid = 0;
+	if (xwayland_client(server, &xwayland_pid) == client) {
+		/* Its socketpair names fairway, which made it. */
+		pid = xwayland_pid;
+	} else if (conn != NULL) {
+		pid = conn->pid;
+		socklen_t len = sizeof(pidfd);
+		if (getsockopt(conn->outer_fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd,
+					&len) != 0) {
+			pidfd = -1; /* before 6.5: pidfd_open and start times */
+		}
+	} else {
+		wl_client_get_credentials(client, &pid, NULL, NULL);
+	}
+	struct fw_rated_client *rc = calloc(1, sizeof(*rc));
+	if (rc == NULL) {
+		if (pidfd >= 0) {
+			close(pidfd);
+		}
+		return NULL;
+	}
+	if (pid > 0 && pid != getpid()) {
+		rc->rated = rated_get(ratings, pid, pidfd);
+	} else if (pidfd >= 0) {
+		close(pidfd);
+	}
+	if (conn != NULL) {
+		rc->run_ns = conn->entity.stats.run_ns;
+	}
+	rc->destroy.notify = handle_client_destroy;
+	wl_client_add_destroy_listener(client, &rc->destroy);
+	return rc;
+}
+
+/* The X client behind an X window, once _NET_WM_PID names it. */
+static struct fw_rated *xsurface_rated(struct fw_rated_xsurface *xs) {
+	struct fw_ratings *ratings = xs->ratings;
+	pid_t xwayland_pid = 0;
+	struct wl_client *client = xwayland_client(ratings->server, &xwayland_pid);
+	pid_t pid = xs->xsurface->pid;
+	if (xs->rated != NULL || client == NULL || pid <= 0 ||
+			pid == xwayland_pid || pid == getpid()) {
+		return xs->rated;
+	}
+	struct fw_rated_client *parent = client_get(ratings, client);
+	xs->rated = rated_get(ratings, pid, -1);
+	if (xs->rated != NULL && xs->rated->xwayland == NULL && parent != NULL &&
+			parent->rated != NULL) {
+		xs->rated->xwayland = parent->rated;
+		parent->rated->refs++;
+	}
+	return xs->rated;
+}
+
+static struct fw_rated *surface_owner(
+		struct fw_ratings *ratings, struct wlr_surface *surface) {
+	if (surface->resource == NULL) {
+		return NULL;
+	}
+	if (wlr_surface_is_xwayland_surface(surface)) {
+		struct wlr_xwayland_surface *xsurface =
+				wlr_xwayland_surface_from_wlr_surface(surface);
+		struct fw_rated_xsurface *xs;
+		wl_list_for_each(xs, &ratings->xsurfaces, link) {
+			if (xs->xsurface == xsurface && xsurface_rated(xs) != NULL) {
+				return xs->rated;
+			}
+		}
+	}
+	struct fw_rated_client *rc =
+			client_get(ratings, wl_resource_get_client(surface->resource));
+	return rc != NULL ? rc->rated : NULL;
+}
+
+static void set_class(
+		struct fw_ratings *ratings, struct fw_rated *rated, int64_t now) {
+	if (rated->proc != NULL) {
+		hints_proc_set_class(rated->proc, rated->class, now);
+	}
+}
+
+void fw_ratings_note_input(struct fw_server *server, struct wl_client *client,
+		struct wlr_surface *surface) {
+	struct fw_ratings *ratings = server->ratings;
+	if (ratings == NULL) {
+		return;
+	}
+	pid_t xwayland_pid;
+	if (surface == NULL && client != NULL &&
+			xwayland_client(server, &xwayland_pid) == client) {
+		/* Which X client: the one whose window has the focus. */
+		surface = server->seat->keyboard_state.focused_surface;
+		if (surface == NULL || surface->resource == NULL ||
+				wl_resource_get_client(surface->resource) != client) {
+			surface = server->seat->pointer_state.focused_surface;
+		}
+	}
+	struct fw_rated *rated = NULL;
+	if (surface != NULL && surface->resource != NULL) {
+		rated = surface_owner(ratings, surface);
+	} else if (client != NULL) {
+		struct fw_rated_client *rc = client_get(ratings, client);
+		rated = rc != NULL ? rc->rated : NULL;
+	}
+	int64_t now = sched_clock_now_ns();
+	/* A client without an input rating is updated at once (seed 001). */
+	for (; rated != NULL; rated = rated->xwayland) {
+		if (ratings_client_note_input(&rated->rc, &ratings->params, now)) {
+			rated->class = RATINGS_INTERACTIVE;
+			set_class(ratings, rated, now);
+		}
+	}
+}
+
+static int handle_timer(void *data) {
+	struct fw_ratings *ratings = data;
+	struct fw_server *server = ratings->server;
+	int64_t now = sched_clock_now_ns();
+	/* Every connected client is rated, drawing or not. */
+	struct wl_client *client;
+	wl_client_for_each(client, wl_display_get_client_list(server->display)) {
+		struct fw_rated_client *rc = client_get(ratings, client);
+		struct gate_connection *conn = server->gate != NULL
+				? gate_connection_from_client(client)
+				: NULL;
+		if (rc != NULL && rc->rated != NULL && conn != NULL) {
+			int64_t run_ns = conn->entity.stats.run_ns;
+			ratings_client_add_busy(&rc->rated->rc, run_ns - rc->run_ns, now);
+			rc->run_ns = run_ns;
+		}
+	}
+	struct fw_rated *rated;
+	wl_list_for_each(rated, &ratings->rated, link) {
+		rated->class =
+				ratings_client_classify(&rated->rc, &ratings->params, now);
+	}
+	/* Xwayland works for its X clients: it takes the strongest class. */
+	wl_list_for_each(rated, &ratings->rated, link) {
+		if (rated->xwayland != NULL) {
+			rated->xwayland->class =
+					ratings_class_max(rated->xwayland->class, rated->class);
+		}
+	}
+	wl_list_for_each(rated, &ratings->rated, link) {
+		wlr_log(WLR_DEBUG,
+				"ratings: pid %d output %.2f fps, input %s, busy %.3f: %s",
+				(int)rated->pid,
+				ratings_client_output_rate(&rated->rc, &ratings->params, now),
+				ratings_client_has_input(&rated->rc, &ratings->params, now)
+						? "yes"
+						: "no",
+				ratings_client_busy_share(&rated->rc, &ratings->params, now),
+				ratings_class_name(rated->class));
+		set_class(ratings, rated, now);
+	}
+	wl_event_source_timer_update(ratings->timer, T_UPDATE_MS);
+	return 0;
+}
+
+static void handle_shown(
+		struct wlr_surface *surface, double fraction, void *data) {
+	struct fw_ratings *ratings = data;
+	struct fw_rated *owner = surface_owner(ratings, surface);
+	if (owner != NULL) {
+		owner->frame += fraction;
+	}
+}
+
+/* Each client's share of the frame counts once, at most 1 (ratings.h). */
+static void handle_frame_done(void *data) {
+	struct fw_ratings *ratings = data;
+	int64_t now = sched_clock_now_ns();
+	struct fw_rated *rated;
+	wl_list_for_each(rated, &ratings->rated, link) {
+		if (rated->frame > 0) {
+			ratings_client_add_frame(&rated->rc, rated->frame, now);
+			rated->frame = 0;
+		}
+	}
+}
+
+static void xsurface_destroy(struct fw_rated_xsurface *xs) {
+	wl_list_remove(&xs->destroy.link);
+	wl_list_remove(&xs->link);
+	rated_unref(xs->rated);
+	free(xs);
+}
+
+static void handle_xsurface_destroy(struct wl_listener *listener, void *data) {
+	struct fw_rated_xsurface *xs = wl_container_of(listener, xs, destroy);
+	xsurface_destroy(xs);
+}
+
+static void handle_new_xsurface(struct wl_listener *listener, void *data) {
+	struct fw_ratings *ratings =
+			wl_container_of(listener, ratings, new_xsurface);
+	struct fw_rated_xsurface *xs = calloc(1, sizeof(*xs));
+	if (xs == NULL) {
+		return;
+	}
+	xs->ratings = ratings;
+	xs->xsurface = data;
+	xs->destroy.notify = handle_xsurface_destroy;
+	wl_signal_add(&xs->xsurface->events.destroy, &xs->destroy);
+	wl_list_insert(&ratings->xsurfaces, &xs->link);
+}
+
+int fw_ratings_restore_journal(void) {
+	sched_log_init(log_through_wlr);
+	const char *runtime_dir = getenv("XDG_RUNTIME_DIR");
+	if (runtime_dir == NULL) {
+		fprintf(stderr, "fairway: XDG_RUNTIME_DIR is not set\n");
+		return 1;
+	}
+	int count = hints_replay(runtime_dir);
+	printf("restored %d thread(s)\n", count < 0 ? 0 : count);
+	return count < 0 ? 1 : 0;
+}
+
+bool fw_ratings_create(struct fw_server *server) {
+	sched_log_init(log_through_wlr);
+	const char *runtime_dir = getenv("XDG_RUNTIME_DIR");
+	/* What a fairway that crashed left behind goes back first. */
+	hints_replay(runtime_dir);
+
+	struct fw_ratings *ratings = calloc(1, sizeof(*ratings));
+	if (ratings == NULL) {
+		return false;
+	}
+	ratings->server = server;
+	ratings_params_default(&ratings->params);
+	wl_list_init(&ratings->rated);
+	wl_list_init(&ratings->xsurfaces);
+	if (server->config.hints.mode != HINTS_OFF) {
+		ratings->hints = hints_create(&server->config.hints, runtime_dir);
+		if (ratings->hints == NULL) {
+			wlr_log(WLR_ERROR, "Cannot set up kernel hints");
+			free(ratings);
+			return false;
+		}
+	}
+	ratings->timer =
+			wl_event_loop_add_timer(server->loop, handle_timer, ratings);
+	if (ratings->timer == NULL) {
+		hints_destroy(ratings->hints);
+		free(ratings);
+		return false;
+	}
+	ratings->damage = fw_damage_tracker_create(
+			server, handle_shown, handle_frame_done, ratings);
+	if (ratings->damage == NULL) {
+		wl_event_source_remove(ratings->timer);
+		hints_destroy(ratings->hints);
+		free(ratings);
+		return false;
+	}
+	wl_event_source_timer_update(ratings->timer, T_UPDATE_MS);
+	wl_list_init(&ratings->new_xsurface.link);
+	if (server->xwayland != NULL) {
+		ratings->new_xsurface.notify = handle_new_xsurface;
+		wl_signal_add(
+				&server->xwayland->events.new_surface, &ratings->new_xsurface);
+	}
+	server->ratings = ratings;
+	return true;
+}
+
+void fw_ratings_destroy(struct fw_server *server) {
+	struct fw_ratings *ratings = server->ratings;
+	if (ratings == NULL) {
+		return;
+	}
+	server->ratings = NULL;
+	wl_event_source_remove(ratings->timer);
+	wl_list_remove(&ratings->new_xsurface.link);
+	struct fw_rated_xsurface *xs, *xs_tmp;
+	wl_list_for_each_safe(xs, xs_tmp, &ratings->xsurfaces, link) {
+		xsurface_destroy(xs);
+	}
+	struct wl_client *client;
+	wl_client_for_each(client, wl_display_get_client_list(server->display)) {
+		struct wl_listener *listener =
+				wl_client_get_destroy_listener(client, handle_client_destroy);
+		if (listener != NULL) {
+			handle_client_destroy(listener, client);
+		}
+	}
+	fw_damage_tracker_destroy(ratings->damage);
+	/* X clients keep their Xwayland referenced: let go of those last. */
+	while (!wl_list_empty(&ratings->rated)) {
+		struct fw_rated *rated =
+				wl_container_of(ratings->rated.next, rated, link);
+		hints_proc_destroy(rated->proc);
+		rated->proc = NULL;
+		wl_list_remove(&rated->link);
+		wl_list_init(&rated->link);
+		rated->xwayland = NULL;
+		free(rated);
+	}
+	hints_destroy(ratings->hints);
+	free(ratings);
+}

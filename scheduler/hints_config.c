@@ -1,0 +1,161 @@
+#include "scheduler/hints.h"
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NS_PER_MS INT64_C(1000000)
+
+/*
+ * The default mapping.
+ * interactive: the user is waiting on it. A 0.5 ms custom slice gives it an
+ *   earlier EEVDF deadline than the default (0.7 ms times 1 + log2 CPUs), so
+ *   its wakeups preempt sooner; no privilege needed. uclamp_min 256 keeps
+ *   the CPU clock from idling down under it. Nice -5 (three times the weight
+ *   of nice 0) where privilege allows: a firm preference, far from rtkit's
+ *   floor of -15 and milder than Android's -10 top-app boost.
+ * output: animates on screen. A 1 ms slice, uclamp_min 128 and nice -3
+ *   (twice the weight of nice 0): it needs throughput at a steady rate
+ *   more than the quickest wakeup.
+ * background: busy with nothing to show. SCHED_BATCH never preempts on
+ *   wakeup; nice +5 (a third of the weight of nice 0), only where fairway
+ *   may lower it back when restoring.
+ * idle: the original attributes.
+ */
+void hints_config_default(struct hints_config *config) {
+	*config = (struct hints_config){
+			.mode = HINTS_ON,
+			.burst = HINTS_DEFAULT_BURST,
+			.refill_ns = HINTS_DEFAULT_REFILL_MS * NS_PER_MS,
+	};
+	config->targets[RATINGS_INTERACTIVE] = (struct hints_target){
+			.policy = SCHED_OTHER,
+			.set_nice = true,
+			.nice = -5,
+			.slice_ns = 500 * 1000,
+			.uclamp_min = 256,
+	};
+	config->targets[RATINGS_OUTPUT] = (struct hints_target){
+			.policy = SCHED_OTHER,
+			.set_nice = true,
+			.nice = -3,
+			.slice_ns = 1000 * 1000,
+			.uclamp_min = 128,
+	};
+	config->targets[RATINGS_BACKGROUND] = (struct hints_target){
+			.policy = SCHED_BATCH,
+			.set_nice = true,
+			.nice = 5,
+			.uclamp_min = -1,
+	};
+	config->targets[RATINGS_IDLE] = (struct hints_target){
+			.keep = true,
+			.uclamp_min = -1,
+	};
+}
+
+static bool parse_long(const char *text, long min, long max, long *out) {
+	char *end;
+	errno = 0;
+	long value = strtol(text, &end, 10);
+	if (errno != 0 || end == text || *end != '\0' || value < min ||
+			value > max) {
+		return false;
+	}
+	*out = value;
+	return true;
+}
+
+static bool parse_pair(
+		struct hints_target *target, const char *key, const char *value) {
+	long n;
+	if (strcmp(key, "policy") == 0) {
+		if (strcmp(value, "other") == 0) {
+			target->policy = SCHED_OTHER;
+		} else if (strcmp(value, "batch") == 0) {
+			target->policy = SCHED_BATCH;
+		} else {
+			return false;
+		}
+	} else if (strcmp(key, "nice") == 0) {
+		if (strcmp(value, "keep") == 0) {
+			target->set_nice = false;
+		} else if (parse_long(value, -20, 19, &n)) {
+			target->set_nice = true;
+			target->nice = (int32_t)n;
+		} else {
+			return false;
+		}
+	} else if (strcmp(key, "slice_us") == 0) {
+		/* The kernel clamps custom slices to 0.1-100 ms. */
+		if (!parse_long(value, 0, 100000, &n) || (n != 0 && n < 100)) {
+			return false;
+		}
+		target->slice_ns = (uint64_t)n * 1000;
+	} else if (strcmp(key, "uclamp_min") == 0) {
+		if (!parse_long(value, -1, 1024, &n)) {
+			return false;
+		}
+		target->uclamp_min = (int32_t)n;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+bool hints_config_parse_target(struct hints_config *config, const char *text) {
+	const char *colon = strchr(text, ':');
+	if (colon == NULL) {
+		return false;
+	}
+	int class = -1;
+	for (int i = 0; i < RATINGS_CLASS_COUNT; i++) {
+		const char *name = ratings_class_name((enum ratings_class)i);
+		if (strlen(name) == (size_t)(colon - text) &&
+				strncmp(text, name, strlen(name)) == 0) {
+			class = i;
+		}
+	}
+	if (class < 0) {
+		return false;
+	}
+	struct hints_target target = {.policy = SCHED_OTHER, .uclamp_min = -1};
+	if (strcmp(colon + 1, "keep") == 0) {
+		target.keep = true;
+		config->targets[class] = target;
+		return true;
+	}
+	char *copy = strdup(colon + 1);
+	if (copy == NULL) {
+		return false;
+	}
+	bool ok = copy[0] != '\0';
+	char *save = NULL;
+	for (char *pair = strtok_r(copy, ",", &save); ok && pair != NULL;
+			pair = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(pair, '=');
+		if (eq == NULL) {
+			ok = false;
+			break;
+		}
+		*eq = '\0';
+		ok = parse_pair(&target, pair, eq + 1);
+	}
+	free(copy);
+	if (ok) {
+		config->targets[class] = target;
+	}
+	return ok;
+}
+
+const char *hints_mode_name(enum hints_mode mode) {
+	switch (mode) {
+	case HINTS_OFF:
+		return "off";
+	case HINTS_DRY_RUN:
+		return "dry-run";
+	case HINTS_ON:
+		return "on";
+	}
+	return "?";
+}

@@ -1,0 +1,54 @@
+# Shared by the compositor-level hint tests, on top of the compositor
+# tests' lib.sh: a hint client driven through a fifo, and attribute checks.
+. "${FW_LIB:?set FW_LIB to tests/compositor/lib.sh}"
+
+: "${FW_SCHED_ATTR:?}" "${FW_HINT_CLIENT:?}"
+
+# Attributes of every thread of $1, without the tids.
+attrs() {
+	"$FW_SCHED_ATTR" "$1" 2>/dev/null | cut -d' ' -f2-
+}
+
+# all_threads PID PATTERN: every thread's attribute line matches PATTERN.
+all_threads() {
+	FW_SEEN=$(attrs "$1" | tr '\n' ';')
+	[ -n "$FW_SEEN" ] || return 1
+	! attrs "$1" | grep -v -q -e "$2"
+}
+
+same_attrs() {
+	FW_SEEN=$(attrs "$1" | tr '\n' ';')
+	[ "$FW_SEEN" = "$2" ]
+}
+
+# hint_client_start NAME THREADS: the client waits for "connect"; sets
+# HC_PID and opens the fifo on fd 3... per name, as HC_FIFO.
+hint_client_start() {
+	HC_OUT="$FW_TMP/$1.out"
+	HC_FIFO="$FW_TMP/$1.fifo"
+	mkfifo "$HC_FIFO"
+	# The client itself, not a shell around it: its pid is what is hinted.
+	# Nice 3 makes its originals differ from every class's attributes.
+	start_bg sh -c 'exec nice -n 3 "$0" "$1" <"$2" >"$3"' "$FW_HINT_CLIENT" "$2" \
+		"$HC_FIFO" "$HC_OUT"
+	HC_PID=$BG_PID
+	exec 3>"$HC_FIFO"
+	wait_until 20 "$1 ready" has_line "$HC_OUT" '^ready'
+}
+
+hint_client_send() {
+	echo "$1" >&3
+}
+
+journal_present() {
+	ls "$XDG_RUNTIME_DIR"/fairway-hints-*.journal >/dev/null 2>&1
+}
+
+# The attributes fairway's interactive default gives (privileged here).
+INTERACTIVE='policy=0 nice=-5 slice=500000 reset=1'
+
+need_privilege() {
+	grep -q 'CapEff' /proc/self/status || skip "no /proc status"
+	caps=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status)
+	[ $((0x$caps >> 23 & 1)) = 1 ] || skip "needs CAP_SYS_NICE"
+}

@@ -1,0 +1,395 @@
+#include "scheduler/hints.h"
+#include "scheduler/log.h"
+#include "tests/unit/check.h"
+#include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/*
+ * Real processes and real sched_setattr: a child with several threads of
+ * non-default attributes is hinted, and every thread is checked with
+ * sched_getattr. Runs privileged (root) and, through setpriv, without
+ * CAP_SYS_NICE; the expectations follow what hints_create detected.
+ */
+
+#define S INT64_C(1000000000)
+#define MAX_THREADS 32
+
+static char dir[] = "/tmp/fw-hints-XXXXXX";
+static bool privileged = true;
+
+struct child {
+	pid_t pid;
+	int cmd; /* write 'n': one more thread */
+	int ack;
+};
+
+static void *sleeper(void *arg) {
+	/* Attributes a thread did not get from us, to check they come back. */
+	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 2);
+	int *ack = arg;
+	char c = 1;
+	write(*ack, &c, 1);
+	for (;;) {
+		pause();
+	}
+	return NULL;
+}
+
+static struct child start_child(int threads) {
+	int cmd[2], ack[2];
+	CHECK(pipe(cmd) == 0 && pipe(ack) == 0);
+	struct child child = {.cmd = cmd[1], .ack = ack[0]};
+	child.pid = fork();
+	CHECK(child.pid >= 0);
+	if (child.pid == 0) {
+		close(cmd[1]);
+		close(ack[0]);
+		setpriority(PRIO_PROCESS, 0, 1);
+		for (int i = 0; i < threads; i++) {
+			pthread_t t;
+			pthread_create(&t, NULL, sleeper, &ack[1]);
+		}
+		char c;
+		while (read(cmd[0], &c, 1) == 1) {
+			pthread_t t;
+			pthread_create(&t, NULL, sleeper, &ack[1]);
+		}
+		_exit(0);
+	}
+	close(cmd[0]);
+	close(ack[1]);
+	for (int i = 0; i < threads; i++) {
+		char c;
+		CHECK_INT(read(child.ack, &c, 1), 1);
+	}
+	return child;
+}
+
+static void more_threads(struct child *child) {
+	char c = 'n';
+	CHECK_INT(write(child->cmd, &c, 1), 1);
+	CHECK_INT(read(child->ack, &c, 1), 1);
+}
+
+static void stop_child(struct child *child) {
+	kill(child->pid, SIGKILL);
+	waitpid(child->pid, NULL, 0);
+	close(child->cmd);
+	close(child->ack);
+}
+
+struct snapshot {
+	int count;
+	pid_t tid[MAX_THREADS];
+	struct hint_attr attr[MAX_THREADS];
+};
+
+static void snap(pid_t pid, struct snapshot *s) {
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	CHECK(d != NULL);
+	s->count = 0;
+	struct dirent *ent;
+	while ((ent = readdir(d)) != NULL && s->count < MAX_THREADS) {
+		if (ent->d_name[0] == '.') {
+			continue;
+		}
+		s->tid[s->count] = atoi(ent->d_name);
+		CHECK(hints_get_attr(s->tid[s->count], &s->attr[s->count]));
+		s->count++;
+	}
+	closedir(d);
+}
+
+static void check_same(const struct snapshot *a, const struct snapshot *b) {
+	CHECK_INT(a->count, b->count);
+	for (int i = 0; i < a->count; i++) {
+		CHECK_INT(a->tid[i], b->tid[i]);
+		CHECK_INT(a->attr[i].policy, b->attr[i].policy);
+		CHECK_INT(a->attr[i].nice, b->attr[i].nice);
+		CHECK_INT(a->attr[i].runtime_ns, b->attr[i].runtime_ns);
+		CHECK_INT(a->attr[i].util_min, b->attr[i].util_min);
+		/* Clearing the fork flag needs CAP_SYS_NICE; set, it is harmless. */
+		if (privileged || !b->attr[i].reset_on_fork) {
+			CHECK_INT(a->attr[i].reset_on_fork, b->attr[i].reset_on_fork);
+		}
+	}
+}
+
+static void check_class(struct hints *hints, pid_t pid,
+		const struct snapshot *orig, enum ratings_class class) {
+	const struct hints_target *t = &hints->config.targets[class];
+	struct snapshot now;
+	snap(pid, &now);
+	for (int i = 0; i < now.count; i++) {
+		int32_t orig_nice = 2;
+		for (int j = 0; j < orig->count; j++) {
+			if (orig->tid[j] == now.tid[i]) {
+				orig_nice = orig->attr[j].nice;
+			}
+		}
+		CHECK_INT(now.attr[i].policy, t->policy);
+		CHECK(now.attr[i].reset_on_fork);
+		CHECK_INT(now.attr[i].runtime_ns,
+				t->slice_ns ? t->slice_ns : hints->base_slice_ns);
+		/* Without privilege nice moves neither way (no way back down). */
+		CHECK_INT(now.attr[i].nice, hints->cap_sys_nice ? t->nice : orig_nice);
+		if (hints->uclamp && t->uclamp_min >= 0) {
+			CHECK_INT(now.attr[i].util_min, t->uclamp_min);
+		}
+	}
+}
+
+static void test_apply_and_restore(void) {
+	struct hints_config config;
+	hints_config_default(&config);
+	struct hints *hints = hints_create(&config, dir);
+	CHECK(hints != NULL);
+	privileged = hints->cap_sys_nice;
+	fprintf(stderr, "CAP_SYS_NICE: %s\n", privileged ? "yes" : "no");
+	struct child child = start_child(3);
+	struct snapshot orig, after;
+	snap(child.pid, &orig);
+	CHECK_INT(orig.count, 4);
+	CHECK_INT(orig.attr[1].nice, 2);
+
+	struct hints_proc *proc = hints_proc_create(hints, child.pid, -1);
+	CHECK(proc != NULL);
+	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 1 * S);
+	check_class(hints, child.pid, &orig, RATINGS_INTERACTIVE);
+
+	/* A thread that turns up later gets the class at the next update. */
+	more_threads(&child);
+	struct snapshot grown;
+	snap(child.pid, &grown);
+	CHECK_INT(grown.count, 5);
+	/* The originals: the old threads' from before, the new one's as is. */
+	for (int i = 0; i < grown.count; i++) {
+		for (int j = 0; j < orig.count; j++) {
+			if (orig.tid[j] == grown.tid[i]) {
+				grown.attr[i] = orig.attr[j];
+			}
+		}
+	}
+	hints_proc_update(proc, 2 * S);
+	check_class(hints, child.pid, &grown, RATINGS_INTERACTIVE);
+
+	hints_proc_set_class(proc, RATINGS_BACKGROUND, 3 * S);
+	check_class(hints, child.pid, &grown, RATINGS_BACKGROUND);
+	hints_proc_set_class(proc, RATINGS_OUTPUT, 4 * S);
+	check_class(hints, child.pid, &grown, RATINGS_OUTPUT);
+
+	/* Idle is the originals, exactly. */
+	hints_proc_set_class(proc, RATINGS_IDLE, 5 * S);
+	snap(child.pid, &after);
+	check_same(&grown, &after);
+
+	/* Disconnect restores too, and the journal goes with the changes. */
+	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 100 * S);
+	check_class(hints, child.pid, &grown, RATINGS_INTERACTIVE);
+	hints_proc_destroy(proc);
+	snap(child.pid, &after);
+	check_same(&grown, &after);
+	hints_destroy(hints);
+	CHECK_INT(hints_replay(dir), 0);
+	stop_child(&child);
+}
+
+static void test_rate_limit(void) {
+	struct hints_config config;
+	hints_config_default(&config);
+	config.burst = 2;
+	config.refill_ns = 10 * S;
+	struct hints *hints = hints_create(&config, dir);
+	struct child child = start_child(1);
+	struct snapshot orig;
+	snap(child.pid, &orig);
+	struct hints_proc *proc = hints_proc_create(hints, child.pid, -1);
+	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	hints_proc_set_class(proc, RATINGS_BACKGROUND, 1);
+	/* The bucket is empty: the third change waits. */
+	hints_proc_set_class(proc, RATINGS_OUTPUT, 2);
+	check_class(hints, child.pid, &orig, RATINGS_BACKGROUND);
+	hints_proc_update(proc, 5 * S);
+	check_class(hints, child.pid, &orig, RATINGS_BACKGROUND);
+	hints_proc_update(proc, 10 * S);
+	check_class(hints, child.pid, &orig, RATINGS_OUTPUT);
+	hints_destroy(hints);
+	struct snapshot after;
+	snap(child.pid, &after);
+	check_same(&orig, &after);
+	stop_child(&child);
+}
+
+static void test_dry_run(void) {
+	struct hints_config config;
+	hints_config_default(&config);
+	config.mode = HINTS_DRY_RUN;
+	struct hints *hints = hints_create(&config, dir);
+	struct child child = start_child(2);
+	struct snapshot orig, after;
+	snap(child.pid, &orig);
+	struct hints_proc *proc = hints_proc_create(hints, child.pid, -1);
+	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	hints_proc_set_class(proc, RATINGS_BACKGROUND, S);
+	CHECK(hints->changes >= 6);
+	snap(child.pid, &after);
+	check_same(&orig, &after);
+	hints_destroy(hints);
+	snap(child.pid, &after);
+	check_same(&orig, &after);
+	stop_child(&child);
+}
+
+/* Makes the next fork get pid `want`; false where that is not possible. */
+static bool fork_at(pid_t want, pid_t *got) {
+	int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		return false;
+	}
+	char buf[32];
+	int len = snprintf(buf, sizeof(buf), "%d", (int)want - 1);
+	bool ok = write(fd, buf, (size_t)len) == len;
+	close(fd);
+	if (!ok) {
+		return false;
+	}
+	*got = fork();
+	CHECK(*got >= 0);
+	if (*got == 0) {
+		for (;;) {
+			pause();
+		}
+	}
+	return true;
+}
+
+/*
+ * A client exits with a change pending; its pid is handed to another
+ * process before the change's turn comes. Nothing may touch that process.
+ */
+static void test_pid_reuse(void) {
+	struct hints_config config;
+	hints_config_default(&config);
+	config.burst = 1;
+	config.refill_ns = S;
+	struct hints *hints = hints_create(&config, dir);
+	struct child child = start_child(0);
+	pid_t pid = child.pid;
+	struct hints_proc *proc = hints_proc_create(hints, pid, -1);
+	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	hints_proc_set_class(proc, RATINGS_BACKGROUND, 1);
+	CHECK_INT(proc->applied, RATINGS_INTERACTIVE);
+	uint64_t changes = hints->changes;
+	stop_child(&child);
+
+	pid_t other = -1;
+	for (int tries = 0; tries < 20 && other != pid; tries++) {
+		if (other > 0) {
+			kill(other, SIGKILL);
+			waitpid(other, NULL, 0);
+		}
+		if (!fork_at(pid, &other)) {
+			break;
+		}
+	}
+	bool reused = other == pid;
+	struct snapshot before, after;
+	if (reused) {
+		snap(other, &before);
+	}
+	hints_proc_update(proc, 10 * S);
+	CHECK(proc->gone);
+	CHECK_INT(hints->changes, changes);
+	hints_destroy(hints);
+	if (reused) {
+		snap(other, &after);
+		check_same(&before, &after);
+		fprintf(stderr, "pid %d reused by a new process: untouched\n", pid);
+	} else {
+		fprintf(stderr,
+				"pid reuse not forced (no ns_last_pid); the "
+				"pending change still went nowhere\n");
+	}
+	if (other > 0) {
+		kill(other, SIGKILL);
+		waitpid(other, NULL, 0);
+	}
+}
+
+/* The process dies between a change and its check: the change is undone. */
+static void kill_during_change(struct hints_proc *proc, pid_t tid, void *data) {
+	struct child *child = data;
+	if (child->pid > 0) {
+		kill(child->pid, SIGKILL);
+		waitpid(child->pid, NULL, 0);
+		child->pid = -1;
+	}
+}
+
+static void test_undo(void) {
+	struct hints_config config;
+	hints_config_default(&config);
+	struct hints *hints = hints_create(&config, dir);
+	struct child child = start_child(1);
+	struct hints_proc *proc = hints_proc_create(hints, child.pid, -1);
+	hints->after_change = kill_during_change;
+	hints->after_change_data = &child;
+	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	CHECK(proc->gone);
+	CHECK_INT(hints->undone, 1);
+	CHECK_INT(hints->changes, 1);
+	hints_destroy(hints);
+	CHECK_INT(hints_replay(dir), 0);
+	close(child.cmd);
+	close(child.ack);
+}
+
+static void test_parse(void) {
+	struct hints_config config;
+	hints_config_default(&config);
+	CHECK(hints_config_parse_target(
+			&config, "interactive:nice=-8,slice_us=300,uclamp_min=512"));
+	CHECK_INT(config.targets[RATINGS_INTERACTIVE].nice, -8);
+	CHECK_INT(config.targets[RATINGS_INTERACTIVE].slice_ns, 300000);
+	CHECK_INT(config.targets[RATINGS_INTERACTIVE].uclamp_min, 512);
+	CHECK(hints_config_parse_target(&config, "background:policy=batch,nice=9"));
+	CHECK_INT(config.targets[RATINGS_BACKGROUND].policy, SCHED_BATCH);
+	CHECK(hints_config_parse_target(&config, "output:keep"));
+	CHECK(config.targets[RATINGS_OUTPUT].keep);
+	CHECK(!hints_config_parse_target(&config, "output:slice_us=50"));
+	CHECK(!hints_config_parse_target(&config, "bogus:nice=1"));
+	CHECK(!hints_config_parse_target(&config, "idle:nice=99"));
+	CHECK(!hints_config_parse_target(&config, "idle:"));
+}
+
+static void print_log(
+		enum sched_log_importance importance, const char *fmt, va_list args) {
+	if (getenv("FW_HINTS_DEBUG") != NULL || importance == SCHED_LOG_ERROR) {
+		vfprintf(stderr, fmt, args);
+		fputc('\n', stderr);
+	}
+}
+
+int main(void) {
+	sched_log_init(print_log);
+	CHECK(mkdtemp(dir) != NULL);
+	test_parse();
+	test_apply_and_restore();
+	test_rate_limit();
+	test_dry_run();
+	test_pid_reuse();
+	test_undo();
+	rmdir(dir);
+	return 0;
+}
