@@ -28,6 +28,13 @@ void fw_sched_note_surface(
 	fw_ratings_note_input(server, client, surface);
 }
 
+void fw_sched_note_window_event(
+		struct fw_server *server, struct wlr_surface *surface) {
+	if (surface != NULL && surface->resource != NULL) {
+		note_gate(server, wl_resource_get_client(surface->resource));
+	}
+}
+
 int64_t fw_sched_own_work_begin(void) {
 	return sched_clock_work_ns();
 }

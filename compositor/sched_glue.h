@@ -7,7 +7,8 @@ struct fw_server;
 struct wl_client;
 struct wlr_surface;
 
-/* Called whenever client is delivered input or a window-management event. */
+/* Called whenever client is delivered input: key, button, motion, axis,
+ * touch. It boosts the client in the gate and counts for its input rating. */
 void fw_sched_note_input(struct fw_server *server, struct wl_client *client);
 /*
  * The compositor's own work (an output repaint) between begin and end is
@@ -17,6 +18,13 @@ int64_t fw_sched_own_work_begin(void);
 void fw_sched_own_work_end(struct fw_server *server, int64_t begin);
 /* Same, for the client that owns surface (may be NULL). */
 void fw_sched_note_surface(
+		struct fw_server *server, struct wlr_surface *surface);
+/*
+ * A window-management event went to the surface's client: configure,
+ * activation, focus, close. Like Xorg's Expose and ConfigureNotify it boosts
+ * the client in the gate, but it is no user input for the ratings.
+ */
+void fw_sched_note_window_event(
 		struct fw_server *server, struct wlr_surface *surface);
 
 #endif

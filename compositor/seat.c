@@ -83,7 +83,7 @@ void fw_seat_focus_surface(
 	if (seat->keyboard_state.focused_surface == surface) {
 		return;
 	}
-	fw_sched_note_surface(server, surface);
+	fw_sched_note_window_event(server, surface);
 	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat);
 	if (keyboard != NULL) {
 		wlr_seat_keyboard_notify_enter(seat, surface, keyboard->keycodes,

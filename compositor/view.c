@@ -397,7 +397,7 @@ void fw_view_maximize(struct fw_view *view, bool maximized) {
 		wlr_foreign_toplevel_handle_v1_set_maximized(
 				view->toplevel_handle, view->maximized);
 	}
-	fw_sched_note_surface(view->server, view->surface);
+	fw_sched_note_window_event(view->server, view->surface);
 }
 
 void fw_view_fullscreen(struct fw_view *view, bool fullscreen) {
@@ -444,11 +444,11 @@ void fw_view_fullscreen(struct fw_view *view, bool fullscreen) {
 		wlr_foreign_toplevel_handle_v1_set_fullscreen(
 				view->toplevel_handle, view->fullscreen);
 	}
-	fw_sched_note_surface(view->server, view->surface);
+	fw_sched_note_window_event(view->server, view->surface);
 }
 
 void fw_view_close(struct fw_view *view) {
-	fw_sched_note_surface(view->server, view->surface);
+	fw_sched_note_window_event(view->server, view->surface);
 	view->impl->close(view);
 }
 

@@ -25,8 +25,56 @@ struct hint_client {
 	struct xdg_surface *xdg_surface;
 	struct xdg_toplevel *toplevel;
 	struct wl_buffer *buffer;
+	struct wl_seat *seat;
+	struct wl_pointer *pointer;
 	int width, height;
 	bool configured;
+};
+
+/*
+ * The pointer's events are not used: taking a wl_pointer is what makes this
+ * client one that receives input, which is what the hints test is about.
+ */
+static void pointer_enter(void *data, struct wl_pointer *pointer,
+		uint32_t serial, struct wl_surface *surface, wl_fixed_t x,
+		wl_fixed_t y) {
+}
+
+static void pointer_leave(void *data, struct wl_pointer *pointer,
+		uint32_t serial, struct wl_surface *surface) {
+}
+
+static void pointer_motion(void *data, struct wl_pointer *pointer,
+		uint32_t time, wl_fixed_t x, wl_fixed_t y) {
+}
+
+static void pointer_button(void *data, struct wl_pointer *pointer,
+		uint32_t serial, uint32_t time, uint32_t button, uint32_t state) {
+}
+
+static void pointer_axis(void *data, struct wl_pointer *pointer, uint32_t time,
+		uint32_t axis, wl_fixed_t value) {
+}
+
+static const struct wl_pointer_listener pointer_listener = {
+		.enter = pointer_enter,
+		.leave = pointer_leave,
+		.motion = pointer_motion,
+		.button = pointer_button,
+		.axis = pointer_axis,
+};
+
+static void seat_capabilities(
+		void *data, struct wl_seat *seat, uint32_t capabilities) {
+	struct hint_client *c = data;
+	if ((capabilities & WL_SEAT_CAPABILITY_POINTER) && c->pointer == NULL) {
+		c->pointer = wl_seat_get_pointer(seat);
+		wl_pointer_add_listener(c->pointer, &pointer_listener, c);
+	}
+}
+
+static const struct wl_seat_listener seat_listener = {
+		.capabilities = seat_capabilities,
 };
 
 static void handle_global(void *data, struct wl_registry *registry,
@@ -40,6 +88,10 @@ static void handle_global(void *data, struct wl_registry *registry,
 	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
 		c->wm_base =
 				wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
+	} else if (strcmp(interface, wl_seat_interface.name) == 0 &&
+			c->seat == NULL) {
+		c->seat = wl_registry_bind(registry, name, &wl_seat_interface, 1);
+		wl_seat_add_listener(c->seat, &seat_listener, c);
 	}
 }
 
