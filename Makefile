@@ -5,7 +5,8 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 MESON_FLAGS ?= --buildtype=debugoptimized
 
-.PHONY: all deps build run test test-unit test-asan format format-check bench clean
+.PHONY: all deps build run test test-unit test-asan format format-check bench clean \
+	fuzz fuzz-short soak soak-short
 
 all: build
 
@@ -24,7 +25,7 @@ build: deps $(BUILD)/build.ninja
 run: build
 	$(BUILD)/compositor/fairway $(ARGS)
 
-test: build format-check test-unit test-asan
+test: build format-check test-unit test-asan fuzz-short soak-short
 
 test-unit:
 	meson test -C $(BUILD) --print-errorlogs
@@ -44,9 +45,28 @@ format-check:
 		[ -f "$$f" ] && ! clang-format --dry-run --Werror "$$f" >/dev/null 2>&1 && echo "$$f"; done); \
 	if [ -n "$$bad" ]; then echo "clang-format disagrees with: $$bad"; exit 1; fi
 
+# A quick pass over all the bench scenarios (about 6 minutes on 2 cores);
+# the full run is documented in bench/README.md.
 bench: build
 	scripts/deps --bench
-	bench/run --quick
+	bench/run --quick --build $(BUILD)
+
+# Fuzzing: FUZZ_SECONDS per target (make fuzz: 10 minutes each; the short
+# run in make test: 20 s each). Needs clang; skipped with a note without.
+FUZZ_SECONDS ?= 600
+fuzz:
+	scripts/fuzz-short $(FUZZ_SECONDS)
+
+fuzz-short:
+	scripts/fuzz-short 20
+
+# Soak under ASan+UBSan: SOAK_SECONDS (make soak: 10 minutes; make test: 30 s).
+SOAK_SECONDS ?= 600
+soak: $(ASAN_BUILD)/build.ninja
+	SOAK_BUILD=$(ASAN_BUILD) scripts/soak $(SOAK_SECONDS)
+
+soak-short: $(ASAN_BUILD)/build.ninja
+	SOAK_BUILD=$(ASAN_BUILD) scripts/soak 30
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

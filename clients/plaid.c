@@ -358,6 +358,14 @@ static int setup(struct plaid *p) {
 }
 
 static void teardown(struct plaid *p) {
+	/*
+	 * The compositor answers syncs in order, so one roundtrip brings every
+	 * outstanding done and frees those callbacks.
+	 */
+	if (p->outstanding_syncs > 0 && p->globals.display != NULL &&
+			wl_display_get_error(p->globals.display) == 0) {
+		wl_display_roundtrip(p->globals.display);
+	}
 	if (p->scratch_region != NULL) {
 		wl_region_destroy(p->scratch_region);
 	}

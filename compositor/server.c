@@ -374,6 +374,11 @@ void fw_server_destroy(struct fw_server *server) {
 		kill(-server->child_pid, SIGTERM);
 	}
 	fw_demo_terminate(server->demo);
+	/*
+	 * XWayland first: wlroots frees its window manager only when it is
+	 * destroyed while its client is still there.
+	 */
+	fw_xwayland_finish(server);
 	if (server->display != NULL) {
 		wl_display_destroy_clients(server->display);
 	}
@@ -381,7 +386,6 @@ void fw_server_destroy(struct fw_server *server) {
 	server->child_pid = 0;
 	fw_demo_destroy(server->demo);
 	server->demo = NULL;
-	fw_xwayland_finish(server);
 	fw_server_stop_listening(server);
 	if (server->new_output.link.next != NULL) {
 		wl_list_remove(&server->new_output.link);

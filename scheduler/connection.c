@@ -80,7 +80,7 @@ static void error_logger_init(struct wl_display *display) {
 
 static void update_outer_mask(struct gate_connection *conn) {
 	uint32_t mask = 0;
-	if (!conn->hung_up &&
+	if (!conn->hung_up && conn->failure[0] == '\0' &&
 			stream_len(&conn->requests) < conn->gate->config.request_cap &&
 			stream_fd_count(&conn->requests) < MAX_QUEUED_FDS) {
 		mask |= WL_EVENT_READABLE;
@@ -157,10 +157,36 @@ static void hang_up(struct gate_connection *conn) {
 }
 
 bool connection_settle(struct gate_connection *conn) {
-	if (conn->hung_up && conn->validated == 0 && !conn->in_flight) {
+	if (conn->validated > 0 || conn->in_flight) {
+		return true;
+	}
+	if (conn->failure[0] != '\0') {
+		connection_fail(conn, "%s", conn->failure);
+		return false;
+	}
+	if (conn->hung_up) {
 		disconnect(conn);
 		return false;
 	}
+	return true;
+}
+
+/*
+ * The client broke the protocol at the end of what was read: it is read no
+ * more, what it sent before the fault is served, then it is disconnected.
+ * Returns false if it is already gone.
+ */
+__attribute__((format(printf, 2, 3))) static bool fail_after_serving(
+		struct gate_connection *conn, const char *fmt, ...) {
+	va_list args;
+	va_start(args, fmt);
+	vsnprintf(conn->failure, sizeof(conn->failure), fmt, args);
+	va_end(args);
+	if (!connection_settle(conn)) {
+		return false;
+	}
+	update_ready(conn);
+	update_outer_mask(conn);
 	return true;
 }
 
@@ -173,7 +199,10 @@ static int handle_inner(int fd, uint32_t mask, void *data) {
 	return 0;
 }
 
-/* Checks the newly read bytes' message sizes. False: the client is gone. */
+/*
+ * Checks the newly read bytes' message sizes. False: the client broke the
+ * protocol, and is gone or going once what came before is served.
+ */
 static bool validate(struct gate_connection *conn) {
 	struct wire_scan scan;
 	size_t len = stream_len(&conn->requests);
@@ -181,8 +210,9 @@ static bool validate(struct gate_connection *conn) {
 			len - conn->validated, SIZE_MAX, 0, &scan);
 	conn->validated += scan.bytes;
 	if (scan.status == WIRE_BAD_SIZE) {
-		connection_fail(conn, "invalid message size %u (object %u, opcode %u)",
-				scan.bad.size, scan.bad.object_id, scan.bad.opcode);
+		fail_after_serving(conn,
+				"invalid message size %u (object %u, opcode %u)", scan.bad.size,
+				scan.bad.object_id, scan.bad.opcode);
 		return false;
 	}
 	return true;
@@ -204,14 +234,18 @@ static int handle_outer(int fd, uint32_t mask, void *data) {
 			n = stream_recv(&conn->requests, fd, cap - len, &eof, &fds);
 			conn->stats.reads++;
 		}
+		/* Whole messages before any fault below are served first. */
+		if (n > 0 && !validate(conn)) {
+			return 0;
+		}
 		if (fds > STREAM_MAX_FDS_PER_RECV) {
 			/* The kernel dropped some: we are out of fds, or it sent more
 			 * than a recvmsg can carry. Either way the stream is broken. */
-			connection_fail(conn, "fds lost in transit (truncated recvmsg)");
+			fail_after_serving(conn, "fds lost in transit (truncated recvmsg)");
 			return 0;
 		}
 		if (fds > STREAM_MAX_FDS_PER_MSG) {
-			connection_fail(conn, "%d fds in one message, at most %d", fds,
+			fail_after_serving(conn, "%d fds in one message, at most %d", fds,
 					STREAM_MAX_FDS_PER_MSG);
 			return 0;
 		}
@@ -220,9 +254,6 @@ static int handle_outer(int fd, uint32_t mask, void *data) {
 			/* Nothing to forward, so nothing would ever free the queue. */
 			connection_fail(conn, "%zu fds sent with no message to use them",
 					stream_fd_count(&conn->requests));
-			return 0;
-		}
-		if (n > 0 && !validate(conn)) {
 			return 0;
 		}
 		if (n < 0 || eof) {
@@ -293,6 +324,47 @@ void connection_fail(struct gate_connection *conn, const char *fmt, ...) {
 	disconnect(conn);
 }
 
+/* Ids from here up are the server's own, not the client's doing. */
+#define SERVER_ID_START 0xff000000u
+
+static enum wl_iterator_result count_resource(
+		struct wl_resource *resource, void *data) {
+	(*(uint32_t *)data)++;
+	return WL_ITERATOR_CONTINUE;
+}
+
+static void handle_resource_created(struct wl_listener *listener, void *data) {
+	struct gate_connection *conn =
+			wl_container_of(listener, conn, resource_created);
+	uint32_t id = wl_resource_get_id(data);
+	uint32_t cap = conn->gate->config.max_client_objects;
+	if (id <= cap || id >= SERVER_ID_START) {
+		return;
+	}
+	/*
+	 * A client can run ahead of us with ids whose objects are long gone
+	 * here (a flood of syncs does), so count what is really held; every
+	 * 256th time, which keeps the walk cheap.
+	 */
+	if (conn->creations_past_cap++ % 256 != 0) {
+		return;
+	}
+	uint32_t held = 0;
+	wl_client_for_each_resource(conn->client, count_resource, &held);
+	if (held <= cap) {
+		return;
+	}
+	sched_log(SCHED_LOG_ERROR,
+			"disconnecting client %d: %u objects, at most %u", conn->pid, held,
+			cap);
+	struct wl_resource *display = wl_client_get_object(conn->client, 1);
+	if (display) {
+		/* libwayland destroys the client once this request is done. */
+		wl_resource_post_error(display, WL_DISPLAY_ERROR_NO_MEMORY,
+				"too many objects: %u, at most %u", held, cap);
+	}
+}
+
 static void connection_free(struct gate_connection *conn) {
 	struct gate *gate = conn->gate;
 	if (conn->entity.ready) {
@@ -303,6 +375,7 @@ static void connection_free(struct gate_connection *conn) {
 	}
 	sched_entity_remove(&gate->policy, &conn->entity);
 	wl_list_remove(&conn->client_destroy.link);
+	wl_list_remove(&conn->resource_created.link);
 	wl_list_remove(&conn->link);
 	wl_event_source_remove(conn->outer_source);
 	wl_event_source_remove(conn->inner_source);
@@ -393,6 +466,9 @@ struct gate_connection *connection_create(struct gate *gate, int outer_fd) {
 	sched_entity_add(&gate->policy, &conn->entity, sched_clock_now_ns());
 	conn->client_destroy.notify = handle_client_destroy;
 	wl_client_add_destroy_listener(conn->client, &conn->client_destroy);
+	conn->resource_created.notify = handle_resource_created;
+	wl_client_add_resource_created_listener(
+			conn->client, &conn->resource_created);
 	wl_list_insert(gate->connections.prev, &conn->link);
 	sched_log(SCHED_LOG_DEBUG, "gated client pid %d", conn->pid);
 	wl_signal_emit(&gate->events.new_connection, conn);

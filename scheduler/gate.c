@@ -21,20 +21,50 @@ void gate_config_default(struct gate_config *config) {
 	config->event_backlog_cap = 1024 * 1024;
 	config->batch_target_ns = config->sched.interval_ns / 4;
 	config->batch_max_bytes = 64 * 1024;
+	/* libwayland's object map has no limit of its own; real clients hold
+	 * hundreds of objects. */
+	config->max_client_objects = 10000;
 	config->create_client = wl_client_create;
+}
+
+/* How long to stop accepting when fairway is out of fds. */
+#define ACCEPT_RETRY_MS 100
+
+static int handle_accept_retry(void *data) {
+	struct gate *gate = data;
+	wl_event_source_fd_update(gate->socket_source, WL_EVENT_READABLE);
+	return 0;
+}
+
+/*
+ * Out of fds, the listening socket stays readable and accept keeps failing:
+ * rather than spin, stop listening for a moment; the waiting clients stay
+ * in the backlog. (The timer is made in gate_listen: out of fds, no timer
+ * could be made here.)
+ */
+static void pause_accepting(struct gate *gate) {
+	sched_log(SCHED_LOG_ERROR, "accept: %s; retrying in %d ms", strerror(errno),
+			ACCEPT_RETRY_MS);
+	wl_event_source_fd_update(gate->socket_source, 0);
+	wl_event_source_timer_update(gate->accept_retry, ACCEPT_RETRY_MS);
 }
 
 static int handle_socket(int fd, uint32_t mask, void *data) {
 	struct gate *gate = data;
 	for (;;) {
 		int client_fd = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-		if (client_fd < 0) {
-			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-				sched_log(SCHED_LOG_ERROR, "accept: %s", strerror(errno));
-			}
-			break;
+		if (client_fd >= 0) {
+			connection_create(gate, client_fd);
+			continue;
 		}
-		connection_create(gate, client_fd);
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+				errno == ENOMEM) {
+			pause_accepting(gate);
+		} else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
+				errno != ECONNABORTED) {
+			sched_log(SCHED_LOG_ERROR, "accept: %s", strerror(errno));
+		}
+		break;
 	}
 	return 0;
 }
@@ -67,6 +97,9 @@ void gate_destroy(struct gate *gate) {
 	wl_list_for_each_safe(conn, tmp, &gate->connections, link) {
 		wl_client_destroy(conn->client);
 	}
+	if (gate->accept_retry) {
+		wl_event_source_remove(gate->accept_retry);
+	}
 	if (gate->socket_source) {
 		wl_event_source_remove(gate->socket_source);
 	}
@@ -81,7 +114,13 @@ bool gate_listen(struct gate *gate, const char *name) {
 	}
 	gate->socket_source = wl_event_loop_add_fd(gate->loop, gate->socket.fd,
 			WL_EVENT_READABLE, handle_socket, gate);
-	if (!gate->socket_source) {
+	gate->accept_retry =
+			wl_event_loop_add_timer(gate->loop, handle_accept_retry, gate);
+	if (!gate->socket_source || !gate->accept_retry) {
+		if (gate->socket_source) {
+			wl_event_source_remove(gate->socket_source);
+			gate->socket_source = NULL;
+		}
 		gate_socket_close(&gate->socket);
 		return false;
 	}

@@ -29,6 +29,8 @@ struct gate_config {
 	/* What one batch should cost, so that a batch stays well under a slice. */
 	int64_t batch_target_ns;
 	size_t batch_max_bytes;
+	/* A client holding more objects than this gets a protocol error. */
+	uint32_t max_client_objects;
 	/* How libwayland clients are made; the compositor may need the real
 	 * wl_client_create when it wraps that symbol. */
 	struct wl_client *(*create_client)(struct wl_display *display, int fd);
@@ -58,6 +60,11 @@ struct gate_connection {
 	size_t validated; /* whole, checked messages at the head */
 	/* The client closed its side: serve what it sent, then disconnect. */
 	bool hung_up;
+	/*
+	 * Why the client broke the protocol, if it did: like libwayland, the
+	 * whole requests before the fault are served, then it is disconnected.
+	 */
+	char failure[160];
 
 	struct sched_entity entity;
 	int64_t cost_per_request_ns; /* moving average */
@@ -69,6 +76,8 @@ struct gate_connection {
 
 	struct gate_connection_stats stats;
 	struct wl_listener client_destroy;
+	struct wl_listener resource_created;
+	uint32_t creations_past_cap;
 	struct wl_list link; /* gate.connections */
 };
 
@@ -79,6 +88,7 @@ struct gate {
 	struct sched_policy policy;
 	struct gate_socket socket;
 	struct wl_event_source *socket_source;
+	struct wl_event_source *accept_retry;
 	struct wl_list connections;
 	int ready_count; /* connections with whole requests queued */
 	struct wl_list
