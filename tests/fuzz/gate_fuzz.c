@@ -9,6 +9,7 @@
  */
 #include "scheduler/gate.h"
 #include "scheduler/log.h"
+#include "tests/common/raw_wire.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -19,6 +20,66 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <wayland-server.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct wl_display *display;
+static struct gate *gate;
+static int pool_fd = -1;
+
+static int count_fds(void) {
+	int count = 0;
+	DIR *dir = opendir("/proc/self/fd");
+	if (!dir) {
+		abort();
+	}
+	while (readdir(dir)) {
+		count++;
+	}
+	closedir(dir);
+	return count;
+}
+
+__attribute__((format(printf, 2, 0))) static void quiet_sched_log(
+		enum sched_log_importance importance, const char *fmt, va_list args) {
+}
+
+__attribute__((format(printf, 1, 0))) static void quiet_wl_log(
+		const char *fmt, va_list args) {
+}
+
+static struct wl_event_source *tick;
+
+/* Wakes the loop every millisecond, so that no turn waits for long. */
+static int handle_tick(void *data) {
+	wl_event_source_timer_update(tick, 1);
+	return 0;
+}
+
+static void setup(void) {
+	sched_log_init(quiet_sched_log);
+	wl_log_set_handler_server(quiet_wl_log);
+	display = wl_display_create();
+	if (!display || wl_display_init_shm(display) != 0) {
+		abort();
+	}
+	struct gate_config config;
+	gate_config_default(&config);
+	gate = gate_create(display, &config);
+	struct wl_event_loop *loop = wl_display_get_event_loop(display);
+	tick = wl_event_loop_add_timer(loop, handle_tick, NULL);
+	pool_fd = memfd_create("fuzz-pool", MFD_CLOEXEC);
+	if (!gate || !tick || pool_fd < 0 || ftruncate(pool_fd, 65536) != 0) {
+		abort();
+	}
+	wl_event_source_timer_update(tick, 1);
+}
+
+static void send_part(int fd, const uint8_t *data, size_t len, int nfds) {
+	int fds[3] = {pool_fd, pool_fd, pool_fd};
+	/* The socket is non-blocking and takes far more than one input. */
+	raw_wire_send(fd, data, len, fds, nfds);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

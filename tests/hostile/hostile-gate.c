@@ -9,6 +9,7 @@
 #include "scheduler/connection.h"
 #include "scheduler/gate.h"
 #include "scheduler/log.h"
+#include "tests/common/raw_wire.h"
 #include <dirent.h>
 #include <errno.h>
 #include <malloc.h>
@@ -141,40 +142,17 @@ static double cpu_seconds(void) {
 /* --- raw client side --------------------------------------------------- */
 
 static int raw_connect(void) {
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd = raw_wire_connect(socket_path);
 	CHECK(fd >= 0);
-	struct sockaddr_un addr = {.sun_family = AF_UNIX};
-	memcpy(addr.sun_path, socket_path, strlen(socket_path) + 1);
-	CHECK(connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0);
 	return fd;
 }
 
-static void put_header(
-		uint32_t *words, uint32_t object, uint32_t size, uint32_t opcode) {
-	words[0] = object;
-	words[1] = size << 16 | opcode;
-}
+#define put_header raw_wire_header
 
 /* False when the server has closed the connection. */
 static bool raw_send(
 		int fd, const void *data, size_t len, const int *fds, int nfds) {
-	union {
-		char buf[CMSG_SPACE(253 * sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	struct iovec iov = {.iov_base = (void *)data, .iov_len = len};
-	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
-	if (nfds > 0) {
-		memset(&control, 0, sizeof(control));
-		msg.msg_control = control.buf;
-		msg.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
-		struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
-		cmsg->cmsg_level = SOL_SOCKET;
-		cmsg->cmsg_type = SCM_RIGHTS;
-		cmsg->cmsg_len = CMSG_LEN(nfds * sizeof(int));
-		memcpy(CMSG_DATA(cmsg), fds, nfds * sizeof(int));
-	}
-	ssize_t n = sendmsg(fd, &msg, MSG_NOSIGNAL);
+	ssize_t n = raw_wire_send(fd, data, len, fds, nfds);
 	if (n < 0 && (errno == EPIPE || errno == ECONNRESET)) {
 		return false;
 	}

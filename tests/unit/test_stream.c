@@ -4,6 +4,7 @@
  * partial send loses nothing.
  */
 #include "scheduler/stream.h"
+#include "tests/common/raw_wire.h"
 #include "tests/unit/check.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -26,23 +27,7 @@ static void make_pair(int pair[2]) {
 /* Sends bytes with fds in one sendmsg, as a client would. */
 static void send_with_fds(
 		int fd, const void *data, size_t len, const int *fds, int nfds) {
-	union {
-		char buf[CMSG_SPACE(64 * sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	struct iovec iov = {.iov_base = (void *)data, .iov_len = len};
-	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
-	if (nfds > 0) {
-		memset(&control, 0, sizeof(control));
-		msg.msg_control = control.buf;
-		msg.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
-		struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
-		cmsg->cmsg_level = SOL_SOCKET;
-		cmsg->cmsg_type = SCM_RIGHTS;
-		cmsg->cmsg_len = CMSG_LEN(nfds * sizeof(int));
-		memcpy(CMSG_DATA(cmsg), fds, nfds * sizeof(int));
-	}
-	CHECK(sendmsg(fd, &msg, 0) == (ssize_t)len);
+	CHECK(raw_wire_send(fd, data, len, fds, nfds) == (ssize_t)len);
 }
 
 /*
