@@ -22,8 +22,16 @@ $(ASAN_BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
+# A login session has XDG_RUNTIME_DIR; a bare root shell may not, so make a
+# private one rather than refuse to start.
 run: build
-	$(BUILD)/compositor/fairway $(ARGS)
+	@if [ -z "$$XDG_RUNTIME_DIR" ]; then \
+		XDG_RUNTIME_DIR=/tmp/fairway-runtime-$$(id -u); \
+		mkdir -p -m 700 "$$XDG_RUNTIME_DIR"; \
+		echo "XDG_RUNTIME_DIR was unset; using $$XDG_RUNTIME_DIR"; \
+		export XDG_RUNTIME_DIR; \
+	fi; \
+	exec $(BUILD)/compositor/fairway $(ARGS)
 
 test: build format-check test-unit test-asan fuzz-short soak-short
 

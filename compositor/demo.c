@@ -1,9 +1,12 @@
 #include "compositor/demo.h"
 #include "compositor/server.h"
 #include "compositor/spawn.h"
+#include "scheduler/gate.h"
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <wayland-server-core.h>
@@ -63,6 +66,38 @@ static int count_clients(struct fw_server *server) {
 	return count;
 }
 
+/* The process name, for a report a person can read. */
+static void process_name(pid_t pid, char *name, size_t size) {
+	snprintf(name, size, "?");
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	FILE *file = fopen(path, "re");
+	if (file == NULL) {
+		return;
+	}
+	if (fgets(name, (int)size, file) != NULL) {
+		name[strcspn(name, "\n")] = '\0';
+	}
+	fclose(file);
+}
+
+/* What the scheduler makes of each client: its priority and its load. */
+static void report_gate(struct fw_server *server) {
+	if (server->gate == NULL) {
+		printf("  (scheduler off: libwayland serves clients directly)\n");
+		return;
+	}
+	struct gate_connection *conn;
+	wl_list_for_each(conn, &server->gate->connections, link) {
+		char name[32];
+		process_name(conn->pid, name, sizeof(name));
+		printf("  %-18s pid %-7d priority %3d  %8" PRIu64
+			   " requests  %6.1f ms served\n",
+				name, (int)conn->pid, conn->entity.priority,
+				conn->stats.requests, conn->entity.stats.run_ns / 1e6);
+	}
+}
+
 static int handle_timer(void *data) {
 	struct fw_demo *demo = data;
 	struct fw_server *server = demo->server;
@@ -70,6 +105,7 @@ static int handle_timer(void *data) {
 	demo->last_frames = server->frames_rendered;
 	printf("fairway: %d clients connected, %.1f frames/s rendered\n",
 			count_clients(server), frames * 1000.0 / DEMO_REPORT_MS);
+	report_gate(server);
 	fflush(stdout);
 	wl_event_source_timer_update(demo->timer, DEMO_REPORT_MS);
 	return 0;
