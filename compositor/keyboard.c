@@ -62,20 +62,33 @@ static void handle_key(struct wl_listener *listener, void *data) {
 	note_focused_client(server);
 }
 
+static bool is_virtual(struct wlr_input_device *device) {
+	/* Virtual keyboards bring their own keymap over the protocol. */
+	return wlr_input_device_get_virtual_keyboard(device) != NULL;
+}
+
+static void free_virtual_keyboard(void *data) {
+	free(data);
+}
+
 static void handle_destroy(struct wl_listener *listener, void *data) {
 	struct fw_keyboard *keyboard = wl_container_of(listener, keyboard, destroy);
 	struct fw_server *server = keyboard->server;
+	if (is_virtual(keyboard->device)) {
+		/*
+		 * wlroots 0.15 never frees a virtual keyboard's wlr_keyboard: its
+		 * destroy hook is empty. The device is still being torn down here,
+		 * so free it once that is over.
+		 */
+		wl_event_loop_add_idle(server->loop, free_virtual_keyboard,
+				keyboard->device->keyboard);
+	}
 	wl_list_remove(&keyboard->modifiers.link);
 	wl_list_remove(&keyboard->key.link);
 	wl_list_remove(&keyboard->destroy.link);
 	wl_list_remove(&keyboard->link);
 	free(keyboard);
 	fw_seat_keyboard_removed(server);
-}
-
-static bool is_virtual(struct wlr_input_device *device) {
-	/* Virtual keyboards bring their own keymap over the protocol. */
-	return wlr_input_device_get_virtual_keyboard(device) != NULL;
 }
 
 void fw_keyboard_create(

@@ -381,6 +381,8 @@ void fw_server_destroy(struct fw_server *server) {
 	fw_xwayland_finish(server);
 	if (server->display != NULL) {
 		wl_display_destroy_clients(server->display);
+		/* What clients' resources left to free later (keyboard.c). */
+		wl_event_loop_dispatch_idle(server->loop);
 	}
 	fw_spawn_wait_group(server->child_pid);
 	server->child_pid = 0;

@@ -382,6 +382,20 @@ void fw_xwayland_finish(struct fw_server *server) {
 	}
 	wl_list_remove(&server->xwayland_ready.link);
 	wl_list_remove(&server->new_xwayland_surface.link);
-	wlr_xwayland_destroy(server->xwayland);
+	struct wlr_xwayland *xwayland = server->xwayland;
+	/*
+	 * wlroots 0.15 frees its X window manager only when the X connection
+	 * hangs up, and only safely while the wlr_xwayland still exists. So
+	 * hang up on Xwayland first and let the loop see it go (lazy XWayland
+	 * starts no new one), then destroy the rest.
+	 */
+	if (xwayland->xwm != NULL && xwayland->server != NULL &&
+			xwayland->server->client != NULL) {
+		wl_client_destroy(xwayland->server->client);
+		for (int i = 0; i < 40 && xwayland->xwm != NULL; i++) {
+			wl_event_loop_dispatch(server->loop, 50);
+		}
+	}
+	wlr_xwayland_destroy(xwayland);
 	server->xwayland = NULL;
 }

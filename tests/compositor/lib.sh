@@ -59,6 +59,13 @@ skip() {
 }
 
 pass() {
+	# A fairway still running must also stop cleanly: under the sanitizers
+	# a leak or an error at shutdown shows as its exit status.
+	if [ -n "$FW_PID" ] && alive "$FW_PID"; then
+		fw_stop
+		[ "$FW_STATUS" -eq 0 ] ||
+			fail "fairway exited $FW_STATUS$(signal_name $FW_STATUS) on SIGTERM"
+	fi
 	echo "PASS: $FW_NAME"
 	FW_PASSED=1
 	exit 0
