@@ -1,0 +1,1 @@
+"""fairway's benchmark harness (bench/run)."""

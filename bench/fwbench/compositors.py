@@ -1,0 +1,123 @@
+"""How each compositor is started: headless, pixman, one 1280x720 output,
+no XWayland, with its own XDG_RUNTIME_DIR."""
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+from .procs import Proc
+
+ALL = ["fairway", "fairway-off", "sway", "cage", "weston"]
+WIDTH, HEIGHT = 1280, 720
+
+SWAY_CONFIG = f"""# Written by bench/run: the least sway needs to be compared fairly.
+xwayland disable
+output HEADLESS-1 mode {WIDTH}x{HEIGHT}
+"""
+
+
+def base_env(account, runtime_dir):
+    return {
+        "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+        "HOME": account.home,
+        "USER": account.name or os.environ.get("USER", "root"),
+        "LANG": "C.UTF-8",
+        "XDG_RUNTIME_DIR": runtime_dir,
+        "WLR_BACKENDS": "headless",
+        "WLR_RENDERER": "pixman",
+        "WLR_LIBINPUT_NO_DEVICES": "1",
+        "WLR_HEADLESS_OUTPUTS": "1",
+    }
+
+
+def version(name, build):
+    argv = {
+        "fairway": [os.path.join(build, "compositor", "fairway"), "-v"],
+        "sway": ["sway", "-v"],
+        "cage": ["cage", "-v"],
+        "weston": ["weston", "--version"],
+    }[name.split("-")[0]]
+    try:
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=10)
+        return (r.stdout + r.stderr).strip().splitlines()[0]
+    except (OSError, subprocess.SubprocessError, IndexError):
+        return "unknown"
+
+
+def fairway_help(build):
+    try:
+        r = subprocess.run([os.path.join(build, "compositor", "fairway"),
+                "-h"], capture_output=True, text=True, timeout=10)
+        return r.stdout + r.stderr
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+class Running:
+    """A started compositor and the folder that holds its socket."""
+
+    def __init__(self, name, proc, runtime_dir, account):
+        self.name = name
+        self.proc = proc
+        self.runtime_dir = runtime_dir
+        self.account = account
+        self.display = None
+
+    def wait_socket(self, timeout=20.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                return False
+            try:
+                names = os.listdir(self.runtime_dir)
+            except OSError:
+                names = []
+            for n in sorted(names):
+                if n.startswith("wayland-") and not n.endswith(".lock"):
+                    self.display = n
+                    return True
+            time.sleep(0.02)
+        return False
+
+    def client_env(self):
+        env = base_env(self.account, self.runtime_dir)
+        env["WAYLAND_DISPLAY"] = self.display
+        return env
+
+    def stop(self):
+        self.proc.stop(grace=5.0)
+        shutil.rmtree(self.runtime_dir, ignore_errors=True)
+
+
+def start(name, build, account, logdir, fairway_args=()):
+    runtime_dir = tempfile.mkdtemp(prefix=f"fwbench-{name}-")
+    os.chmod(runtime_dir, 0o700)
+    account.chown(runtime_dir)
+    env = base_env(account, runtime_dir)
+    if name in ("fairway", "fairway-off"):
+        argv = [os.path.join(build, "compositor", "fairway"),
+                "--backend", "headless", "--no-xwayland",
+                "--output-size", f"{WIDTH}x{HEIGHT}",
+                "--scheduler", "on" if name == "fairway" else "off"]
+        argv += list(fairway_args)
+    elif name == "sway":
+        config = os.path.join(runtime_dir, "sway.conf")
+        with open(config, "w") as f:
+            f.write(SWAY_CONFIG)
+        account.chown(config)
+        argv = ["sway", "-c", config]
+    elif name == "cage":
+        # cage runs one application and exits with it; a sleeper keeps it
+        # up while the bench connects its own clients to its socket.
+        argv = ["cage", "--", "sleep", "1000000"]
+    elif name == "weston":
+        argv = ["weston", "--backend=headless-backend.so", "--use-pixman",
+                f"--width={WIDTH}", f"--height={HEIGHT}", "--idle-time=0",
+                "--no-config"]
+    else:
+        raise ValueError(f"unknown compositor {name}")
+    proc = Proc(argv, env, account, os.path.join(logdir, f"{name}.out"),
+            os.path.join(logdir, f"{name}.err"))
+    return Running(name, proc, runtime_dir, account)

@@ -1,0 +1,162 @@
+"""Processes for the bench: spawn as a chosen user in their own process
+group, reap with wait4 (for the client's own CPU time), stop cleanly, and
+read a compositor's cost from /proc."""
+
+import os
+import resource
+import signal
+import subprocess
+import time
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def _raise_nofile():
+    # 500 idle clients need more than the usual 1024 descriptors in the
+    # compositor (fairway holds two per client); every compositor and
+    # client gets the same higher limit so the comparison stays fair.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+class Account:
+    """Who a process runs as. uid None means the harness's own user."""
+
+    def __init__(self, name=None, uid=None, gid=None, home=None):
+        self.name = name
+        self.uid = uid
+        self.gid = gid
+        self.home = home or os.environ.get("HOME", "/")
+
+    def wrap(self, argv):
+        if self.uid is None or self.uid == os.geteuid():
+            return list(argv)
+        # setpriv execs the command itself (runuser would fork and keep a
+        # parent in between), so the pid we hold is the program's own.
+        return ["setpriv", f"--reuid={self.uid}", f"--regid={self.gid}",
+                "--init-groups", "--"] + list(argv)
+
+    def chown(self, path):
+        if self.uid is not None and os.geteuid() == 0:
+            os.chown(path, self.uid, self.gid)
+
+
+class Proc:
+    def __init__(self, argv, env, account, stdout_path, stderr_path):
+        self.argv = list(argv)
+        self.stdout_path = stdout_path
+        self.stderr_path = stderr_path
+        self.rc = None
+        self.rusage = None
+        self.started = time.monotonic()
+        self.ended = None
+        self.timed_out = False
+        with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
+            self.popen = subprocess.Popen(account.wrap(argv), env=env,
+                    stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                    process_group=0, preexec_fn=_raise_nofile)
+        self.pid = self.popen.pid
+
+    def poll(self):
+        if self.rc is None:
+            try:
+                pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+            except ChildProcessError:
+                pid, status, usage = self.pid, 0, None
+            if pid == self.pid:
+                self.rc = os.waitstatus_to_exitcode(status)
+                self.rusage = usage
+                self.ended = time.monotonic()
+                # Popen must not reap it again.
+                self.popen.returncode = self.rc
+        return self.rc
+
+    def wait(self, timeout):
+        deadline = time.monotonic() + timeout
+        while self.poll() is None:
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(0.02)
+        return self.rc
+
+    def signal_group(self, sig):
+        try:
+            os.killpg(self.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def stop(self, grace=5.0):
+        """SIGTERM the process group, SIGKILL after grace, then make sure
+        nothing of the group is left (helpers such as cage's child)."""
+        if self.poll() is None:
+            self.signal_group(signal.SIGTERM)
+            if self.wait(grace) is None:
+                self.signal_group(signal.SIGKILL)
+                self.wait(5.0)
+        self.signal_group(signal.SIGKILL)
+        return self.rc
+
+    def stdout_text(self):
+        try:
+            with open(self.stdout_path, "rb") as f:
+                return f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def stderr_tail(self, limit=2000):
+        try:
+            with open(self.stderr_path, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                size = f.tell()
+                f.seek(max(0, size - limit))
+                return f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def cpu_seconds(self):
+        if self.rusage is None:
+            return None
+        return self.rusage.ru_utime + self.rusage.ru_stime
+
+
+def proc_sample(pid):
+    """CPU seconds, context switches (summed over threads) and RSS of a
+    live process, or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+        fields = stat[stat.rindex(")") + 2:].split()
+        cpu = (int(fields[11]) + int(fields[12])) / CLK_TCK
+        voluntary = involuntary = 0
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{tid}/status") as f:
+                    for line in f:
+                        if line.startswith("voluntary_ctxt_switches:"):
+                            voluntary += int(line.split()[1])
+                        elif line.startswith("nonvoluntary_ctxt_switches:"):
+                            involuntary += int(line.split()[1])
+            except OSError:
+                pass  # a thread that just ended
+        rss = None
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    rss = int(line.split()[1])
+        return {"t": time.monotonic(), "cpu_s": cpu, "voluntary": voluntary,
+                "involuntary": involuntary, "rss_kib": rss}
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def sample_delta(before, after):
+    if before is None or after is None:
+        return None
+    return {
+        "wall_s": round(after["t"] - before["t"], 4),
+        "cpu_s": round(after["cpu_s"] - before["cpu_s"], 4),
+        "voluntary_ctxt_switches": after["voluntary"] - before["voluntary"],
+        "involuntary_ctxt_switches":
+            after["involuntary"] - before["involuntary"],
+    }

@@ -1,0 +1,238 @@
+"""Turns a scenario's raw records into OUT/SCENARIO.md (medians across
+repeats, ratios to fairway) and OUT/SCENARIO-*.png (gnuplot)."""
+
+import os
+import shutil
+import statistics
+import subprocess
+
+
+def fmt(v):
+    if v is None:
+        return "—"
+    a = abs(v)
+    if float(v).is_integer() and a >= 10:
+        return f"{v:.0f}"
+    if a >= 1000:
+        return f"{v:.0f}"
+    if a >= 100:
+        return f"{v:.1f}"
+    if a >= 10:
+        return f"{v:.2f}"
+    return f"{v:.3f}"
+
+
+class Footnotes:
+    def __init__(self):
+        self.items = []
+
+    def ref(self, text):
+        if text not in self.items:
+            self.items.append(text)
+        return f"[{self.items.index(text) + 1}]"
+
+    def markdown(self):
+        return "".join(f"[{i + 1}] {t}  \n" for i, t in enumerate(self.items))
+
+
+def _rows(data):
+    rows = []
+    for r in data["runs"]:
+        if r["row"] not in rows:
+            rows.append(r["row"])
+    return rows
+
+
+def collect(module, data):
+    """(row, compositor) -> {"values": {metric: [..]}, "na": set, "errors":
+    [..], "params": {...}}"""
+    cells = {}
+    for rec in data["runs"]:
+        key = (rec["row"], rec["compositor"])
+        cell = cells.setdefault(key, {"values": {}, "na": [], "errors": [],
+            "params": {}})
+        params = dict(rec.get("params") or {})
+        params.pop("kind", None)
+        cell["params"] = params
+        if rec.get("na"):
+            cell["na"].append(rec["na"])
+            continue
+        if rec.get("error"):
+            cell["errors"].append(rec["error"])
+            continue
+        for k, v in module.metrics(rec).items():
+            if v is not None:
+                cell["values"].setdefault(k, []).append(v)
+    return cells
+
+
+def median(cell, metric):
+    if cell is None:
+        return None
+    vals = cell["values"].get(metric)
+    return statistics.median(vals) if vals else None
+
+
+def _cell_text(cell, metric, notes):
+    if cell is None:
+        return "not run"
+    v = median(cell, metric)
+    if v is not None:
+        text = fmt(v)
+        if cell["errors"]:
+            text += " " + notes.ref(
+                f"{len(cell['errors'])} of the repeats failed: "
+                f"{cell['errors'][0]}")
+        return text
+    if cell["na"]:
+        return "n/a " + notes.ref(cell["na"][0])
+    if cell["errors"]:
+        return "failed " + notes.ref(cell["errors"][0])
+    return "—"
+
+
+def tables(module, data):
+    cells = collect(module, data)
+    rows = _rows(data)
+    comps = data["compositors"]
+    notes = Footnotes()
+    out = []
+    if len(comps) == 1:
+        comp = comps[0]
+        head = [module.ROW_LABEL] + [label for _, label, _ in module.METRICS]
+        out.append("| " + " | ".join(head) + " |")
+        out.append("|" + "---|" * len(head))
+        for row in rows:
+            cell = cells.get((row, comp))
+            line = [row] + [_cell_text(cell, m, notes)
+                for m, _, _ in module.METRICS]
+            out.append("| " + " | ".join(line) + " |")
+        out.append("")
+    else:
+        base = "fairway" if "fairway" in comps else None
+        for metric, label, better in module.METRICS:
+            if not any(median(cells.get((r, c)), metric) is not None
+                    for r in rows for c in comps):
+                continue
+            out.append(f"**{label}** ({better} is better"
+                    + ("; in brackets: value / fairway" if base else "")
+                    + ")\n")
+            head = [module.ROW_LABEL] + comps
+            out.append("| " + " | ".join(head) + " |")
+            out.append("|" + "---|" * len(head))
+            for row in rows:
+                line = [row]
+                ref = median(cells.get((row, base)), metric) if base else None
+                for comp in comps:
+                    cell = cells.get((row, comp))
+                    text = _cell_text(cell, metric, notes)
+                    v = median(cell, metric)
+                    if comp != base and v is not None and ref:
+                        text += f" ({v / ref:.2f}x)"
+                    line.append(text)
+                out.append("| " + " | ".join(line) + " |")
+            out.append("")
+    if notes.items:
+        out.append(notes.markdown())
+    return "\n".join(out)
+
+
+def _plot_series(module, data, spec, mode):
+    """x values and, per compositor, the median at each x."""
+    cells = collect(module, data)
+    rows = _rows(data)
+    points = {}
+    for row in rows:
+        for comp in data["compositors"]:
+            cell = cells.get((row, comp))
+            if cell is None:
+                continue
+            p = cell["params"]
+            x = p.get(spec["x"])
+            if x is None:
+                continue
+            if mode is not None and p.get("mode") not in (mode, None):
+                continue
+            v = median(cell, spec["metric"])
+            points.setdefault(x, {})[comp] = v
+    return sorted(points), points
+
+
+def plots(module, data, out_dir):
+    """Writes the PNGs; returns [(file, caption)]."""
+    made = []
+    gnuplot = shutil.which("gnuplot")
+    if gnuplot is None:
+        return made
+    name = data["scenario"]
+    plot_dir = os.path.join(out_dir, "plot-data")
+    os.makedirs(plot_dir, exist_ok=True)
+    for spec in module.PLOTS:
+        modes = ["commit", "requests"] if spec.get("by_mode") else [None]
+        for mode in modes:
+            xs, points = _plot_series(module, data, spec, mode)
+            comps = [c for c in data["compositors"]
+                if any(points[x].get(c) is not None for x in xs)]
+            if not xs or not comps:
+                continue
+            stem = f"{name}-{spec['metric']}" + (f"-{mode}" if mode else "")
+            dat = os.path.join(plot_dir, stem + ".dat")
+            with open(dat, "w") as f:
+                f.write("# x " + " ".join(comps) + "\n")
+                for x in xs:
+                    vals = [points[x].get(c) for c in comps]
+                    f.write(f"{x} " + " ".join("NaN" if v is None else
+                        repr(v) for v in vals) + "\n")
+            png = stem + ".png"
+            title = spec["ylabel"] + (f", {mode} flood" if mode else "")
+            xlabel = {"K": "flooding clients K",
+                "interval": "--sched-interval (ms), max slice 3x"}.get(
+                spec["x"], spec["x"])
+            script = [
+                "set terminal pngcairo size 800,500 noenhanced",
+                f"set output '{os.path.join(out_dir, png)}'",
+                f"set title '{title}'",
+                f"set xlabel '{xlabel}'",
+                f"set ylabel '{spec['ylabel']}'",
+                "set datafile missing 'NaN'",
+                "set key top left",
+                "set grid",
+            ]
+            if spec.get("logx"):
+                script.append("set logscale x")
+            parts = [f"'{dat}' using 1:{i + 2} with linespoints lw 2 "
+                f"title '{c}'" for i, c in enumerate(comps)]
+            script.append("plot " + ", ".join(parts))
+            r = subprocess.run([gnuplot], input="\n".join(script) + "\n",
+                text=True, capture_output=True)
+            if r.returncode == 0:
+                made.append((png, title))
+    return made
+
+
+def write(module, data, out_dir):
+    name = data["scenario"]
+    made = plots(module, data, out_dir)
+    m = data["machine"]
+    lines = [
+        f"# {module.TITLE}",
+        "",
+        f"Command: `{data['command']}`  ",
+        f"Date: {data['date']}; machine: {m['nproc']} CPUs ({m['cpu']}), "
+        f"kernel {m['kernel']}, load average at start {m['loadavg']}  ",
+        f"Duration {data['duration_s']:g} s per run, {data['repeat']} "
+        f"repeat(s); cells are medians across repeats.  ",
+        "Compositors: " + "; ".join(f"{c}: {data['versions'].get(c, '?')}"
+            for c in data["compositors"]) + "  ",
+        "Other people's builds and tests share this machine: expect noise.",
+        "",
+        "A cell is the median over the repeats; \"—\" means the client ran "
+        "but measured no sample of that kind (bench/README.md says why); "
+        "\"n/a\" and \"failed\" carry their reason as a footnote.",
+        "",
+        tables(module, data),
+    ]
+    for png, title in made:
+        lines += [f"![{title}]({png})", ""]
+    with open(os.path.join(out_dir, f"{name}.md"), "w") as f:
+        f.write("\n".join(lines))

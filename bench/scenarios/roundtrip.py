@@ -1,0 +1,40 @@
+"""Round trips of a light client, alone and under 4 commit flooders."""
+
+from fwbench.metrics import COST_METRICS, client_json, cost, field
+
+from .flood import plaid
+
+TITLE = "roundtrip: fairway-probe alone and under 4 commit flooders"
+FAIRWAY_ONLY = False
+ROW_LABEL = "load"
+
+METRICS = [
+    ("p50", "round trip p50 (ms)", "lower"),
+    ("p99", "round trip p99 (ms)", "lower"),
+    ("max", "round trip max (ms)", "lower"),
+    ("count", "round trips answered", "higher"),
+] + COST_METRICS
+
+PLOTS = []
+
+
+def cases(opts):
+    return [
+        {"row": "alone", "params": {"K": 0},
+            "measured": [{"prog": "probe", "args": []}]},
+        {"row": "K=4 commit", "params": {"K": 4, "mode": "commit"},
+            "background": [plaid("commit") for _ in range(4)],
+            "measured": [{"prog": "probe", "args": []}]},
+    ]
+
+
+def metrics(rec):
+    j = client_json(rec, "probe")
+    m = {
+        "p50": field(j, "roundtrip_ms", "p50"),
+        "p99": field(j, "roundtrip_ms", "p99"),
+        "max": field(j, "roundtrip_ms", "max"),
+        "count": field(j, "roundtrip_ms", "count"),
+    }
+    m.update(cost(rec))
+    return m
