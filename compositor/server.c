@@ -1,5 +1,4 @@
 #include "compositor/server.h"
-#include "compositor/buffer_release.h"
 #include "compositor/demo.h"
 #include "compositor/input.h"
 #include "compositor/output.h"
@@ -242,7 +241,6 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 	if (server->compositor == NULL) {
 		goto error;
 	}
-	fw_buffer_release_init(server);
 	if (!create_scene(server)) {
 		wlr_log(WLR_ERROR, "Cannot create the scene graph");
 		goto error;
@@ -405,7 +403,6 @@ void fw_server_destroy(struct fw_server *server) {
 		wl_list_remove(&server->request_activate.link);
 	}
 	fw_output_finish_manager(server);
-	fw_buffer_release_finish(server);
 	fw_cursor_finish(server);
 	fw_seat_finish(server);
 	if (server->backend != NULL) {

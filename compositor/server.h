@@ -63,7 +63,6 @@ struct fw_server {
 	struct wlr_renderer *renderer;
 	struct wlr_allocator *allocator;
 	struct wlr_compositor *compositor;
-	struct wl_listener new_surface; /* buffer_release.c */
 	struct wlr_presentation *presentation;
 
 	struct wlr_scene *scene;
