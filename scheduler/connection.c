@@ -199,6 +199,16 @@ static int handle_inner(int fd, uint32_t mask, void *data) {
 	return 0;
 }
 
+bool connection_deliver_events(struct gate_connection *conn) {
+	wl_client_flush(conn->client);
+	pull_events(conn);
+	if (!flush_events(conn)) {
+		return false;
+	}
+	update_outer_mask(conn);
+	return true;
+}
+
 /*
  * Checks the newly read bytes' message sizes. False: the client broke the
  * protocol, and is gone or going once what came before is served.
@@ -277,6 +287,7 @@ int connection_forward(
 	if (scan.bytes == 0) {
 		return 0;
 	}
+	size_t fds_before = stream_fd_count(&conn->requests);
 	ssize_t n = stream_send(&conn->requests, conn->inner_fd, scan.bytes);
 	if (n < 0) {
 		sched_log(SCHED_LOG_ERROR, "client %d: forwarding failed: %s",
@@ -290,6 +301,13 @@ int connection_forward(
 	 * blurs the cost estimate.
 	 */
 	conn->validated -= n;
+	/*
+	 * libwayland reads up to 4096 bytes, and one message with fds, per
+	 * wakeup: a batch that fits one read is read in the next dispatch,
+	 * and only a bigger one needs asking the kernel whether it was.
+	 */
+	conn->in_flight_unsure = (size_t)n > WIRE_MAX_MESSAGE_SIZE ||
+			stream_fd_count(&conn->requests) != fds_before;
 	size_t requests = (size_t)n == scan.bytes ? scan.messages
 											  : scan.messages * n / scan.bytes;
 	conn->stats.requests += requests;
@@ -301,6 +319,9 @@ int connection_forward(
 }
 
 bool connection_drained(struct gate_connection *conn) {
+	if (!conn->in_flight_unsure) {
+		return true;
+	}
 	int queued = 0;
 	if (ioctl(conn->inner_fd, SIOCOUTQ, &queued) < 0) {
 		return true;

@@ -21,6 +21,13 @@ int connection_forward(
 bool connection_drained(struct gate_connection *conn);
 
 /*
+ * Passes on at once what libwayland answered a batch, rather than at the
+ * next turn of the loop: a client waiting for a reply (a buffer release, a
+ * sync's done) goes on sooner. Returns false if the client is gone.
+ */
+bool connection_deliver_events(struct gate_connection *conn);
+
+/*
  * After libwayland has read a batch: a client that hung up is disconnected
  * once everything it sent has been served. Returns false if it is gone.
  */

@@ -71,6 +71,7 @@ struct gate_connection {
 	/* A batch libwayland has not finished reading yet. */
 	bool in_flight;
 	struct wl_list in_flight_link; /* gate.in_flight */
+	bool in_flight_unsure; /* so big that libwayland may need more reads */
 	uint32_t in_flight_requests;
 	int64_t in_flight_ns;
 

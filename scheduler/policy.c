@@ -102,15 +102,22 @@ void sched_entity_set_ready(
 	 * client's short bursts never add up to a penalty.
 	 */
 	int64_t idle = policy->now_ns - entity->idle_since_ns;
-	entity->used_ns -= idle;
-	if (entity->used_ns < 0) {
-		entity->used_ns = 0;
+	int base = policy->params.base_priority;
+	/*
+	 * Above base, rest pays nothing back: a boost from input is spent by
+	 * being served, so a client that got a window's configure and then
+	 * floods cannot keep outranking the ones that ask for little.
+	 */
+	if (entity->priority <= base) {
+		entity->used_ns -= idle;
+		if (entity->used_ns < 0) {
+			entity->used_ns = 0;
+		}
 	}
 	/* And a real rest wins back a point per idle period, up to base. */
 	int64_t idle_ns =
 			(int64_t)policy->params.idle_slices * policy->params.interval_ns;
 	int64_t points = idle / idle_ns;
-	int base = policy->params.base_priority;
 	if (entity->priority < base && points > 0) {
 		entity->priority = points >= base - entity->priority
 				? base

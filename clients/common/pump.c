@@ -15,8 +15,8 @@
 /* libwayland flushes inline after 28 queued fds (MAX_FDS_OUT). */
 #define SENDER_MAX_FDS 16
 
-static int wait_and_read(
-		struct wl_display *display, int timeout_ms, bool *unsent) {
+static int wait_and_read(struct wl_display *display, int timeout_ms,
+		bool flushing, bool *unsent) {
 	while (wl_display_prepare_read(display) != 0) {
 		if (wl_display_dispatch_pending(display) < 0) {
 			return -1;
@@ -34,6 +34,13 @@ static int wait_and_read(
 			.fd = wl_display_get_fd(display),
 			.events = POLLIN | (*unsent ? POLLOUT : 0),
 	};
+	/*
+	 * A caller that only waits to send must not block for events once the
+	 * flush above went through: the compositor may have nothing to say.
+	 */
+	if (flushing && !*unsent) {
+		timeout_ms = 0;
+	}
 	int n = poll(&pfd, 1, timeout_ms);
 	if (n < 0) {
 		wl_display_cancel_read(display);
@@ -54,7 +61,7 @@ static int wait_and_read(
 
 int fw_pump(struct wl_display *display, int timeout_ms) {
 	bool unsent;
-	return wait_and_read(display, timeout_ms, &unsent);
+	return wait_and_read(display, timeout_ms, false, &unsent);
 }
 
 int fw_flush_blocking(struct wl_display *display, uint64_t deadline_ns) {
@@ -74,7 +81,7 @@ int fw_flush_blocking(struct wl_display *display, uint64_t deadline_ns) {
 		}
 		int timeout = deadline_ns != 0 ? fw_ms_until(deadline_ns) : -1;
 		bool unsent;
-		if (wait_and_read(display, timeout, &unsent) < 0) {
+		if (wait_and_read(display, timeout, true, &unsent) < 0) {
 			return -1;
 		}
 	}
