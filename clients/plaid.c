@@ -67,6 +67,7 @@ struct plaid {
 	int churn_fd;
 	/* sync mode */
 	uint64_t outstanding_syncs;
+	struct wl_list syncs; /* struct plaid_sync.link, awaiting done */
 
 	uint64_t commits;
 	uint64_t step; /* advances the pattern of positions and colours */
@@ -83,11 +84,23 @@ static uint32_t next_random(struct plaid *p) {
 	return x;
 }
 
+/* A sync in flight, kept so that teardown can free it when none comes. */
+struct plaid_sync {
+	struct plaid *plaid;
+	struct wl_callback *callback;
+	struct wl_list link;
+};
+
+static void sync_free(struct plaid_sync *sync) {
+	sync->plaid->outstanding_syncs--;
+	wl_callback_destroy(sync->callback);
+	wl_list_remove(&sync->link);
+	free(sync);
+}
+
 static void handle_sync_done(
 		void *data, struct wl_callback *callback, uint32_t serial) {
-	struct plaid *p = data;
-	p->outstanding_syncs--;
-	wl_callback_destroy(callback);
+	sync_free(data);
 }
 
 static const struct wl_callback_listener sync_listener = {
@@ -279,8 +292,14 @@ static int unit_sync(struct plaid *p) {
 	if ((r = fw_sender_reserve(&p->sender, SZ_SYNC, 0)) != 0) {
 		return r;
 	}
-	struct wl_callback *callback = wl_display_sync(p->globals.display);
-	wl_callback_add_listener(callback, &sync_listener, p);
+	struct plaid_sync *sync = calloc(1, sizeof(*sync));
+	if (sync == NULL) {
+		return -1;
+	}
+	sync->plaid = p;
+	sync->callback = wl_display_sync(p->globals.display);
+	wl_callback_add_listener(sync->callback, &sync_listener, sync);
+	wl_list_insert(&p->syncs, &sync->link);
 	p->outstanding_syncs++;
 	return 0;
 }
@@ -360,11 +379,15 @@ static int setup(struct plaid *p) {
 static void teardown(struct plaid *p) {
 	/*
 	 * The compositor answers syncs in order, so one roundtrip brings every
-	 * outstanding done and frees those callbacks.
+	 * outstanding done; whatever a broken connection left is freed here.
 	 */
 	if (p->outstanding_syncs > 0 && p->globals.display != NULL &&
 			wl_display_get_error(p->globals.display) == 0) {
 		wl_display_roundtrip(p->globals.display);
+	}
+	struct plaid_sync *sync, *tmp;
+	wl_list_for_each_safe(sync, tmp, &p->syncs, link) {
+		sync_free(sync);
 	}
 	if (p->scratch_region != NULL) {
 		wl_region_destroy(p->scratch_region);
@@ -436,6 +459,7 @@ int main(int argc, char **argv) {
 	p.rects = rects;
 	p.repaint = repaint;
 	p.churn_fd = -1;
+	wl_list_init(&p.syncs);
 	p.rng = 0x2545f491u;
 
 	struct wl_display *display = fw_connect(prog.name);
