@@ -1,0 +1,26 @@
+#!/bin/sh
+# An X client that sets no _NET_WM_PID (xeyes) is still hinted on its own
+# pid: wlroots' window manager asks Xwayland for it through the X-Resource
+# extension (xwm.c), and the ratings take it from there.
+. "$(dirname "$0")/lib-hints.sh"
+need_privilege
+need_prog xeyes
+need_prog xdotool
+need_prog xprop
+
+fw_start -d
+start_bg xeyes -geometry 300x300+0+0 >"$FW_TMP/xeyes.out" 2>&1
+xeyes=$BG_PID
+mapped() {
+	FW_SEEN=$(timeout 10 xdotool search --onlyvisible --class xeyes 2>&1)
+	[ -n "$FW_SEEN" ]
+}
+wait_until 30 "xeyes mapped" mapped
+window=$(echo "$FW_SEEN" | head -n 1)
+# The premise: xeyes does not say who it is.
+timeout 10 xprop -id "$window" _NET_WM_PID | grep -q 'not found' ||
+	skip "this xeyes sets _NET_WM_PID"
+"$FW_TEST_POINTER" move 100 100 move 110 110 || fail "fw-test-pointer failed"
+wait_until 20 "interactive attributes on xeyes ($xeyes)" \
+	all_threads "$xeyes" "^$INTERACTIVE"
+pass
