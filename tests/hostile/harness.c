@@ -1,0 +1,328 @@
+/* The server under attack, the raw client, and what is measured. */
+#include "scheduler/connection.h"
+#include "tests/common/raw_wire.h"
+#include "tests/hostile/hostile.h"
+#include <dirent.h>
+#include <errno.h>
+#include <malloc.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <wayland-client.h>
+#include <wayland-server.h>
+
+char socket_path[108];
+
+/* --- what the server logged ------------------------------------------- */
+
+static char server_log[1 << 16];
+static size_t server_log_len;
+
+static void log_append(const char *fmt, va_list args) {
+	char line[1024];
+	int n = vsnprintf(line, sizeof(line), fmt, args);
+	if (n < 0) {
+		return;
+	}
+	size_t len = strnlen(line, sizeof(line));
+	fprintf(stderr, "server: %s%s", line,
+			len > 0 && line[len - 1] == '\n' ? "" : "\n");
+	/* Keep the newest lines: drop the oldest half when full. */
+	if (server_log_len + len + 2 > sizeof(server_log)) {
+		size_t half = sizeof(server_log) / 2;
+		memmove(server_log, server_log + half, server_log_len - half);
+		server_log_len -= half;
+	}
+	memcpy(server_log + server_log_len, line, len);
+	server_log_len += len;
+	server_log[server_log_len++] = '\n';
+	server_log[server_log_len] = '\0';
+}
+
+__attribute__((format(printf, 2, 0))) void capture_sched_log(
+		enum sched_log_importance importance, const char *fmt, va_list args) {
+	log_append(fmt, args);
+}
+
+__attribute__((format(printf, 1, 0))) void capture_wl_log(
+		const char *fmt, va_list args) {
+	log_append(fmt, args);
+}
+
+bool logged(const char *needle) {
+	return strstr(server_log, needle) != NULL;
+}
+
+/* --- measuring the server --------------------------------------------- */
+
+static int count_dir(const char *path) {
+	int count = 0;
+	DIR *dir = opendir(path);
+	CHECK(dir);
+	while (readdir(dir)) {
+		count++;
+	}
+	closedir(dir);
+	return count;
+}
+
+int count_fds(void) {
+	return count_dir("/proc/self/fd");
+}
+
+int count_maps(void) {
+	FILE *f = fopen("/proc/self/maps", "r");
+	CHECK(f);
+	int count = 0, c;
+	while ((c = fgetc(f)) != EOF) {
+		count += c == '\n';
+	}
+	fclose(f);
+	return count;
+}
+
+long rss_kb(void) {
+	FILE *f = fopen("/proc/self/status", "r");
+	CHECK(f);
+	char line[256];
+	long kb = -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "VmRSS: %ld", &kb) == 1) {
+			break;
+		}
+	}
+	fclose(f);
+	return kb;
+}
+
+/* Heap bytes in use (glibc's allocator; not meaningful under ASan). */
+size_t heap_in_use(void) {
+	return mallinfo2().uordblks;
+}
+
+double cpu_seconds(void) {
+	struct rusage usage;
+	getrusage(RUSAGE_SELF, &usage);
+	return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+			(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+/* --- raw client side --------------------------------------------------- */
+
+int raw_connect(void) {
+	int fd = raw_wire_connect(socket_path);
+	CHECK(fd >= 0);
+	return fd;
+}
+
+/* False when the server has closed the connection. */
+bool raw_send(int fd, const void *data, size_t len, const int *fds, int nfds) {
+	ssize_t n = raw_wire_send(fd, data, len, fds, nfds);
+	if (n < 0 && (errno == EPIPE || errno == ECONNRESET)) {
+		return false;
+	}
+	CHECK(n == (ssize_t)len);
+	return true;
+}
+
+bool raw_sync(int fd, uint32_t callback_id) {
+	uint32_t msg[3];
+	put_header(msg, 1, sizeof(msg), 0);
+	msg[2] = callback_id;
+	return raw_send(fd, msg, sizeof(msg), NULL, 0);
+}
+
+/*
+ * Reads events until the server closes. With stop_at_done, returns as soon
+ * as that callback is done instead.
+ */
+void raw_read(int fd, struct raw_events *events, uint32_t stop_at_done) {
+	static uint8_t buf[1 << 16];
+	size_t len = 0;
+	for (;;) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		CHECK(poll(&pfd, 1, 30000) == 1);
+		ssize_t n = read(fd, buf + len, sizeof(buf) - len);
+		if (n <= 0) {
+			return;
+		}
+		len += n;
+		events->bytes += n;
+		size_t off = 0;
+		while (len - off >= 8) {
+			uint32_t words[5];
+			memcpy(words, buf + off, 8);
+			uint32_t size = words[1] >> 16, opcode = words[1] & 0xffff;
+			CHECK(size >= 8);
+			if (len - off < size) {
+				break;
+			}
+			if (words[0] == 1 && opcode == 0 && size >= 20) {
+				memcpy(words, buf + off, 20);
+				events->error = true;
+				events->error_code = words[3];
+				size_t max = sizeof(events->error_message) - 1;
+				size_t str = words[4] < max ? words[4] : max;
+				if (str > size - 20) {
+					str = size - 20;
+				}
+				memcpy(events->error_message, buf + off + 20, str);
+				events->error_message[str] = '\0';
+			} else if (words[0] != 1 && words[0] < 0xff000000 && opcode == 0 &&
+					size == 12) {
+				events->done_count++;
+				events->last_done = words[0];
+				if (words[0] == stop_at_done) {
+					return;
+				}
+			}
+			off += size;
+		}
+		memmove(buf, buf + off, len - off);
+		len -= off;
+	}
+}
+
+/* A well-behaved libwayland client: roundtrips, then exit 0. */
+void good_client(int roundtrips) {
+	struct wl_display *display = wl_display_connect(socket_path);
+	CHECK(display);
+	for (int i = 0; i < roundtrips; i++) {
+		CHECK(wl_display_roundtrip(display) >= 0);
+	}
+	wl_display_disconnect(display);
+	_exit(0);
+}
+
+/* --- server side ------------------------------------------------------- */
+
+static int handle_sigchld(int signal_number, void *data) {
+	return 0;
+}
+
+pid_t spawn(void (*body)(const void *), const void *arg) {
+	fflush(NULL);
+	pid_t pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		body(arg);
+		_exit(0);
+	}
+	return pid;
+}
+
+void server_init(struct server *server) {
+	snprintf(server->dir, sizeof(server->dir), "/tmp/fairway-hostile-XXXXXX");
+	CHECK(mkdtemp(server->dir));
+	setenv("XDG_RUNTIME_DIR", server->dir, 1);
+	server->display = wl_display_create();
+	CHECK(server->display);
+	CHECK(wl_display_init_shm(server->display) == 0);
+	struct gate_config config;
+	gate_config_default(&config);
+	server->gate = gate_create(server->display, &config);
+	CHECK(server->gate);
+	CHECK(gate_listen(server->gate, NULL));
+	int n = snprintf(socket_path, sizeof(socket_path), "%s/%s", server->dir,
+			gate_socket_name(server->gate));
+	CHECK(n > 0 && (size_t)n < sizeof(socket_path));
+	/* SIGCHLD wakes the loop, so that exits are noticed while idle. */
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	server->sigchld =
+			wl_event_loop_add_signal(wl_display_get_event_loop(server->display),
+					SIGCHLD, handle_sigchld, server);
+	CHECK(server->sigchld);
+	server_log_len = 0;
+	server_log[0] = '\0';
+}
+
+void server_finish(struct server *server) {
+	/* wl_event_loop_destroy leaks sources still registered. */
+	wl_event_source_remove(server->sigchld);
+	gate_destroy(server->gate);
+	wl_display_destroy(server->display);
+	rmdir(server->dir);
+}
+
+/* Serves until every child exited; fails after a minute. */
+void serve_until_exit(
+		struct server *server, pid_t *pids, int *status, int count) {
+	int left = count;
+	time_t deadline = time(NULL) + 90;
+	while (left > 0) {
+		CHECK(time(NULL) < deadline);
+		gate_iterate(server->gate);
+		for (int i = 0; i < count; i++) {
+			if (pids[i] > 0 &&
+					waitpid(pids[i], &status[i], WNOHANG) == pids[i]) {
+				pids[i] = -pids[i];
+				left--;
+			}
+		}
+	}
+}
+
+/* Lets the gate see the last hang-ups; every connection must be gone. */
+void serve_until_idle(struct server *server) {
+	for (int i = 0; i < 1000 && !wl_list_empty(&server->gate->connections);
+			i++) {
+		gate_iterate(server->gate);
+	}
+	CHECK(wl_list_empty(&server->gate->connections));
+}
+
+struct gate_connection *find_connection(struct server *server, pid_t pid) {
+	struct gate_connection *conn;
+	wl_list_for_each(conn, &server->gate->connections, link) {
+		if (conn->pid == pid) {
+			return conn;
+		}
+	}
+	return NULL;
+}
+
+void footprint_take(struct footprint *print) {
+	print->fds = count_fds();
+	print->maps = count_maps();
+	print->heap = heap_in_use();
+	print->rss_kb = rss_kb();
+}
+
+void footprint_check(const struct footprint *before, long rss_slack_kb) {
+	struct footprint after;
+	footprint_take(&after);
+	fprintf(stderr,
+			"fds %d -> %d, mappings %d -> %d, heap %zu -> %zu bytes, "
+			"rss %ld -> %ld kB\n",
+			before->fds, after.fds, before->maps, after.maps, before->heap,
+			after.heap, before->rss_kb, after.rss_kb);
+	CHECK(after.fds == before->fds);
+#ifdef __SANITIZE_ADDRESS__
+	/*
+	 * ASan's allocator maps memory of its own and holds freed blocks in
+	 * quarantine (256 MiB): LeakSanitizer checks the heap at exit instead,
+	 * and the plain build checks memory.
+	 */
+	(void)rss_slack_kb;
+#else
+	CHECK(after.maps <= before->maps);
+	/* libwayland keeps freed client ids' slots, and stdio its buffers. */
+	CHECK(after.heap <= before->heap + 64 * 1024);
+	CHECK(after.rss_kb <= before->rss_kb + rss_slack_kb);
+#endif
+}
