@@ -96,11 +96,9 @@ static void update_outer_mask(struct gate_connection *conn) {
 
 static void update_ready(struct gate_connection *conn) {
 	bool ready = conn->validated > 0;
-	if (ready == conn->entity.ready) {
-		return;
+	if (ready != conn->entity.ready) {
+		sched_entity_set_ready(&conn->gate->policy, &conn->entity, ready);
 	}
-	conn->gate->ready_count += ready ? 1 : -1;
-	sched_entity_set_ready(&conn->gate->policy, &conn->entity, ready);
 }
 
 static void disconnect(struct gate_connection *conn) {
@@ -388,9 +386,6 @@ static void handle_resource_created(struct wl_listener *listener, void *data) {
 
 static void connection_free(struct gate_connection *conn) {
 	struct gate *gate = conn->gate;
-	if (conn->entity.ready) {
-		gate->ready_count--;
-	}
 	if (conn->in_flight) {
 		wl_list_remove(&conn->in_flight_link);
 	}

@@ -238,7 +238,8 @@ void gate_iterate(struct gate *gate) {
 	wl_display_flush_clients(gate->display);
 	int64_t start = sched_clock_now_ns();
 	forward_next_batch(gate, start);
-	bool busy = !wl_list_empty(&gate->in_flight) || gate->ready_count > 0;
+	bool busy = !wl_list_empty(&gate->in_flight) ||
+			!wl_list_empty(&gate->policy.ready);
 	int64_t work_start = busy ? sched_clock_work_ns() : 0;
 	wl_event_loop_dispatch(gate->loop, busy ? 0 : -1);
 	if (!wl_list_empty(&gate->in_flight)) {

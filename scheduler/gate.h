@@ -91,7 +91,6 @@ struct gate {
 	struct wl_event_source *socket_source;
 	struct wl_event_source *accept_retry;
 	struct wl_list connections;
-	int ready_count; /* connections with whole requests queued */
 	struct wl_list
 			in_flight; /* connections libwayland has not caught up with */
 	/* The compositor's own work (repaint) during this turn's dispatch. */
