@@ -389,10 +389,9 @@ void fw_xwayland_finish(struct fw_server *server) {
 	 * hang up on Xwayland first and let the loop see it go (lazy XWayland
 	 * starts no new one), then destroy the rest.
 	 */
-	if (xwayland->xwm != NULL) {
-		if (xwayland->server != NULL && xwayland->server->client != NULL) {
-			wl_client_destroy(xwayland->server->client);
-		}
+	if (xwayland->xwm != NULL && xwayland->server != NULL &&
+			xwayland->server->client != NULL) {
+		wl_client_destroy(xwayland->server->client);
 		for (int i = 0; i < 40 && xwayland->xwm != NULL; i++) {
 			wl_event_loop_dispatch(server->loop, 50);
 		}
