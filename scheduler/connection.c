@@ -146,7 +146,7 @@ static void hang_up(struct gate_connection *conn) {
 		sched_log(SCHED_LOG_DEBUG, "client %d hung up", conn->pid);
 		conn->hung_up = true;
 	}
-	if (conn->validated == 0 && !conn->in_flight) {
+	if (conn->validated == 0 && conn->gate->serving != conn) {
 		disconnect(conn);
 		return;
 	}
@@ -155,7 +155,7 @@ static void hang_up(struct gate_connection *conn) {
 }
 
 bool connection_settle(struct gate_connection *conn) {
-	if (conn->validated > 0 || conn->in_flight) {
+	if (conn->validated > 0 || conn->gate->serving == conn) {
 		return true;
 	}
 	if (conn->failure[0] != '\0') {
@@ -304,7 +304,7 @@ int connection_forward(
 	 * wakeup: a batch that fits one read is read in the next dispatch,
 	 * and only a bigger one needs asking the kernel whether it was.
 	 */
-	conn->in_flight_unsure = (size_t)n > WIRE_MAX_MESSAGE_SIZE ||
+	conn->batch_unsure = (size_t)n > WIRE_MAX_MESSAGE_SIZE ||
 			stream_fd_count(&conn->requests) != fds_before;
 	size_t requests = (size_t)n == scan.bytes ? scan.messages
 											  : scan.messages * n / scan.bytes;
@@ -317,7 +317,7 @@ int connection_forward(
 }
 
 bool connection_drained(struct gate_connection *conn) {
-	if (!conn->in_flight_unsure) {
+	if (!conn->batch_unsure) {
 		return true;
 	}
 	int queued = 0;
@@ -386,8 +386,8 @@ static void handle_resource_created(struct wl_listener *listener, void *data) {
 
 static void connection_free(struct gate_connection *conn) {
 	struct gate *gate = conn->gate;
-	if (conn->in_flight) {
-		wl_list_remove(&conn->in_flight_link);
+	if (gate->serving == conn) {
+		gate->serving = NULL;
 	}
 	sched_entity_remove(&gate->policy, &conn->entity);
 	wl_list_remove(&conn->client_destroy.link);
@@ -487,7 +487,6 @@ struct gate_connection *connection_create(struct gate *gate, int outer_fd) {
 			conn->client, &conn->resource_created);
 	wl_list_insert(gate->connections.prev, &conn->link);
 	sched_log(SCHED_LOG_DEBUG, "gated client pid %d", conn->pid);
-	wl_signal_emit(&gate->events.new_connection, conn);
 	return conn;
 
 error_conn:

@@ -96,8 +96,6 @@ struct gate *gate_create(
 	gate->socket.fd = gate->socket.lock_fd = -1;
 	sched_policy_init(&gate->policy, &gate->config.sched);
 	wl_list_init(&gate->connections);
-	wl_list_init(&gate->in_flight);
-	wl_signal_init(&gate->events.new_connection);
 	return gate;
 }
 
@@ -159,18 +157,6 @@ void gate_note_own_work(struct gate *gate, int64_t ns) {
 	gate->own_work_ns += ns;
 }
 
-static void set_in_flight(struct gate_connection *conn, bool in_flight) {
-	if (conn->in_flight == in_flight) {
-		return;
-	}
-	conn->in_flight = in_flight;
-	if (in_flight) {
-		wl_list_insert(&conn->gate->in_flight, &conn->in_flight_link);
-	} else {
-		wl_list_remove(&conn->in_flight_link);
-	}
-}
-
 /*
  * A batch is sized from what this client's requests have cost so far, so
  * that serving it keeps input and repaint waiting for at most about
@@ -197,7 +183,7 @@ static void forward_next_batch(struct gate *gate, int64_t now) {
 	 * the policy chooses again, so that the time a batch takes is charged
 	 * to one client, and a turn starts only when it can be served.
 	 */
-	if (!wl_list_empty(&gate->in_flight)) {
+	if (gate->serving) {
 		return;
 	}
 	struct sched_entity *entity = sched_policy_next(&gate->policy, now);
@@ -208,29 +194,27 @@ static void forward_next_batch(struct gate *gate, int64_t now) {
 	size_t max = batch_requests(gate, conn, now);
 	int sent = connection_forward(conn, gate->config.batch_max_bytes, max);
 	if (sent > 0) {
-		conn->in_flight_requests = sent;
-		conn->in_flight_ns = 0;
-		set_in_flight(conn, true);
+		gate->serving = conn;
+		gate->serving_requests = sent;
+		gate->serving_ns = 0;
 	}
 }
 
-/* Charges the time libwayland spent on in-flight batches, per request. */
+/* Charges the time libwayland spent on the batch it is serving. */
 static void account(struct gate *gate, int64_t elapsed) {
-	struct gate_connection *conn, *tmp;
-	wl_list_for_each_safe(conn, tmp, &gate->in_flight, in_flight_link) {
-		conn->in_flight_ns += elapsed;
-		sched_entity_charge(&gate->policy, &conn->entity, elapsed);
-		if (!connection_drained(conn)) {
-			continue;
-		}
-		int64_t sample = conn->in_flight_ns / conn->in_flight_requests;
-		conn->cost_per_request_ns = conn->cost_per_request_ns == 0
-				? sample
-				: (7 * conn->cost_per_request_ns + sample) / 8;
-		set_in_flight(conn, false);
-		if (connection_deliver_events(conn)) {
-			connection_settle(conn);
-		}
+	struct gate_connection *conn = gate->serving;
+	gate->serving_ns += elapsed;
+	sched_entity_charge(&gate->policy, &conn->entity, elapsed);
+	if (!connection_drained(conn)) {
+		return;
+	}
+	int64_t sample = gate->serving_ns / gate->serving_requests;
+	conn->cost_per_request_ns = conn->cost_per_request_ns == 0
+			? sample
+			: (7 * conn->cost_per_request_ns + sample) / 8;
+	gate->serving = NULL;
+	if (connection_deliver_events(conn)) {
+		connection_settle(conn);
 	}
 }
 
@@ -238,11 +222,10 @@ void gate_iterate(struct gate *gate) {
 	wl_display_flush_clients(gate->display);
 	int64_t start = sched_clock_now_ns();
 	forward_next_batch(gate, start);
-	bool busy = !wl_list_empty(&gate->in_flight) ||
-			!wl_list_empty(&gate->policy.ready);
+	bool busy = gate->serving || !wl_list_empty(&gate->policy.ready);
 	int64_t work_start = busy ? sched_clock_work_ns() : 0;
 	wl_event_loop_dispatch(gate->loop, busy ? 0 : -1);
-	if (!wl_list_empty(&gate->in_flight)) {
+	if (gate->serving) {
 		int64_t work = sched_clock_work_ns() - work_start - gate->own_work_ns;
 		account(gate, work > 0 ? work : 0);
 	}

@@ -68,12 +68,8 @@ struct gate_connection {
 
 	struct sched_entity entity;
 	int64_t cost_per_request_ns; /* moving average */
-	/* A batch libwayland has not finished reading yet. */
-	bool in_flight;
-	struct wl_list in_flight_link; /* gate.in_flight */
-	bool in_flight_unsure; /* so big that libwayland may need more reads */
-	uint32_t in_flight_requests;
-	int64_t in_flight_ns;
+	/* Its last batch was so big that libwayland may need more reads. */
+	bool batch_unsure;
 
 	struct gate_connection_stats stats;
 	struct wl_listener client_destroy;
@@ -91,13 +87,15 @@ struct gate {
 	struct wl_event_source *socket_source;
 	struct wl_event_source *accept_retry;
 	struct wl_list connections;
-	struct wl_list
-			in_flight; /* connections libwayland has not caught up with */
+	/*
+	 * Whose batch libwayland has not read yet: one at a time, so that
+	 * what it costs is charged to that client alone.
+	 */
+	struct gate_connection *serving;
+	uint32_t serving_requests;
+	int64_t serving_ns;
 	/* The compositor's own work (repaint) during this turn's dispatch. */
 	int64_t own_work_ns;
-	struct {
-		struct wl_signal new_connection; /* struct gate_connection * */
-	} events;
 };
 
 struct gate *gate_create(

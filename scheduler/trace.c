@@ -13,7 +13,7 @@ struct gate_trace {
 };
 
 static const char *state_of(const struct gate_connection *conn) {
-	if (conn->in_flight) {
+	if (conn->gate->serving == conn) {
 		return "served";
 	}
 	if (conn->entity.ready) {
