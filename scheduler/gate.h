@@ -119,7 +119,7 @@ void gate_iterate(struct gate *gate);
 
 /*
  * The compositor spent ns on work of its own (an output repaint) inside the
- * dispatch: it is not charged to the clients whose batches were in flight.
+ * dispatch: it is not charged to the client being served.
  */
 void gate_note_own_work(struct gate *gate, int64_t ns);
 
