@@ -16,7 +16,9 @@ static const char usage_text[] =
 		"  --scheduler on|off   fair client scheduler (default on)\n"
 		"  --sched-interval MS  scheduler time slice (default 2)\n"
 		"  --sched-max-slice MS longest slice of a lone client (default 6)\n"
-		"  --trace FILE         write the scheduler's per-client records there\n"
+		"  --stats FILE         write each client's scheduler statistics there,\n"
+		"                       a JSON line per client per second (SIGUSR1\n"
+		"                       logs them too)\n"
 		"  --no-xwayland        do not start XWayland\n"
 		"  --demo               start demo clients and print a periodic report\n"
 		"  --hints off|dry-run|on  kernel scheduling hints for clients from\n"
@@ -109,7 +111,7 @@ enum {
 	OPT_SCHEDULER,
 	OPT_SCHED_INTERVAL,
 	OPT_SCHED_MAX_SLICE,
-	OPT_TRACE,
+	OPT_STATS,
 	OPT_NO_XWAYLAND,
 	OPT_DEMO,
 	OPT_HINTS,
@@ -138,7 +140,7 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			{"scheduler", required_argument, NULL, OPT_SCHEDULER},
 			{"sched-interval", required_argument, NULL, OPT_SCHED_INTERVAL},
 			{"sched-max-slice", required_argument, NULL, OPT_SCHED_MAX_SLICE},
-			{"trace", required_argument, NULL, OPT_TRACE},
+			{"stats", required_argument, NULL, OPT_STATS},
 			{"no-xwayland", no_argument, NULL, OPT_NO_XWAYLAND},
 			{"demo", no_argument, NULL, OPT_DEMO},
 			{"hints", required_argument, NULL, OPT_HINTS},
@@ -197,8 +199,8 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 				return usage_error("bad --sched-max-slice value", optarg);
 			}
 			break;
-		case OPT_TRACE:
-			config->trace_path = optarg;
+		case OPT_STATS:
+			config->stats_path = optarg;
 			break;
 		case OPT_NO_XWAYLAND:
 			config->xwayland = false;

@@ -1,8 +1,10 @@
 #include "compositor/client_create.h"
 #include "compositor/server.h"
+#include "scheduler/client_stats.h"
 #include "scheduler/gate.h"
 #include "scheduler/log.h"
-#include "scheduler/trace.h"
+#include "scheduler/stats_file.h"
+#include <signal.h>
 #include <wayland-server-core.h>
 #include <wlr/util/log.h>
 
@@ -11,18 +13,25 @@ __attribute__((format(printf, 2, 0))) static void log_through_wlr(
 	_wlr_vlog((enum wlr_log_importance)importance, fmt, args);
 }
 
-static bool start_trace(struct fw_server *server) {
-	server->trace_file = fopen(server->config.trace_path, "we");
-	if (server->trace_file == NULL) {
-		wlr_log_errno(WLR_ERROR, "Cannot open %s", server->config.trace_path);
+static bool start_stats_file(struct fw_server *server) {
+	server->stats_file = fopen(server->config.stats_path, "we");
+	if (server->stats_file == NULL) {
+		wlr_log_errno(WLR_ERROR, "Cannot open %s", server->config.stats_path);
 		return false;
 	}
-	server->trace = gate_trace_create(server->gate, server->trace_file, 1000);
-	if (server->trace == NULL) {
-		wlr_log(WLR_ERROR, "Cannot start the trace");
+	server->stats =
+			gate_stats_file_create(server->gate, server->stats_file, 1000);
+	if (server->stats == NULL) {
+		wlr_log(WLR_ERROR, "Cannot start writing statistics");
 		return false;
 	}
 	return true;
+}
+
+static int handle_sigusr1(int signal_number, void *data) {
+	struct fw_server *server = data;
+	gate_stats_log(server->gate);
+	return 0;
 }
 
 static bool listen_through_gate(struct fw_server *server) {
@@ -52,7 +61,13 @@ static bool listen_through_gate(struct fw_server *server) {
 	}
 	server->socket_name = gate_socket_name(server->gate);
 	fw_client_create_set_gate(server->gate);
-	if (server->config.trace_path != NULL && !start_trace(server)) {
+	if (server->config.stats_path != NULL && !start_stats_file(server)) {
+		return false;
+	}
+	server->sigusr1_source = wl_event_loop_add_signal(
+			server->loop, SIGUSR1, handle_sigusr1, server);
+	if (server->sigusr1_source == NULL) {
+		wlr_log(WLR_ERROR, "Cannot handle SIGUSR1");
 		return false;
 	}
 	wlr_log(WLR_INFO, "Scheduler on: interval %.2f ms, max slice %.2f ms",
@@ -89,11 +104,15 @@ bool fw_server_listen(struct fw_server *server) {
 }
 
 void fw_server_stop_listening(struct fw_server *server) {
-	gate_trace_destroy(server->trace);
-	server->trace = NULL;
-	if (server->trace_file != NULL) {
-		fclose(server->trace_file);
-		server->trace_file = NULL;
+	if (server->sigusr1_source != NULL) {
+		wl_event_source_remove(server->sigusr1_source);
+		server->sigusr1_source = NULL;
+	}
+	gate_stats_file_destroy(server->stats);
+	server->stats = NULL;
+	if (server->stats_file != NULL) {
+		fclose(server->stats_file);
+		server->stats_file = NULL;
 	}
 	fw_client_create_set_gate(NULL);
 	gate_destroy(server->gate);

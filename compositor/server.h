@@ -24,7 +24,7 @@ struct fw_config {
 	bool scheduler;
 	double sched_interval_ms; /* 0: the scheduler's default */
 	double sched_max_slice_ms;
-	const char *trace_path; /* --trace: the gate's per-client records */
+	const char *stats_path; /* --stats: the gate's per-client records */
 	bool xwayland;
 	bool demo;
 	struct hints_config hints; /* --hints, --hint-map (ratings_glue.c) */
@@ -135,8 +135,9 @@ struct fw_server {
 
 	struct gate *gate; /* NULL with --scheduler off */
 	struct fw_ratings *ratings; /* ratings_glue.c */
-	struct gate_trace *trace;
-	FILE *trace_file;
+	struct gate_stats_file *stats;
+	FILE *stats_file;
+	struct wl_event_source *sigusr1_source;
 	const char *socket_name;
 	pid_t child_pid; /* COMMAND, 0 when none or reaped */
 	bool started;

@@ -80,10 +80,13 @@ static void error_logger_init(struct wl_display *display) {
 
 static void update_outer_mask(struct gate_connection *conn) {
 	uint32_t mask = 0;
-	if (!conn->hung_up && conn->failure[0] == '\0' &&
-			stream_len(&conn->requests) < conn->gate->config.request_cap &&
-			stream_fd_count(&conn->requests) < MAX_QUEUED_FDS) {
+	bool open = !conn->hung_up && conn->failure[0] == '\0';
+	bool full = stream_len(&conn->requests) >= conn->gate->config.request_cap ||
+			stream_fd_count(&conn->requests) >= MAX_QUEUED_FDS;
+	if (open && !full) {
 		mask |= WL_EVENT_READABLE;
+	} else if (open && (conn->outer_mask & WL_EVENT_READABLE)) {
+		conn->stats.throttled++;
 	}
 	if (stream_len(&conn->events) > 0) {
 		mask |= WL_EVENT_WRITABLE;
@@ -130,10 +133,28 @@ static bool flush_events(struct gate_connection *conn) {
 	return true;
 }
 
+/* Counts the events libwayland wrote, whole messages only. */
+static void count_events(struct gate_connection *conn) {
+	const struct stream *events = &conn->events;
+	if (conn->events_counted_to < events->offset) {
+		/* A message counted before was already sent on. */
+		conn->events_counted_to = events->offset;
+	}
+	size_t start = conn->events_counted_to - events->offset;
+	struct wire_scan scan;
+	wire_scan(stream_data(events) + start, stream_len(events) - start, SIZE_MAX,
+			0, &scan);
+	conn->stats.events += scan.messages;
+	conn->events_counted_to += scan.bytes;
+}
+
 static void pull_events(struct gate_connection *conn) {
 	int eof, fds;
 	/* libwayland's end holds at most its socket buffer: take it all. */
-	stream_recv(&conn->events, conn->inner_fd, SIZE_MAX / 2, &eof, &fds);
+	if (stream_recv(&conn->events, conn->inner_fd, SIZE_MAX / 2, &eof, &fds) >
+			0) {
+		count_events(conn);
+	}
 }
 
 /*

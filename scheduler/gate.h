@@ -41,9 +41,11 @@ void gate_config_default(struct gate_config *config);
 struct gate_connection_stats {
 	uint64_t requests; /* messages forwarded to libwayland */
 	uint64_t request_bytes;
+	uint64_t events; /* messages libwayland sent the client */
 	uint64_t event_bytes; /* bytes forwarded back to the client */
 	uint64_t batches;
 	uint64_t reads; /* recvmsg calls on the client's socket */
+	uint64_t throttled; /* times its socket went unread at the cap */
 };
 
 struct gate_connection {
@@ -57,6 +59,7 @@ struct gate_connection {
 
 	struct stream requests; /* client -> libwayland */
 	struct stream events; /* libwayland -> client */
+	uint64_t events_counted_to; /* stream offset */
 	size_t validated; /* whole, checked messages at the head */
 	/* The client closed its side: serve what it sent, then disconnect. */
 	bool hung_up;
@@ -94,6 +97,8 @@ struct gate {
 	struct gate_connection *serving;
 	uint32_t serving_requests;
 	int64_t serving_ns;
+	/* No other client was ready when its batch went. */
+	bool serving_alone;
 	/* The compositor's own work (repaint) during this turn's dispatch. */
 	int64_t own_work_ns;
 };

@@ -167,6 +167,15 @@ ssize_t stream_recv(struct stream *stream, int fd, size_t max, int *eof,
 		}
 		stream->tail += n;
 		total += n;
+		/*
+		 * A short read without fds drained the socket: asking again would
+		 * only return EAGAIN, one more syscall per wakeup on the hot path.
+		 * (A read with fds stops early at their message's boundary, and
+		 * an end of stream after the data shows at the next wakeup.)
+		 */
+		if ((size_t)n < want && fds == 0) {
+			break;
+		}
 	}
 	return total;
 }

@@ -54,7 +54,9 @@ static inline size_t stream_fd_count(const struct stream *stream) {
 
 /*
  * Reads what the socket holds, up to max bytes, in as many recvmsg calls as
- * it takes. Returns the bytes read; 0 with *eof set when the peer hung up;
+ * it takes, stopping at a short read. Returns the bytes read; 0 with *eof
+ * set when the peer hung up (an end right after data shows at the next
+ * call);
  * -1 with errno on an error other than EAGAIN. *fds_in_one_read reports the
  * largest number of fds that came in a single recvmsg, so that the caller
  * can refuse floods that libwayland could not have taken either; it is

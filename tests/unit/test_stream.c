@@ -214,7 +214,10 @@ static void test_partial_send(void) {
 	close(out[1]);
 }
 
-/* A hang-up is reported once the bytes before it were read. */
+/*
+ * A hang-up is reported once the bytes before it were read: the short read
+ * that takes them stops there, and the next call sees the end.
+ */
 static void test_eof(void) {
 	int in[2];
 	make_pair(in);
@@ -224,8 +227,11 @@ static void test_eof(void) {
 	stream_init(&stream);
 	int eof, most;
 	CHECK_INT(stream_recv(&stream, in[1], 1 << 20, &eof, &most), 4);
-	CHECK(eof);
+	CHECK(!eof);
 	CHECK(memcmp(stream_data(&stream), "tail", 4) == 0);
+	CHECK_INT(stream_recv(&stream, in[1], 1 << 20, &eof, &most), 0);
+	CHECK(eof);
+	CHECK_INT(stream_len(&stream), 4);
 	stream_finish(&stream);
 	close(in[1]);
 }

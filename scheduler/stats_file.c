@@ -1,0 +1,61 @@
+#include "scheduler/stats_file.h"
+#include "scheduler/client_stats.h"
+#include "scheduler/clock.h"
+#include "scheduler/gate.h"
+#include <stdlib.h>
+
+struct gate_stats_file {
+	struct gate *gate;
+	FILE *out;
+	int period_ms;
+	int64_t start_ns;
+	struct wl_event_source *timer;
+};
+
+static void write_records(struct gate_stats_file *file) {
+	double t = (sched_clock_now_ns() - file->start_ns) / 1e9;
+	struct gate_connection *conn;
+	wl_list_for_each(conn, &file->gate->connections, link) {
+		struct gate_client_stats stats;
+		gate_client_stats_read(conn, &stats);
+		char line[1024];
+		gate_client_stats_json(&stats, t, line, sizeof(line));
+		fprintf(file->out, "%s\n", line);
+	}
+	fflush(file->out);
+}
+
+static int handle_timer(void *data) {
+	struct gate_stats_file *file = data;
+	write_records(file);
+	wl_event_source_timer_update(file->timer, file->period_ms);
+	return 0;
+}
+
+struct gate_stats_file *gate_stats_file_create(
+		struct gate *gate, FILE *out, int period_ms) {
+	struct gate_stats_file *file = calloc(1, sizeof(*file));
+	if (!file) {
+		return NULL;
+	}
+	file->gate = gate;
+	file->out = out;
+	file->period_ms = period_ms > 0 ? period_ms : 1000;
+	file->start_ns = sched_clock_now_ns();
+	file->timer = wl_event_loop_add_timer(gate->loop, handle_timer, file);
+	if (!file->timer) {
+		free(file);
+		return NULL;
+	}
+	wl_event_source_timer_update(file->timer, file->period_ms);
+	return file;
+}
+
+void gate_stats_file_destroy(struct gate_stats_file *file) {
+	if (!file) {
+		return;
+	}
+	write_records(file);
+	wl_event_source_remove(file->timer);
+	free(file);
+}

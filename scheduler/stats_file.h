@@ -1,0 +1,21 @@
+#ifndef FAIRWAY_SCHEDULER_STATS_FILE_H
+#define FAIRWAY_SCHEDULER_STATS_FILE_H
+
+#include <stdio.h>
+
+struct gate;
+
+/*
+ * fairway --stats FILE: every period, one JSON line per connected client
+ * (scheduler/client_stats.h says what is in it). Writing it changes
+ * nothing in the scheduling.
+ */
+struct gate_stats_file;
+
+/* Writes to `out` (not closed here) every period_ms. */
+struct gate_stats_file *gate_stats_file_create(
+		struct gate *gate, FILE *out, int period_ms);
+/* Writes a last record of every client. Accepts NULL. */
+void gate_stats_file_destroy(struct gate_stats_file *file);
+
+#endif
