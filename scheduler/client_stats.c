@@ -86,18 +86,8 @@ void gate_client_stats_read(
 	stats->uid = conn->uid;
 	stats->state = state_of(conn);
 	stats->priority = entity->priority;
-	stats->turns = entity->stats.turns;
-	stats->expired = entity->stats.expired;
-	stats->boosts = entity->stats.boosts;
-	stats->preempted = entity->stats.preempted;
-	stats->dispatch_ns = entity->stats.run_ns;
-	stats->requests = conn->stats.requests;
-	stats->request_bytes = conn->stats.request_bytes;
-	stats->events = conn->stats.events;
-	stats->event_bytes = conn->stats.event_bytes;
-	stats->batches = conn->stats.batches;
-	stats->reads = conn->stats.reads;
-	stats->throttled = conn->stats.throttled;
+	stats->sched = entity->stats;
+	stats->io = conn->stats;
 	stats->queued_request_bytes = stream_len(&conn->requests);
 	stats->queued_event_bytes = stream_len(&conn->events);
 	stats->cost_per_request_us = conn->cost_per_request_ns / 1e3;
@@ -118,10 +108,11 @@ int gate_client_stats_json(
 			",\"queued_request_bytes\":%zu,\"queued_event_bytes\":%zu,"
 			"\"cost_per_request_us\":%.3f,\"voluntary_switches\":%" PRId64
 			",\"involuntary_switches\":%" PRId64 "}",
-			t, (int)s->pid, (unsigned)s->uid, s->state, s->priority, s->turns,
-			s->expired, s->boosts, s->preempted, s->dispatch_ns / 1e6,
-			s->requests, s->request_bytes, s->events, s->event_bytes,
-			s->batches, s->reads, s->throttled, s->queued_request_bytes,
+			t, (int)s->pid, (unsigned)s->uid, s->state, s->priority,
+			s->sched.turns, s->sched.expired, s->sched.boosts,
+			s->sched.preempted, s->sched.run_ns / 1e6, s->io.requests,
+			s->io.request_bytes, s->io.events, s->io.event_bytes, s->io.batches,
+			s->io.reads, s->io.throttled, s->queued_request_bytes,
 			s->queued_event_bytes, s->cost_per_request_us,
 			s->voluntary_switches, s->involuntary_switches);
 }

@@ -1,12 +1,11 @@
 #ifndef FAIRWAY_SCHEDULER_CLIENT_STATS_H
 #define FAIRWAY_SCHEDULER_CLIENT_STATS_H
 
+#include "scheduler/gate.h"
+#include "scheduler/policy.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-
-struct gate;
-struct gate_connection;
 
 /*
  * One client as the gate sees it, at one moment: a plain copy, so that
@@ -19,15 +18,10 @@ struct gate_client_stats {
 	uid_t uid;
 	const char *state; /* "served", "ready" or "idle": static strings */
 	int priority;
-	uint64_t turns; /* slices it was given */
-	uint64_t expired; /* slices it used up, each costing a point */
-	uint64_t boosts; /* input boosts */
-	uint64_t preempted; /* turns ended by someone of higher priority */
-	int64_t dispatch_ns; /* time libwayland spent on its requests */
-	uint64_t requests, request_bytes;
-	uint64_t events, event_bytes;
-	uint64_t batches, reads;
-	uint64_t throttled; /* times its socket went unread at the request cap */
+	/* Slices given and used up, input boosts, dispatch time. */
+	struct sched_stats sched;
+	/* Requests and events with their bytes, batches, reads, throttling. */
+	struct gate_connection_stats io;
 	size_t queued_request_bytes, queued_event_bytes;
 	double cost_per_request_us;
 	/* The client process's context switches, all threads; -1: unknown. */

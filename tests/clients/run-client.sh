@@ -9,12 +9,7 @@ client=$2
 shift 2
 here=$(dirname "$0")
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-chmod 700 "$tmp"
-export XDG_RUNTIME_DIR="$tmp"
-export WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1
-unset WAYLAND_DISPLAY DISPLAY
+. "$(dirname "$0")/../common/headless-env.sh"
 
 if [ "$kind" = stress ]; then
 	"$client" "$@" >"$tmp/out" 2>"$tmp/err"

@@ -7,12 +7,7 @@ set -eu
 : "${FAIRWAY:?}" "${PLAID:?}" "${PROBE:?}"
 mode=${1:-commit}
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-chmod 700 "$tmp"
-export XDG_RUNTIME_DIR="$tmp"
-export WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1
-unset WAYLAND_DISPLAY DISPLAY
+. "$(dirname "$0")/../common/headless-env.sh"
 
 timeout 60 "$FAIRWAY" --backend headless --no-xwayland --stats "$tmp/stats" -- sh -c '
 	for i in 1 2 3 4; do

@@ -2,12 +2,7 @@
 # SIGUSR1 makes fairway log every client's statistics, and --stats writes
 # them: both name the connected clients by their real pids.
 set -eu
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-chmod 700 "$tmp"
-export XDG_RUNTIME_DIR="$tmp"
-export WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1
-unset WAYLAND_DISPLAY DISPLAY
+. "$(dirname "$0")/../common/headless-env.sh"
 
 # The child waits for the clients' readiness line, signals fairway (its
 # parent), waits for the dump in fairway's log, then lets the clients go.
