@@ -19,6 +19,8 @@ static const char usage_text[] =
 		"  --stats FILE         write each client's scheduler statistics there,\n"
 		"                       a JSON line per client per second (SIGUSR1\n"
 		"                       logs them too)\n"
+		"  --trace FILE         write a protocol trace there: every request,\n"
+		"                       forwarded batch and event, timed\n"
 		"  --no-xwayland        do not start XWayland\n"
 		"  --demo               start demo clients and print a periodic report\n"
 		"  --hints off|dry-run|on  kernel scheduling hints for clients from\n"
@@ -112,6 +114,7 @@ enum {
 	OPT_SCHED_INTERVAL,
 	OPT_SCHED_MAX_SLICE,
 	OPT_STATS,
+	OPT_TRACE,
 	OPT_NO_XWAYLAND,
 	OPT_DEMO,
 	OPT_HINTS,
@@ -141,6 +144,7 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			{"sched-interval", required_argument, NULL, OPT_SCHED_INTERVAL},
 			{"sched-max-slice", required_argument, NULL, OPT_SCHED_MAX_SLICE},
 			{"stats", required_argument, NULL, OPT_STATS},
+			{"trace", required_argument, NULL, OPT_TRACE},
 			{"no-xwayland", no_argument, NULL, OPT_NO_XWAYLAND},
 			{"demo", no_argument, NULL, OPT_DEMO},
 			{"hints", required_argument, NULL, OPT_HINTS},
@@ -201,6 +205,9 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			break;
 		case OPT_STATS:
 			config->stats_path = optarg;
+			break;
+		case OPT_TRACE:
+			config->trace_path = optarg;
 			break;
 		case OPT_NO_XWAYLAND:
 			config->xwayland = false;

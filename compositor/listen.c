@@ -4,6 +4,7 @@
 #include "scheduler/gate.h"
 #include "scheduler/log.h"
 #include "scheduler/stats_file.h"
+#include "scheduler/trace.h"
 #include <signal.h>
 #include <wayland-server-core.h>
 #include <wlr/util/log.h>
@@ -25,6 +26,21 @@ static bool start_stats_file(struct fw_server *server) {
 		wlr_log(WLR_ERROR, "Cannot start writing statistics");
 		return false;
 	}
+	return true;
+}
+
+static bool start_trace(struct fw_server *server) {
+	server->trace_file = fopen(server->config.trace_path, "we");
+	if (server->trace_file == NULL) {
+		wlr_log_errno(WLR_ERROR, "Cannot open %s", server->config.trace_path);
+		return false;
+	}
+	server->trace = gate_trace_create(server->trace_file);
+	if (server->trace == NULL) {
+		wlr_log(WLR_ERROR, "Cannot start the protocol trace");
+		return false;
+	}
+	gate_set_trace(server->gate, server->trace);
 	return true;
 }
 
@@ -62,6 +78,9 @@ static bool listen_through_gate(struct fw_server *server) {
 	server->socket_name = gate_socket_name(server->gate);
 	fw_client_create_set_gate(server->gate);
 	if (server->config.stats_path != NULL && !start_stats_file(server)) {
+		return false;
+	}
+	if (server->config.trace_path != NULL && !start_trace(server)) {
 		return false;
 	}
 	server->sigusr1_source = wl_event_loop_add_signal(
@@ -107,6 +126,15 @@ void fw_server_stop_listening(struct fw_server *server) {
 	if (server->sigusr1_source != NULL) {
 		wl_event_source_remove(server->sigusr1_source);
 		server->sigusr1_source = NULL;
+	}
+	if (server->gate != NULL) {
+		gate_set_trace(server->gate, NULL);
+	}
+	gate_trace_destroy(server->trace);
+	server->trace = NULL;
+	if (server->trace_file != NULL) {
+		fclose(server->trace_file);
+		server->trace_file = NULL;
 	}
 	gate_stats_file_destroy(server->stats);
 	server->stats = NULL;

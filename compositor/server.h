@@ -25,6 +25,7 @@ struct fw_config {
 	double sched_interval_ms; /* 0: the scheduler's default */
 	double sched_max_slice_ms;
 	const char *stats_path; /* --stats: the gate's per-client records */
+	const char *trace_path; /* --trace: the gate's protocol trace */
 	bool xwayland;
 	bool demo;
 	struct hints_config hints; /* --hints, --hint-map (ratings_glue.c) */
@@ -137,6 +138,8 @@ struct fw_server {
 	struct fw_ratings *ratings; /* ratings_glue.c */
 	struct gate_stats_file *stats;
 	FILE *stats_file;
+	struct gate_trace *trace;
+	FILE *trace_file;
 	struct wl_event_source *sigusr1_source;
 	const char *socket_name;
 	pid_t child_pid; /* COMMAND, 0 when none or reaped */

@@ -1,6 +1,7 @@
 #include "scheduler/connection.h"
 #include "scheduler/clock.h"
 #include "scheduler/log.h"
+#include "scheduler/trace.h"
 #include "scheduler/wire.h"
 #include <assert.h>
 #include <errno.h>
@@ -146,6 +147,10 @@ static void count_events(struct gate_connection *conn) {
 			0, &scan);
 	conn->stats.events += scan.messages;
 	conn->events_counted_to += scan.bytes;
+	if (conn->gate->trace) {
+		gate_trace_messages(conn->gate->trace, conn->pid, true,
+				stream_data(events) + start, scan.bytes);
+	}
 }
 
 static void pull_events(struct gate_connection *conn) {
@@ -237,6 +242,10 @@ static bool validate(struct gate_connection *conn) {
 	size_t len = stream_len(&conn->requests);
 	wire_scan(stream_data(&conn->requests) + conn->validated,
 			len - conn->validated, SIZE_MAX, 0, &scan);
+	if (conn->gate->trace) {
+		gate_trace_messages(conn->gate->trace, conn->pid, false,
+				stream_data(&conn->requests) + conn->validated, scan.bytes);
+	}
 	conn->validated += scan.bytes;
 	if (scan.status == WIRE_BAD_SIZE) {
 		fail_after_serving(conn,
@@ -332,6 +341,9 @@ int connection_forward(
 	conn->stats.requests += requests;
 	conn->stats.request_bytes += n;
 	conn->stats.batches++;
+	if (conn->gate->trace) {
+		gate_trace_forward(conn->gate->trace, conn->pid, requests, n);
+	}
 	update_ready(conn);
 	update_outer_mask(conn);
 	return requests;

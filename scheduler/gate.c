@@ -153,6 +153,10 @@ void gate_note_input(struct gate *gate, struct wl_client *client) {
 	}
 }
 
+void gate_set_trace(struct gate *gate, struct gate_trace *trace) {
+	gate->trace = trace;
+}
+
 void gate_note_own_work(struct gate *gate, int64_t ns) {
 	gate->own_work_ns += ns;
 }

@@ -10,6 +10,8 @@
 #include <sys/types.h>
 #include <wayland-server-core.h>
 
+struct gate_trace;
+
 /*
  * The dispatch gate. libwayland reads a client's socket whenever epoll says
  * it is readable and dispatches everything it got, with no notion of time
@@ -99,6 +101,8 @@ struct gate {
 	int64_t serving_ns;
 	/* No other client was ready when its batch went. */
 	bool serving_alone;
+	/* --trace: NULL unless asked for; set with gate_set_trace. */
+	struct gate_trace *trace;
 	/* The compositor's own work (repaint) during this turn's dispatch. */
 	int64_t own_work_ns;
 };
@@ -128,6 +132,8 @@ void gate_iterate(struct gate *gate);
  */
 void gate_note_own_work(struct gate *gate, int64_t ns);
 
+/* Traces every client's messages from now on; NULL stops. */
+void gate_set_trace(struct gate *gate, struct gate_trace *trace);
 /* Input went to this client: the policy's input boost. */
 void gate_note_input(struct gate *gate, struct wl_client *client);
 

@@ -1,13 +1,14 @@
 #!/bin/sh
 # SIGUSR1 makes fairway log every client's statistics, and --stats writes
-# them: both name the connected clients by their real pids.
+# them: both name the connected clients by their real pids. --trace records
+# their messages both ways, and the batches that carried the requests.
 set -eu
 . "$(dirname "$0")/../common/headless-env.sh"
 
 # The child waits for the clients' readiness line, signals fairway (its
 # parent), waits for the dump in fairway's log, then lets the clients go.
 timeout 60 "$FAIRWAY" -V --backend headless --no-xwayland \
-	--stats "$tmp/stats" -- sh -c '
+	--stats "$tmp/stats" --trace "$tmp/trace" -- sh -c '
 	"$IDLE" --connections 3 --duration 30 >"$XDG_RUNTIME_DIR/idle" &
 	idle=$!
 	until grep -q "^ready 3" "$XDG_RUNTIME_DIR/idle"; do sleep 0.05; done
@@ -39,5 +40,19 @@ for r in dumped:
     assert r["voluntary_switches"] >= 1, r
 records = [json.loads(line) for line in open(tmp + "/stats")]
 assert any(r["pid"] == idle_pid for r in records), "--stats never named the clients"
+trace = [json.loads(line) for line in open(tmp + "/trace")]
+mine = [r for r in trace if r["pid"] == idle_pid]
+requests = [r for r in mine if r["dir"] == "request"]
+events = [r for r in mine if r["dir"] == "event"]
+forwarded = sum(r["messages"] for r in mine if r["dir"] == "forward")
+print("trace: %d requests, %d forwarded, %d events" % (len(requests), forwarded, len(events)))
+# Each connection asked wl_display (1) for the registry (opcode 1), and
+# the registry (2) announced globals (opcode 0).
+assert sum(1 for r in requests if (r["object"], r["opcode"]) == (1, 1)) == 3, requests[:5]
+assert any((r["object"], r["opcode"]) == (2, 0) for r in events), events[:5]
+assert forwarded == len(requests), "forwarded %d of %d" % (forwarded, len(requests))
+assert all(r["size"] >= 8 and r["size"] % 4 == 0 for r in requests + events)
+times = [r["t"] for r in trace]
+assert times == sorted(times), "the trace goes back in time"
 PY
 echo "ok"

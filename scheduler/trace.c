@@ -1,0 +1,58 @@
+#include "scheduler/trace.h"
+#include "scheduler/clock.h"
+#include "scheduler/wire.h"
+#include <stdlib.h>
+
+struct gate_trace {
+	FILE *out;
+	int64_t start_ns;
+};
+
+struct gate_trace *gate_trace_create(FILE *out) {
+	struct gate_trace *trace = calloc(1, sizeof(*trace));
+	if (!trace) {
+		return NULL;
+	}
+	trace->out = out;
+	trace->start_ns = sched_clock_now_ns();
+	return trace;
+}
+
+void gate_trace_destroy(struct gate_trace *trace) {
+	if (!trace) {
+		return;
+	}
+	fflush(trace->out);
+	free(trace);
+}
+
+static double seconds(const struct gate_trace *trace) {
+	return (sched_clock_now_ns() - trace->start_ns) / 1e9;
+}
+
+void gate_trace_messages(struct gate_trace *trace, pid_t pid, bool events,
+		const uint8_t *buf, size_t len) {
+	double t = seconds(trace);
+	const char *dir = events ? "event" : "request";
+	size_t at = 0;
+	while (len - at >= WIRE_HEADER_SIZE) {
+		struct wire_header header;
+		wire_read_header(buf + at, &header);
+		if (!wire_size_valid(header.size) || header.size > len - at) {
+			break;
+		}
+		fprintf(trace->out,
+				"{\"t\":%.6f,\"pid\":%d,\"dir\":\"%s\",\"object\":%u,"
+				"\"opcode\":%u,\"size\":%u}\n",
+				t, (int)pid, dir, header.object_id, header.opcode, header.size);
+		at += header.size;
+	}
+}
+
+void gate_trace_forward(
+		struct gate_trace *trace, pid_t pid, size_t messages, size_t bytes) {
+	fprintf(trace->out,
+			"{\"t\":%.6f,\"pid\":%d,\"dir\":\"forward\",\"messages\":%zu,"
+			"\"bytes\":%zu}\n",
+			seconds(trace), (int)pid, messages, bytes);
+}
