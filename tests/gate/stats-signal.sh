@@ -55,4 +55,20 @@ assert all(r["size"] >= 8 and r["size"] % 4 == 0 for r in requests + events)
 times = [r["t"] for r in trace]
 assert times == sorted(times), "the trace goes back in time"
 PY
+
+# The summary tool reads the same trace back, per client.
+"$(dirname "$0")/../../clients/tools/fairway-trace-summary" "$tmp/trace" \
+	>"$tmp/summary"
+python3 - "$tmp" <<'PY'
+import json, sys
+tmp = sys.argv[1]
+idle_pid = int(open(tmp + "/idle.pid").read())
+lines = open(tmp + "/summary").read().splitlines()
+summary = [json.loads(l) for l in lines if l.startswith("{")]
+mine = [c for c in summary if c["pid"] == idle_pid]
+print("summary:", mine)
+assert len(mine) == 1 and mine[0]["requests"] >= 9, mine
+assert mine[0]["queued_ms"]["count"] == mine[0]["requests"], mine
+assert mine[0]["queued_ms"]["max"] >= 0
+PY
 echo "ok"
