@@ -5,9 +5,7 @@
  * with a wl_display.error it can read, while a well-behaved client keeps
  * being served, and that the server leaks no fds.
  */
-#include "scheduler/gate.h"
-#include "tests/common/raw_wire.h"
-#include <dirent.h>
+#include "tests/common/gate_harness.h"
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -19,196 +17,11 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <wayland-client.h>
 #include <wayland-server.h>
-
-#define CHECK(cond) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-					#cond); \
-			_exit(1); \
-		} \
-	} while (0)
-
-static char socket_path[100];
-
-/*
- * Forked clients leave with _exit: the server's heap they inherited is not
- * theirs to free, and LeakSanitizer would report it.
- */
-
-/* --- raw client side --------------------------------------------------- */
-
-static int raw_connect(void) {
-	int fd = raw_wire_connect(socket_path);
-	CHECK(fd >= 0);
-	return fd;
-}
-
-#define put_header raw_wire_header
-
-static void raw_send(
-		int fd, const void *data, size_t len, const int *fds, int nfds) {
-	CHECK(raw_wire_send(fd, data, len, fds, nfds) == (ssize_t)len);
-}
-
-static void raw_sync(int fd, uint32_t callback_id) {
-	uint32_t msg[3];
-	put_header(msg, 1, sizeof(msg), 0);
-	msg[2] = callback_id;
-	raw_send(fd, msg, sizeof(msg), NULL, 0);
-}
-
-/*
- * Reads events until the server closes. Returns whether a wl_display.error
- * came, and the callback ids that got done.
- */
-struct raw_events {
-	bool error;
-	uint32_t error_code;
-	int done_count;
-	uint32_t last_done;
-};
-
-static void raw_read_until_close(int fd, struct raw_events *events) {
-	memset(events, 0, sizeof(*events));
-	uint8_t buf[65536];
-	size_t len = 0;
-	for (;;) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		CHECK(poll(&pfd, 1, 20000) == 1);
-		ssize_t n = read(fd, buf + len, sizeof(buf) - len);
-		if (n <= 0) {
-			return;
-		}
-		len += n;
-		size_t off = 0;
-		while (len - off >= 8) {
-			uint32_t words[3];
-			memcpy(words, buf + off, 8);
-			uint32_t size = words[1] >> 16, opcode = words[1] & 0xffff;
-			CHECK(size >= 8);
-			if (len - off < size) {
-				break;
-			}
-			if (words[0] == 1 && opcode == 0) {
-				events->error = true;
-				memcpy(&events->error_code, buf + off + 12, 4);
-			} else if (words[0] != 1 && opcode == 0) {
-				events->done_count++;
-				events->last_done = words[0];
-			}
-			off += size;
-		}
-		memmove(buf, buf + off, len - off);
-		len -= off;
-	}
-}
-
-/* A well-behaved libwayland client: n roundtrips, then exit 0. */
-static void good_client(int roundtrips) {
-	struct wl_display *display = wl_display_connect(socket_path);
-	CHECK(display);
-	for (int i = 0; i < roundtrips; i++) {
-		CHECK(wl_display_roundtrip(display) >= 0);
-	}
-	wl_display_disconnect(display);
-	_exit(0);
-}
-
-/* --- server side ------------------------------------------------------- */
-
-struct server {
-	struct wl_display *display;
-	struct gate *gate;
-	struct wl_event_source *sigchld;
-	int children;
-};
-
-static int handle_sigchld(int signal_number, void *data) {
-	return 0;
-}
-
-static int count_fds(void) {
-	int count = 0;
-	DIR *dir = opendir("/proc/self/fd");
-	CHECK(dir);
-	while (readdir(dir)) {
-		count++;
-	}
-	closedir(dir);
-	return count;
-}
-
-static pid_t spawn(void (*body)(void *), void *arg) {
-	fflush(NULL);
-	pid_t pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		body(arg);
-		_exit(0);
-	}
-	return pid;
-}
-
-/* Indexes of the pids in the order they exited. */
-static int exit_order[8];
-
-/* Serves until every pid in the list has exited; returns their statuses. */
-static void serve_until_exit(
-		struct server *server, pid_t *pids, int *status, int count) {
-	int left = count;
-	time_t deadline = time(NULL) + 60;
-	while (left > 0) {
-		CHECK(time(NULL) < deadline);
-		gate_iterate(server->gate);
-		for (int i = 0; i < count; i++) {
-			if (pids[i] > 0 &&
-					waitpid(pids[i], &status[i], WNOHANG) == pids[i]) {
-				pids[i] = -pids[i];
-				exit_order[count - left] = i;
-				left--;
-			}
-		}
-	}
-}
-
-static void server_init(struct server *server) {
-	char dir[] = "/tmp/fairway-gate-test-XXXXXX";
-	CHECK(mkdtemp(dir));
-	setenv("XDG_RUNTIME_DIR", dir, 1);
-	server->display = wl_display_create();
-	CHECK(server->display);
-	CHECK(wl_display_init_shm(server->display) == 0);
-	struct gate_config config;
-	gate_config_default(&config);
-	server->gate = gate_create(server->display, &config);
-	CHECK(server->gate);
-	CHECK(gate_listen(server->gate, NULL));
-	int n = snprintf(socket_path, sizeof(socket_path), "%s/%s", dir,
-			gate_socket_name(server->gate));
-	CHECK(n > 0 && (size_t)n < sizeof(socket_path));
-	/* A periodic wakeup, so that waitpid is polled while idle. */
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	server->sigchld =
-			wl_event_loop_add_signal(wl_display_get_event_loop(server->display),
-					SIGCHLD, handle_sigchld, server);
-}
-
-static void server_finish(struct server *server) {
-	wl_event_source_remove(server->sigchld);
-	gate_destroy(server->gate);
-	wl_display_destroy(server->display);
-	rmdir(getenv("XDG_RUNTIME_DIR"));
-}
 
 /* --- cases ------------------------------------------------------------- */
 
@@ -220,13 +33,14 @@ struct bad_case {
 	bool expect_error_event;
 };
 
-static void bad_client(void *data) {
-	struct bad_case *bad = data;
+static void bad_client(const void *data) {
+	const struct bad_case *bad = data;
 	int fd = raw_connect();
-	raw_sync(fd, 2); /* a good request first: it must still be answered */
-	raw_send(fd, bad->bytes, bad->len, bad->fds, bad->nfds);
-	struct raw_events events;
-	raw_read_until_close(fd, &events);
+	/* A good request first: it must still be answered. */
+	CHECK(raw_sync(fd, 2));
+	CHECK(raw_send(fd, bad->bytes, bad->len, bad->fds, bad->nfds));
+	struct raw_events events = {0};
+	raw_read(fd, &events, 0);
 	if (bad->expect_error_event) {
 		CHECK(events.error);
 		CHECK(events.error_code == WL_DISPLAY_ERROR_INVALID_METHOD);
@@ -234,29 +48,13 @@ static void bad_client(void *data) {
 	_exit(0);
 }
 
-static void good_body(void *data) {
-	good_client(*(int *)data);
-}
-
 /* Runs one bad client beside a good one; both must end as expected. */
 static void run_bad_case(struct bad_case *bad) {
 	struct server server = {0};
 	server_init(&server);
 	int fds_before = count_fds();
-	int roundtrips = 50;
-	pid_t pids[2] = {
-			spawn(bad_client, bad),
-			spawn(good_body, &roundtrips),
-	};
-	int status[2];
-	serve_until_exit(&server, pids, status, 2);
-	CHECK(WIFEXITED(status[0]) && WEXITSTATUS(status[0]) == 0);
-	CHECK(WIFEXITED(status[1]) && WEXITSTATUS(status[1]) == 0);
-	/* Give the gate a moment to see the hang-ups, then count. */
-	for (int i = 0; i < 100 && !wl_list_empty(&server.gate->connections); i++) {
-		gate_iterate(server.gate);
-	}
-	CHECK(wl_list_empty(&server.gate->connections));
+	/* The gate sees the hang-ups before the fds are counted. */
+	serve_beside_good(&server, bad_client, bad, 50);
 	CHECK(count_fds() == fds_before);
 	server_finish(&server);
 }
@@ -309,14 +107,14 @@ static void case_fd_flood(void) {
 }
 
 /* Truncated message, then hang-up: only that client goes. */
-static void truncated_client(void *data) {
+static void truncated_client(const void *data) {
 	int fd = raw_connect();
 	uint32_t msg[3];
 	put_header(msg, 1, sizeof(msg), 0);
 	msg[2] = 2;
-	raw_send(fd, msg, 10, NULL, 0);
+	CHECK(raw_send(fd, msg, 10, NULL, 0));
 	int fds[2] = {STDERR_FILENO, STDOUT_FILENO};
-	raw_send(fd, "\0\0", 2, fds, 2); /* fds in flight at the hang-up */
+	CHECK(raw_send(fd, "\0\0", 2, fds, 2)); /* fds in flight at the hang-up */
 	close(fd);
 	_exit(0);
 }
@@ -336,10 +134,7 @@ static void case_truncated_hangup(void) {
 	for (int i = 0; i < 3; i++) {
 		CHECK(WIFEXITED(status[i]) && WEXITSTATUS(status[i]) == 0);
 	}
-	for (int i = 0; i < 100 && !wl_list_empty(&server.gate->connections); i++) {
-		gate_iterate(server.gate);
-	}
-	CHECK(wl_list_empty(&server.gate->connections));
+	serve_until_idle(&server);
 	CHECK(count_fds() == fds_before);
 	server_finish(&server);
 }
@@ -348,7 +143,7 @@ static void case_truncated_hangup(void) {
  * Requests split at every byte boundary, arriving in separate reads: each
  * sync is still answered, in order.
  */
-static void split_client(void *data) {
+static void split_client(const void *data) {
 	int fd = raw_connect();
 	uint8_t stream[12 * 8];
 	for (uint32_t i = 0; i < 8; i++) {
@@ -358,13 +153,13 @@ static void split_client(void *data) {
 		memcpy(stream + 12 * i, msg, 12);
 	}
 	for (size_t split = 1; split < sizeof(stream); split++) {
-		raw_send(fd, stream, split, NULL, 0);
+		CHECK(raw_send(fd, stream, split, NULL, 0));
 		usleep(200);
-		raw_send(fd, stream + split, sizeof(stream) - split, NULL, 0);
+		CHECK(raw_send(fd, stream + split, sizeof(stream) - split, NULL, 0));
 	}
 	shutdown(fd, SHUT_WR);
-	struct raw_events events;
-	raw_read_until_close(fd, &events);
+	struct raw_events events = {0};
+	raw_read(fd, &events, 0);
 	CHECK(!events.error);
 	CHECK(events.done_count == 8 * (int)(sizeof(stream) - 1));
 	CHECK(events.last_done == 9);
@@ -372,7 +167,7 @@ static void split_client(void *data) {
 }
 
 /* fds sent before the bytes that use them: wl_shm pools still work. */
-static void early_fd_client(void *data) {
+static void early_fd_client(const void *data) {
 	struct wl_display *display = wl_display_connect(socket_path);
 	CHECK(display);
 	CHECK(wl_display_roundtrip(display) >= 0);
@@ -383,8 +178,8 @@ static void early_fd_client(void *data) {
 	uint32_t get_registry[3];
 	put_header(get_registry, 1, 12, 1);
 	get_registry[2] = 2;
-	raw_send(fd, get_registry, sizeof(get_registry), NULL, 0);
-	raw_sync(fd, 3);
+	CHECK(raw_send(fd, get_registry, sizeof(get_registry), NULL, 0));
+	CHECK(raw_sync(fd, 3));
 	uint8_t buf[4096];
 	size_t len = 0;
 	uint32_t shm_name = 0;
@@ -420,7 +215,7 @@ static void early_fd_client(void *data) {
 	memcpy(&bind[4], "wl_shm\0\0", 8);
 	bind[6] = 1;
 	bind[7] = 4; /* new id */
-	raw_send(fd, bind, sizeof(bind), NULL, 0);
+	CHECK(raw_send(fd, bind, sizeof(bind), NULL, 0));
 
 	int pool_fd = memfd_create("pool", MFD_CLOEXEC);
 	CHECK(pool_fd >= 0 && ftruncate(pool_fd, 4096) == 0);
@@ -428,17 +223,17 @@ static void early_fd_client(void *data) {
 	uint32_t sync[3];
 	put_header(sync, 1, 12, 0);
 	sync[2] = 5;
-	raw_send(fd, sync, sizeof(sync), &pool_fd, 1);
+	CHECK(raw_send(fd, sync, sizeof(sync), &pool_fd, 1));
 	usleep(20000);
 	uint32_t create_pool[4];
 	put_header(create_pool, 4, sizeof(create_pool), 0);
 	create_pool[2] = 6;
 	create_pool[3] = 4096;
-	raw_send(fd, create_pool, sizeof(create_pool), NULL, 0);
-	raw_sync(fd, 7);
+	CHECK(raw_send(fd, create_pool, sizeof(create_pool), NULL, 0));
+	CHECK(raw_sync(fd, 7));
 	shutdown(fd, SHUT_WR);
-	struct raw_events events;
-	raw_read_until_close(fd, &events);
+	struct raw_events events = {0};
+	raw_read(fd, &events, 0);
 	CHECK(!events.error);
 	if (events.last_done != 7) {
 		fprintf(stderr, "last done %u count %d\n", events.last_done,
@@ -448,7 +243,7 @@ static void early_fd_client(void *data) {
 	_exit(0);
 }
 
-static void run_clients(void (*body)(void *), int count) {
+static void run_clients(void (*body)(const void *), int count) {
 	struct server server = {0};
 	server_init(&server);
 	int fds_before = count_fds();
@@ -461,15 +256,13 @@ static void run_clients(void (*body)(void *), int count) {
 	for (int i = 0; i < count; i++) {
 		CHECK(WIFEXITED(status[i]) && WEXITSTATUS(status[i]) == 0);
 	}
-	for (int i = 0; i < 100 && !wl_list_empty(&server.gate->connections); i++) {
-		gate_iterate(server.gate);
-	}
+	serve_until_idle(&server);
 	CHECK(count_fds() == fds_before);
 	server_finish(&server);
 }
 
 /* A sync flooder: as many syncs as the socket takes, reading the answers. */
-static void flood_client(void *data) {
+static void flood_client(const void *data) {
 	struct wl_display *display = wl_display_connect(socket_path);
 	CHECK(display);
 	int fd = wl_display_get_fd(display);
@@ -507,7 +300,7 @@ static void flood_client(void *data) {
 	_exit(0);
 }
 
-static void probe_body(void *data) {
+static void probe_body(const void *data) {
 	usleep(300000); /* let the flooders fill their queues first */
 	good_client(100);
 }
@@ -527,12 +320,12 @@ static void case_flood(void) {
 		CHECK(WIFEXITED(status[i]) && WEXITSTATUS(status[i]) == 0);
 	}
 	/* The probe's 100 roundtrips finished while the flood went on. */
-	CHECK(exit_order[0] == 4);
+	CHECK(server.exit_order[0] == 4);
 	server_finish(&server);
 }
 
 /* Holds 40 connections for a while, then drops them and is served. */
-static void many_connections_client(void *data) {
+static void many_connections_client(const void *data) {
 	/* The server's low limit is not the client's. */
 	CHECK(setrlimit(RLIMIT_NOFILE, data) == 0);
 	int fds[40];

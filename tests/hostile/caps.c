@@ -219,16 +219,7 @@ void run_resource_case(
 	server_init(&server);
 	struct footprint before;
 	footprint_take(&before);
-	int roundtrips = 100;
-	pid_t pids[2] = {
-			spawn(body, arg),
-			spawn(good_body, &roundtrips),
-	};
-	int status[2];
-	serve_until_exit(&server, pids, status, 2);
-	CHECK(WIFEXITED(status[0]) && WEXITSTATUS(status[0]) == 0);
-	CHECK(WIFEXITED(status[1]) && WEXITSTATUS(status[1]) == 0);
-	serve_until_idle(&server);
+	serve_beside_good(&server, body, arg, 100);
 	footprint_check(&before, 16 * 1024);
 	server_finish(&server);
 }

@@ -108,10 +108,6 @@ static void hostile_body(const void *data) {
 	_exit(0);
 }
 
-void good_body(const void *data) {
-	good_client(*(const int *)data);
-}
-
 /* In client mode: the one case to run against a running compositor. */
 const char *client_only;
 
@@ -127,16 +123,7 @@ void run_hostile(struct hostile *hostile) {
 	server_init(&server);
 	struct footprint before;
 	footprint_take(&before);
-	int roundtrips = 50;
-	pid_t pids[2] = {
-			spawn(hostile_body, hostile),
-			spawn(good_body, &roundtrips),
-	};
-	int status[2];
-	serve_until_exit(&server, pids, status, 2);
-	CHECK(WIFEXITED(status[0]) && WEXITSTATUS(status[0]) == 0);
-	CHECK(WIFEXITED(status[1]) && WEXITSTATUS(status[1]) == 0);
-	serve_until_idle(&server);
+	serve_beside_good(&server, hostile_body, hostile, 50);
 	if (hostile->expect_log) {
 		bool found = logged(hostile->expect_log) ||
 				(hostile->expect_log_alt && logged(hostile->expect_log_alt));

@@ -1,27 +1,15 @@
-/* The server under attack, the raw client, and what is measured. */
+/* The gate in one process: the server, the raw client and the log. */
+#include "tests/common/gate_harness.h"
 #include "scheduler/connection.h"
-#include "tests/common/raw_wire.h"
-#include "tests/hostile/hostile.h"
 #include <dirent.h>
 #include <errno.h>
-#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 #include <wayland-client.h>
-#include <wayland-server.h>
 
 char socket_path[108];
 
@@ -65,60 +53,6 @@ bool logged(const char *needle) {
 	return strstr(server_log, needle) != NULL;
 }
 
-/* --- measuring the server --------------------------------------------- */
-
-static int count_dir(const char *path) {
-	int count = 0;
-	DIR *dir = opendir(path);
-	CHECK(dir);
-	while (readdir(dir)) {
-		count++;
-	}
-	closedir(dir);
-	return count;
-}
-
-int count_fds(void) {
-	return count_dir("/proc/self/fd");
-}
-
-int count_maps(void) {
-	FILE *f = fopen("/proc/self/maps", "r");
-	CHECK(f);
-	int count = 0, c;
-	while ((c = fgetc(f)) != EOF) {
-		count += c == '\n';
-	}
-	fclose(f);
-	return count;
-}
-
-long rss_kb(void) {
-	FILE *f = fopen("/proc/self/status", "r");
-	CHECK(f);
-	char line[256];
-	long kb = -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "VmRSS: %ld", &kb) == 1) {
-			break;
-		}
-	}
-	fclose(f);
-	return kb;
-}
-
-/* Heap bytes in use (glibc's allocator; not meaningful under ASan). */
-size_t heap_in_use(void) {
-	return mallinfo2().uordblks;
-}
-
-double cpu_seconds(void) {
-	struct rusage usage;
-	getrusage(RUSAGE_SELF, &usage);
-	return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
-			(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
 /* --- raw client side --------------------------------------------------- */
 
 int raw_connect(void) {
@@ -127,7 +61,6 @@ int raw_connect(void) {
 	return fd;
 }
 
-/* False when the server has closed the connection. */
 bool raw_send(int fd, const void *data, size_t len, const int *fds, int nfds) {
 	ssize_t n = raw_wire_send(fd, data, len, fds, nfds);
 	if (n < 0 && (errno == EPIPE || errno == ECONNRESET)) {
@@ -144,10 +77,6 @@ bool raw_sync(int fd, uint32_t callback_id) {
 	return raw_send(fd, msg, sizeof(msg), NULL, 0);
 }
 
-/*
- * Reads events until the server closes. With stop_at_done, returns as soon
- * as that callback is done instead.
- */
 void raw_read(int fd, struct raw_events *events, uint32_t stop_at_done) {
 	static uint8_t buf[1 << 16];
 	size_t len = 0;
@@ -195,7 +124,6 @@ void raw_read(int fd, struct raw_events *events, uint32_t stop_at_done) {
 	}
 }
 
-/* A well-behaved libwayland client: roundtrips, then exit 0. */
 void good_client(int roundtrips) {
 	struct wl_display *display = wl_display_connect(socket_path);
 	CHECK(display);
@@ -204,6 +132,10 @@ void good_client(int roundtrips) {
 	}
 	wl_display_disconnect(display);
 	_exit(0);
+}
+
+void good_body(const void *data) {
+	good_client(*(const int *)data);
 }
 
 /* --- server side ------------------------------------------------------- */
@@ -224,7 +156,9 @@ pid_t spawn(void (*body)(const void *), const void *arg) {
 }
 
 void server_init(struct server *server) {
-	snprintf(server->dir, sizeof(server->dir), "/tmp/fairway-hostile-XXXXXX");
+	int n = snprintf(server->dir, sizeof(server->dir), "/tmp/fairway-%s-XXXXXX",
+			program_invocation_short_name);
+	CHECK(n > 0 && (size_t)n < sizeof(server->dir));
 	CHECK(mkdtemp(server->dir));
 	setenv("XDG_RUNTIME_DIR", server->dir, 1);
 	server->display = wl_display_create();
@@ -235,7 +169,7 @@ void server_init(struct server *server) {
 	server->gate = gate_create(server->display, &config);
 	CHECK(server->gate);
 	CHECK(gate_listen(server->gate, NULL));
-	int n = snprintf(socket_path, sizeof(socket_path), "%s/%s", server->dir,
+	n = snprintf(socket_path, sizeof(socket_path), "%s/%s", server->dir,
 			gate_socket_name(server->gate));
 	CHECK(n > 0 && (size_t)n < sizeof(socket_path));
 	/* SIGCHLD wakes the loop, so that exits are noticed while idle. */
@@ -259,9 +193,10 @@ void server_finish(struct server *server) {
 	rmdir(server->dir);
 }
 
-/* Serves until every child exited; fails after a minute. */
 void serve_until_exit(
 		struct server *server, pid_t *pids, int *status, int count) {
+	size_t most = sizeof(server->exit_order) / sizeof(server->exit_order[0]);
+	CHECK((size_t)count <= most);
 	int left = count;
 	time_t deadline = time(NULL) + 90;
 	while (left > 0) {
@@ -271,19 +206,32 @@ void serve_until_exit(
 			if (pids[i] > 0 &&
 					waitpid(pids[i], &status[i], WNOHANG) == pids[i]) {
 				pids[i] = -pids[i];
+				server->exit_order[count - left] = i;
 				left--;
 			}
 		}
 	}
 }
 
-/* Lets the gate see the last hang-ups; every connection must be gone. */
 void serve_until_idle(struct server *server) {
 	for (int i = 0; i < 1000 && !wl_list_empty(&server->gate->connections);
 			i++) {
 		gate_iterate(server->gate);
 	}
 	CHECK(wl_list_empty(&server->gate->connections));
+}
+
+void serve_beside_good(struct server *server, void (*body)(const void *),
+		const void *arg, int roundtrips) {
+	pid_t pids[2] = {
+			spawn(body, arg),
+			spawn(good_body, &roundtrips),
+	};
+	int status[2];
+	serve_until_exit(server, pids, status, 2);
+	CHECK(WIFEXITED(status[0]) && WEXITSTATUS(status[0]) == 0);
+	CHECK(WIFEXITED(status[1]) && WEXITSTATUS(status[1]) == 0);
+	serve_until_idle(server);
 }
 
 struct gate_connection *find_connection(struct server *server, pid_t pid) {
@@ -296,33 +244,13 @@ struct gate_connection *find_connection(struct server *server, pid_t pid) {
 	return NULL;
 }
 
-void footprint_take(struct footprint *print) {
-	print->fds = count_fds();
-	print->maps = count_maps();
-	print->heap = heap_in_use();
-	print->rss_kb = rss_kb();
-}
-
-void footprint_check(const struct footprint *before, long rss_slack_kb) {
-	struct footprint after;
-	footprint_take(&after);
-	fprintf(stderr,
-			"fds %d -> %d, mappings %d -> %d, heap %zu -> %zu bytes, "
-			"rss %ld -> %ld kB\n",
-			before->fds, after.fds, before->maps, after.maps, before->heap,
-			after.heap, before->rss_kb, after.rss_kb);
-	CHECK(after.fds == before->fds);
-#ifdef __SANITIZE_ADDRESS__
-	/*
-	 * ASan's allocator maps memory of its own and holds freed blocks in
-	 * quarantine (256 MiB): LeakSanitizer checks the heap at exit instead,
-	 * and the plain build checks memory.
-	 */
-	(void)rss_slack_kb;
-#else
-	CHECK(after.maps <= before->maps);
-	/* libwayland keeps freed client ids' slots, and stdio its buffers. */
-	CHECK(after.heap <= before->heap + 64 * 1024);
-	CHECK(after.rss_kb <= before->rss_kb + rss_slack_kb);
-#endif
+int count_fds(void) {
+	int count = 0;
+	DIR *dir = opendir("/proc/self/fd");
+	CHECK(dir);
+	while (readdir(dir)) {
+		count++;
+	}
+	closedir(dir);
+	return count;
 }
