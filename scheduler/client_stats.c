@@ -18,19 +18,30 @@ static const char *state_of(const struct gate_connection *conn) {
 	return "idle";
 }
 
-static int64_t status_field(FILE *status, const char *name) {
+/* Reads both switch counts in one pass over a task's status file. */
+static bool read_task_switches(
+		const char *path, int64_t *voluntary, int64_t *involuntary) {
+	FILE *status = fopen(path, "re");
+	if (!status) {
+		return false; /* the thread just went */
+	}
+	long long value, vol = -1, invol = -1;
 	char line[128];
-	size_t len = strlen(name);
-	rewind(status);
-	while (fgets(line, sizeof(line), status)) {
-		if (strncmp(line, name, len) == 0 && line[len] == ':') {
-			long long value;
-			if (sscanf(line + len + 1, "%lld", &value) == 1) {
-				return value;
-			}
+	while ((vol < 0 || invol < 0) && fgets(line, sizeof(line), status)) {
+		if (sscanf(line, "voluntary_ctxt_switches: %lld", &value) == 1) {
+			vol = value;
+		} else if (sscanf(line, "nonvoluntary_ctxt_switches: %lld", &value) ==
+				1) {
+			invol = value;
 		}
 	}
-	return -1;
+	fclose(status);
+	if (vol < 0 || invol < 0) {
+		return false;
+	}
+	*voluntary += vol;
+	*involuntary += invol;
+	return true;
 }
 
 /*
@@ -58,18 +69,7 @@ static void read_switches(pid_t pid, int64_t *voluntary, int64_t *involuntary) {
 		char status_path[320];
 		snprintf(status_path, sizeof(status_path), "/proc/%d/task/%s/status",
 				(int)pid, entry->d_name);
-		FILE *status = fopen(status_path, "re");
-		if (!status) {
-			continue; /* the thread just went */
-		}
-		int64_t v = status_field(status, "voluntary_ctxt_switches");
-		int64_t n = status_field(status, "nonvoluntary_ctxt_switches");
-		fclose(status);
-		if (v >= 0 && n >= 0) {
-			vol += v;
-			invol += n;
-			any = true;
-		}
+		any |= read_task_switches(status_path, &vol, &invol);
 	}
 	closedir(dir);
 	if (any) {
@@ -117,15 +117,20 @@ int gate_client_stats_json(
 			s->voluntary_switches, s->involuntary_switches);
 }
 
+int gate_client_stats_line(
+		const struct gate_connection *conn, double t, char *buf, size_t size) {
+	struct gate_client_stats stats;
+	gate_client_stats_read(conn, &stats);
+	return gate_client_stats_json(&stats, t, buf, size);
+}
+
 void gate_stats_log(struct gate *gate) {
 	double t = sched_clock_now_ns() / 1e9;
 	int count = 0;
 	struct gate_connection *conn;
 	wl_list_for_each(conn, &gate->connections, link) {
-		struct gate_client_stats stats;
-		gate_client_stats_read(conn, &stats);
-		char line[1024];
-		gate_client_stats_json(&stats, t, line, sizeof(line));
+		char line[GATE_CLIENT_STATS_LINE_MAX];
+		gate_client_stats_line(conn, t, line, sizeof(line));
 		sched_log(SCHED_LOG_INFO, "stats: %s", line);
 		count++;
 	}

@@ -38,6 +38,13 @@ void gate_client_stats_read(
 int gate_client_stats_json(const struct gate_client_stats *stats, double t,
 		char *buf, size_t size);
 
+/* Room enough for any line gate_client_stats_json writes. */
+#define GATE_CLIENT_STATS_LINE_MAX 1024
+
+/* Reads and formats in one go, for those who only print the line. */
+int gate_client_stats_line(
+		const struct gate_connection *conn, double t, char *buf, size_t size);
+
 /* Logs every client's line at INFO: what SIGUSR1 asks for. */
 void gate_stats_log(struct gate *gate);
 

@@ -134,23 +134,35 @@ static bool flush_events(struct gate_connection *conn) {
 	return true;
 }
 
-/* Counts the events libwayland wrote, whole messages only. */
+/*
+ * Counts (and traces) the events libwayland wrote. A message counts once
+ * its header is in: the client may be sent the first part of a message
+ * before libwayland writes the rest, and the count must stay on message
+ * boundaries all the same (events_counted_to may lie past the data).
+ */
 static void count_events(struct gate_connection *conn) {
 	const struct stream *events = &conn->events;
 	if (conn->events_counted_to < events->offset) {
-		/* A message counted before was already sent on. */
+		/* A header split in two went out half: only the count loses
+		 * track, until the next message boundary it happens upon. */
 		conn->events_counted_to = events->offset;
 	}
-	size_t start = conn->events_counted_to - events->offset;
-	struct wire_scan scan;
-	wire_scan(stream_data(events) + start, stream_len(events) - start, SIZE_MAX,
-			0, &scan);
-	conn->stats.events += scan.messages;
-	conn->events_counted_to += scan.bytes;
-	if (conn->gate->trace) {
-		gate_trace_messages(conn->gate->trace, conn->pid, true,
-				stream_data(events) + start, scan.bytes);
+	const uint8_t *data = stream_data(events);
+	size_t len = stream_len(events);
+	size_t at = conn->events_counted_to - events->offset;
+	while (at + WIRE_HEADER_SIZE <= len) {
+		struct wire_header header;
+		wire_read_header(data + at, &header);
+		if (!wire_size_valid(header.size)) {
+			break;
+		}
+		conn->stats.events++;
+		if (conn->gate->trace) {
+			gate_trace_message(conn->gate->trace, conn->pid, true, &header);
+		}
+		at += header.size;
 	}
+	conn->events_counted_to = events->offset + at;
 }
 
 static void pull_events(struct gate_connection *conn) {

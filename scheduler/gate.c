@@ -244,12 +244,11 @@ void gate_iterate(struct gate *gate) {
 	wl_display_flush_clients(gate->display);
 	int64_t start = sched_clock_now_ns();
 	forward_next_batch(gate, start);
-	struct gate_connection *served = gate->serving;
-	bool busy = served || !wl_list_empty(&gate->policy.ready);
-	int64_t work_start = served ? cost_clock_ns(gate) : 0;
+	bool busy = gate->serving || !wl_list_empty(&gate->policy.ready);
+	int64_t work_start = gate->serving ? cost_clock_ns(gate) : 0;
 	wl_event_loop_dispatch(gate->loop, busy ? 0 : -1);
-	/* The dispatch may have disconnected it. */
-	if (gate->serving && gate->serving == served) {
+	/* Unless the dispatch disconnected it: no batch starts in there. */
+	if (gate->serving) {
 		int64_t work = cost_clock_ns(gate) - work_start - gate->own_work_ns;
 		account(gate, work > 0 ? work : 0);
 	}

@@ -61,7 +61,7 @@ struct gate_connection {
 
 	struct stream requests; /* client -> libwayland */
 	struct stream events; /* libwayland -> client */
-	uint64_t events_counted_to; /* stream offset */
+	uint64_t events_counted_to; /* stream offset of the next message to count */
 	size_t validated; /* whole, checked messages at the head */
 	/* The client closed its side: serve what it sent, then disconnect. */
 	bool hung_up;

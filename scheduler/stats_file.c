@@ -16,10 +16,8 @@ static void write_records(struct gate_stats_file *file) {
 	double t = (sched_clock_now_ns() - file->start_ns) / 1e9;
 	struct gate_connection *conn;
 	wl_list_for_each(conn, &file->gate->connections, link) {
-		struct gate_client_stats stats;
-		gate_client_stats_read(conn, &stats);
-		char line[1024];
-		gate_client_stats_json(&stats, t, line, sizeof(line));
+		char line[GATE_CLIENT_STATS_LINE_MAX];
+		gate_client_stats_line(conn, t, line, sizeof(line));
 		fprintf(file->out, "%s\n", line);
 	}
 	fflush(file->out);

@@ -30,10 +30,17 @@ static double seconds(const struct gate_trace *trace) {
 	return (sched_clock_now_ns() - trace->start_ns) / 1e9;
 }
 
+void gate_trace_message(struct gate_trace *trace, pid_t pid, bool event,
+		const struct wire_header *header) {
+	fprintf(trace->out,
+			"{\"t\":%.6f,\"pid\":%d,\"dir\":\"%s\",\"object\":%u,"
+			"\"opcode\":%u,\"size\":%u}\n",
+			seconds(trace), (int)pid, event ? "event" : "request",
+			header->object_id, header->opcode, header->size);
+}
+
 void gate_trace_messages(struct gate_trace *trace, pid_t pid, bool events,
 		const uint8_t *buf, size_t len) {
-	double t = seconds(trace);
-	const char *dir = events ? "event" : "request";
 	size_t at = 0;
 	while (len - at >= WIRE_HEADER_SIZE) {
 		struct wire_header header;
@@ -41,10 +48,7 @@ void gate_trace_messages(struct gate_trace *trace, pid_t pid, bool events,
 		if (!wire_size_valid(header.size) || header.size > len - at) {
 			break;
 		}
-		fprintf(trace->out,
-				"{\"t\":%.6f,\"pid\":%d,\"dir\":\"%s\",\"object\":%u,"
-				"\"opcode\":%u,\"size\":%u}\n",
-				t, (int)pid, dir, header.object_id, header.opcode, header.size);
+		gate_trace_message(trace, pid, events, &header);
 		at += header.size;
 	}
 }

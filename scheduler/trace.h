@@ -25,6 +25,10 @@ struct gate_trace *gate_trace_create(FILE *out);
 /* Flushes. Accepts NULL. */
 void gate_trace_destroy(struct gate_trace *trace);
 
+struct wire_header;
+
+void gate_trace_message(struct gate_trace *trace, pid_t pid, bool event,
+		const struct wire_header *header);
 /* Each whole message in buf[0..len), one record apiece. */
 void gate_trace_messages(struct gate_trace *trace, pid_t pid, bool events,
 		const uint8_t *buf, size_t len);
