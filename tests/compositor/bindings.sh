@@ -33,7 +33,7 @@ wtype -M logo -k Return -m logo
 wait_until 20 "Super+Return starts \$TERMINAL" test -e "$FW_TMP/terminal-started"
 
 wtype -M logo -M shift -k e -m shift -m logo
-wait_until 30 "Super+Shift+E makes fairway exit" sh -c "! kill -0 $FW_PID 2>/dev/null"
+wait_until 30 "Super+Shift+E makes fairway exit" fw_exited
 wait "$FW_PID"
 status=$?
 FW_PID=""

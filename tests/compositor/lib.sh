@@ -83,6 +83,12 @@ alive() {
 	[ "$state" != Z ]
 }
 
+# Whether fairway has gone, reaped or not: what waiting for its exit needs,
+# where `kill -0` would still see the zombie.
+fw_exited() {
+	! alive "$FW_PID"
+}
+
 # Descendants of a process, children first, one pid per line.
 descendants() {
 	for child in $(pgrep -P "$1"); do
