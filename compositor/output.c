@@ -1,5 +1,4 @@
 #include "compositor/output.h"
-#include "compositor/sched_glue.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
 #include <stdlib.h>
@@ -19,14 +18,12 @@
 static void handle_frame(struct wl_listener *listener, void *data) {
 	struct fw_output *output = wl_container_of(listener, output, frame);
 	fw_output_sample_feedback(output);
-	int64_t own_work = fw_sched_own_work_begin();
 	if (wlr_scene_output_commit(output->scene_output)) {
 		output->server->frames_rendered++;
 	}
 	/* Clients wait on frame callbacks even when nothing was damaged. */
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	fw_sched_own_work_end(output->server, own_work);
 	wlr_scene_output_send_frame_done(output->scene_output, &now);
 }
 

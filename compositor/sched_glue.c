@@ -1,7 +1,6 @@
 #include "compositor/sched_glue.h"
 #include "compositor/ratings_glue.h"
 #include "compositor/server.h"
-#include "scheduler/clock.h"
 #include "scheduler/gate.h"
 #include <wayland-server-core.h>
 #include <wlr/types/wlr_surface.h>
@@ -32,15 +31,5 @@ void fw_sched_note_window_event(
 		struct fw_server *server, struct wlr_surface *surface) {
 	if (surface != NULL && surface->resource != NULL) {
 		note_gate(server, wl_resource_get_client(surface->resource));
-	}
-}
-
-int64_t fw_sched_own_work_begin(void) {
-	return sched_clock_work_ns();
-}
-
-void fw_sched_own_work_end(struct fw_server *server, int64_t begin) {
-	if (server->gate != NULL) {
-		gate_note_own_work(server->gate, sched_clock_work_ns() - begin);
 	}
 }

@@ -1,8 +1,6 @@
 #ifndef FAIRWAY_COMPOSITOR_SCHED_GLUE_H
 #define FAIRWAY_COMPOSITOR_SCHED_GLUE_H
 
-#include <stdint.h>
-
 struct fw_server;
 struct wl_client;
 struct wlr_surface;
@@ -10,12 +8,6 @@ struct wlr_surface;
 /* Called whenever client is delivered input: key, button, motion, axis,
  * touch. It boosts the client in the gate and counts for its input rating. */
 void fw_sched_note_input(struct fw_server *server, struct wl_client *client);
-/*
- * The compositor's own work (an output repaint) between begin and end is
- * charged to no client.
- */
-int64_t fw_sched_own_work_begin(void);
-void fw_sched_own_work_end(struct fw_server *server, int64_t begin);
 /* Same, for the client that owns surface (may be NULL). */
 void fw_sched_note_surface(
 		struct fw_server *server, struct wlr_surface *surface);

@@ -9,9 +9,6 @@
 #include <string.h>
 
 static const char *state_of(const struct gate_connection *conn) {
-	if (conn->gate->serving == conn) {
-		return "served";
-	}
 	if (conn->entity.ready) {
 		return "ready";
 	}

@@ -2,15 +2,14 @@
 #include "scheduler/clock.h"
 #include "scheduler/log.h"
 #include "scheduler/trace.h"
+#include "scheduler/wayland_end.h"
 #include "scheduler/wire.h"
 #include <assert.h>
 #include <errno.h>
-#include <linux/sockios.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <wayland-server-protocol.h>
@@ -110,28 +109,65 @@ static void disconnect(struct gate_connection *conn) {
 	wl_client_destroy(conn->client);
 }
 
-/* Passes libwayland's events on to the client. False: it was dropped. */
-static bool flush_events(struct gate_connection *conn) {
+/* Sends what the client has not taken yet; false on a broken socket. */
+static bool send_events(struct gate_connection *conn) {
 	size_t len = stream_len(&conn->events);
-	if (len > 0) {
-		ssize_t n = stream_send(&conn->events, conn->outer_fd, len);
-		if (n < 0) {
-			sched_log(SCHED_LOG_DEBUG, "client %d: send: %s", conn->pid,
-					strerror(errno));
-			disconnect(conn);
-			return false;
-		}
-		conn->stats.event_bytes += n;
+	if (len == 0) {
+		return true;
 	}
-	if (stream_len(&conn->events) > conn->gate->config.event_backlog_cap) {
-		sched_log(SCHED_LOG_ERROR,
-				"client %d does not read its events (%zu bytes queued), "
-				"disconnecting it",
-				conn->pid, stream_len(&conn->events));
+	ssize_t n = stream_send(&conn->events, conn->outer_fd, len);
+	if (n < 0) {
+		return false;
+	}
+	conn->stats.event_bytes += n;
+	return true;
+}
+
+static bool over_backlog(struct gate_connection *conn) {
+	return stream_len(&conn->events) > conn->gate->config.event_backlog_cap;
+}
+
+static void log_backlog(struct gate_connection *conn) {
+	sched_log(SCHED_LOG_ERROR,
+			"client %d does not read its events (%zu bytes queued), "
+			"disconnecting it",
+			conn->pid, stream_len(&conn->events));
+}
+
+/* Passes queued events on to the client. False: it was dropped. */
+static bool flush_events(struct gate_connection *conn) {
+	if (!send_events(conn)) {
+		sched_log(SCHED_LOG_DEBUG, "client %d: send: %s", conn->pid,
+				strerror(errno));
+		disconnect(conn);
+		return false;
+	}
+	if (over_backlog(conn)) {
+		log_backlog(conn);
 		disconnect(conn);
 		return false;
 	}
 	return true;
+}
+
+/*
+ * Drops the client once libwayland is out of the call it is in: it may be
+ * in the middle of sending to this very client. gate_iterate drops it
+ * before it next waits.
+ */
+static void drop_later(struct gate_connection *conn) {
+	if (!conn->dropping) {
+		conn->dropping = true;
+		wl_list_insert(conn->gate->drops.prev, &conn->drop_link);
+	}
+}
+
+void connection_drop_pending(struct gate *gate) {
+	while (!wl_list_empty(&gate->drops)) {
+		struct gate_connection *conn =
+				wl_container_of(gate->drops.next, conn, drop_link);
+		disconnect(conn);
+	}
 }
 
 /*
@@ -165,13 +201,33 @@ static void count_events(struct gate_connection *conn) {
 	conn->events_counted_to = events->offset + at;
 }
 
-static void pull_events(struct gate_connection *conn) {
-	int eof, fds;
-	/* libwayland's end holds at most its socket buffer: take it all. */
-	if (stream_recv(&conn->events, conn->inner_fd, SIZE_MAX / 2, &eof, &fds) >
-			0) {
-		count_events(conn);
+ssize_t connection_take_events(
+		struct gate_connection *conn, const struct msghdr *msg) {
+	if (conn->dropping) {
+		/* Going anyway: what it would be sent only costs memory. */
+		size_t len = 0;
+		for (size_t i = 0; i < msg->msg_iovlen; i++) {
+			len += msg->msg_iov[i].iov_len;
+		}
+		return len;
 	}
+	ssize_t n = stream_append_msg(&conn->events, msg);
+	if (n < 0) {
+		/* libwayland drops the client itself. */
+		return -1;
+	}
+	count_events(conn);
+	/* Events go out at once, as libwayland's own flush would send them. */
+	if (!send_events(conn)) {
+		sched_log(SCHED_LOG_DEBUG, "client %d: send: %s", conn->pid,
+				strerror(errno));
+		drop_later(conn);
+	} else if (over_backlog(conn)) {
+		log_backlog(conn);
+		drop_later(conn);
+	}
+	update_outer_mask(conn);
+	return n;
 }
 
 /*
@@ -222,25 +278,6 @@ __attribute__((format(printf, 2, 3))) static bool fail_after_serving(
 		return false;
 	}
 	update_ready(conn);
-	update_outer_mask(conn);
-	return true;
-}
-
-static int handle_inner(int fd, uint32_t mask, void *data) {
-	struct gate_connection *conn = data;
-	pull_events(conn);
-	if (flush_events(conn)) {
-		update_outer_mask(conn);
-	}
-	return 0;
-}
-
-bool connection_deliver_events(struct gate_connection *conn) {
-	wl_client_flush(conn->client);
-	pull_events(conn);
-	if (!flush_events(conn)) {
-		return false;
-	}
 	update_outer_mask(conn);
 	return true;
 }
@@ -319,57 +356,65 @@ static int handle_outer(int fd, uint32_t mask, void *data) {
 	return 0;
 }
 
+ssize_t connection_give_requests(
+		struct gate_connection *conn, struct msghdr *msg) {
+	if (conn->released == 0) {
+		/* Not its turn: as a socket with nothing in it would answer. */
+		errno = EAGAIN;
+		return -1;
+	}
+	ssize_t n = stream_give(&conn->requests, conn->released, msg);
+	if (n > 0) {
+		conn->released -= n;
+		conn->validated -= n;
+	}
+	return n;
+}
+
 int connection_forward(
 		struct gate_connection *conn, size_t max_bytes, size_t max_requests) {
+	struct gate *gate = conn->gate;
 	struct wire_scan scan;
 	wire_scan(stream_data(&conn->requests), conn->validated, max_bytes,
 			max_requests, &scan);
 	if (scan.bytes == 0) {
 		return 0;
 	}
-	size_t fds_before = stream_fd_count(&conn->requests);
-	ssize_t n = stream_send(&conn->requests, conn->inner_fd, scan.bytes);
-	if (n < 0) {
-		sched_log(SCHED_LOG_ERROR, "client %d: forwarding failed: %s",
-				conn->pid, strerror(errno));
-		disconnect(conn);
+	if (gate->trace) {
+		gate_trace_forward(gate->trace, conn->pid, scan.messages, scan.bytes);
+	}
+	/*
+	 * libwayland reads once per call, at most 4096 bytes and 28 fds, and
+	 * dispatches every whole message it holds: a batch takes one call,
+	 * unless its fds need more.
+	 */
+	conn->released = scan.bytes;
+	gate->serving = conn;
+	while (conn->released > 0) {
+		size_t left = conn->released;
+		conn->wayland_read(
+				conn->wayland_fd, WL_EVENT_READABLE, conn->wayland_read_data);
+		if (gate->serving != conn) {
+			return -1; /* libwayland dropped it */
+		}
+		if (conn->released == left) {
+			break;
+		}
+	}
+	gate->serving = NULL;
+	if (conn->released > 0) {
+		/* A batch is whole messages that fit libwayland's buffer: this
+		 * cannot happen, and waiting would only spin. */
+		conn->released = 0;
+		connection_fail(conn, "libwayland took no more of its requests");
 		return -1;
 	}
-	/*
-	 * A full socketpair takes part of a batch: the rest waits for the next
-	 * turn, and the count below may be off by the split message, which only
-	 * blurs the cost estimate.
-	 */
-	conn->validated -= n;
-	/*
-	 * libwayland reads up to 4096 bytes, and one message with fds, per
-	 * wakeup: a batch that fits one read is read in the next dispatch,
-	 * and only a bigger one needs asking the kernel whether it was.
-	 */
-	conn->batch_unsure = (size_t)n > WIRE_MAX_MESSAGE_SIZE ||
-			stream_fd_count(&conn->requests) != fds_before;
-	size_t requests = (size_t)n == scan.bytes ? scan.messages
-											  : scan.messages * n / scan.bytes;
-	conn->stats.requests += requests;
-	conn->stats.request_bytes += n;
+	conn->stats.requests += scan.messages;
+	conn->stats.request_bytes += scan.bytes;
 	conn->stats.batches++;
-	if (conn->gate->trace) {
-		gate_trace_forward(conn->gate->trace, conn->pid, requests, n);
-	}
 	update_ready(conn);
 	update_outer_mask(conn);
-	return requests;
-}
-
-bool connection_drained(struct gate_connection *conn) {
-	if (!conn->batch_unsure) {
-		return true;
-	}
-	int queued = 0;
-	if (ioctl(conn->inner_fd, SIOCOUTQ, &queued) < 0) {
-		return true;
-	}
-	return queued == 0;
+	return scan.messages;
 }
 
 void connection_fail(struct gate_connection *conn, const char *fmt, ...) {
@@ -438,12 +483,16 @@ static void connection_free(struct gate_connection *conn) {
 	wl_list_remove(&conn->client_destroy.link);
 	wl_list_remove(&conn->resource_created.link);
 	wl_list_remove(&conn->link);
+	if (conn->dropping) {
+		wl_list_remove(&conn->drop_link);
+	}
 	wl_event_source_remove(conn->outer_source);
-	wl_event_source_remove(conn->inner_source);
+	/* libwayland closes its end itself, right after. */
+	wayland_end_detach(conn->wayland_fd);
 	stream_finish(&conn->requests);
 	stream_finish(&conn->events);
 	close(conn->outer_fd);
-	close(conn->inner_fd);
+	close(conn->wayland_peer_fd);
 	free(conn);
 }
 
@@ -455,10 +504,7 @@ static void handle_client_destroy(struct wl_listener *listener, void *data) {
 	 * protocol error it just posted must reach the client before we close.
 	 */
 	wl_client_flush(conn->client);
-	pull_events(conn);
-	if (stream_len(&conn->events) > 0) {
-		stream_send(&conn->events, conn->outer_fd, stream_len(&conn->events));
-	}
+	send_events(conn);
 	connection_free(conn);
 }
 
@@ -495,32 +541,31 @@ struct gate_connection *connection_create(struct gate *gate, int outer_fd) {
 		sched_log(SCHED_LOG_ERROR, "socketpair: %s", strerror(errno));
 		goto error_conn;
 	}
-	conn->inner_fd = pair[0];
+	conn->wayland_peer_fd = pair[0];
+	conn->wayland_fd = pair[1];
+	if (!wayland_end_attach(conn->wayland_fd, conn)) {
+		sched_log(SCHED_LOG_ERROR, "cannot serve client %d from memory",
+				conn->pid);
+		goto error_pair;
+	}
 	conn->client = gate->config.create_client(gate->display, pair[1]);
 	if (!conn->client) {
 		sched_log(SCHED_LOG_ERROR, "wl_client_create failed");
-		close(pair[0]);
-		close(pair[1]);
-		goto error_conn;
+		goto error_attached;
+	}
+	if (!conn->wayland_read) {
+		sched_log(SCHED_LOG_ERROR,
+				"libwayland's read callback went unseen: this program was "
+				"linked without the gate's shim (wayland_end_shim.c)");
+		goto error_client;
 	}
 
 	conn->outer_mask = WL_EVENT_READABLE;
 	conn->outer_source = wl_event_loop_add_fd(
 			gate->loop, outer_fd, conn->outer_mask, handle_outer, conn);
-	conn->inner_source = wl_event_loop_add_fd(
-			gate->loop, conn->inner_fd, WL_EVENT_READABLE, handle_inner, conn);
-	if (!conn->outer_source || !conn->inner_source) {
+	if (!conn->outer_source) {
 		sched_log(SCHED_LOG_ERROR, "cannot watch client %d", conn->pid);
-		if (conn->outer_source) {
-			wl_event_source_remove(conn->outer_source);
-		}
-		if (conn->inner_source) {
-			wl_event_source_remove(conn->inner_source);
-		}
-		close(conn->inner_fd);
-		/* libwayland closes pair[1] */
-		wl_client_destroy(conn->client);
-		goto error_conn;
+		goto error_client;
 	}
 
 	error_logger_init(gate->display);
@@ -534,6 +579,17 @@ struct gate_connection *connection_create(struct gate *gate, int outer_fd) {
 	sched_log(SCHED_LOG_DEBUG, "gated client pid %d", conn->pid);
 	return conn;
 
+error_client:
+	/* libwayland closes its end, pair[1]. */
+	wayland_end_detach(conn->wayland_fd);
+	wl_client_destroy(conn->client);
+	close(pair[0]);
+	goto error_conn;
+error_attached:
+	wayland_end_detach(conn->wayland_fd);
+error_pair:
+	close(pair[0]);
+	close(pair[1]);
 error_conn:
 	free(conn);
 error_fd:

@@ -3,6 +3,7 @@
 
 #include "scheduler/gate.h"
 #include <stddef.h>
+#include <sys/socket.h>
 
 /* One gated client: its two sockets, its queues, and the pumps between. */
 
@@ -10,26 +11,27 @@
 struct gate_connection *connection_create(struct gate *gate, int outer_fd);
 
 /*
- * Forwards whole queued requests to libwayland: at most max_bytes and
- * max_requests. Returns how many requests went, or -1 if the connection
- * failed and is gone.
+ * Serves libwayland whole queued requests, at most max_bytes and
+ * max_requests: its read callback runs, reads them and dispatches them
+ * before this returns. Returns how many requests it was served, or -1 if
+ * the client is gone.
  */
 int connection_forward(
 		struct gate_connection *conn, size_t max_bytes, size_t max_requests);
 
-/* Whether libwayland has read everything forwarded so far. */
-bool connection_drained(struct gate_connection *conn);
+/* libwayland's recvmsg on its end: the batch it may read, if any. */
+ssize_t connection_give_requests(
+		struct gate_connection *conn, struct msghdr *msg);
+/* libwayland's sendmsg on its end: events, sent on to the client. */
+ssize_t connection_take_events(
+		struct gate_connection *conn, const struct msghdr *msg);
+
+/* Disconnects the clients that had to go while libwayland was busy. */
+void connection_drop_pending(struct gate *gate);
 
 /*
- * Passes on at once what libwayland answered a batch, rather than at the
- * next turn of the loop: a client waiting for a reply (a buffer release, a
- * sync's done) goes on sooner. Returns false if the client is gone.
- */
-bool connection_deliver_events(struct gate_connection *conn);
-
-/*
- * After libwayland has read a batch: a client that hung up is disconnected
- * once everything it sent has been served. Returns false if it is gone.
+ * After a batch: a client that hung up is disconnected once everything it
+ * sent has been served. Returns false if it is gone.
  */
 bool connection_settle(struct gate_connection *conn);
 

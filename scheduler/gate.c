@@ -96,6 +96,7 @@ struct gate *gate_create(
 	gate->socket.fd = gate->socket.lock_fd = -1;
 	sched_policy_init(&gate->policy, &gate->config.sched);
 	wl_list_init(&gate->connections);
+	wl_list_init(&gate->drops);
 	return gate;
 }
 
@@ -157,10 +158,6 @@ void gate_set_trace(struct gate *gate, struct gate_trace *trace) {
 	gate->trace = trace;
 }
 
-void gate_note_own_work(struct gate *gate, int64_t ns) {
-	gate->own_work_ns += ns;
-}
-
 /*
  * A batch is sized from what this client's requests have cost so far, so
  * that serving it keeps input and repaint waiting for at most about
@@ -181,76 +178,68 @@ static size_t batch_requests(
 	return requests > MAX_BATCH_REQUESTS ? MAX_BATCH_REQUESTS : requests;
 }
 
-static void forward_next_batch(struct gate *gate, int64_t now) {
-	/*
-	 * One batch at a time: libwayland must have read the last one before
-	 * the policy chooses again, so that the time a batch takes is charged
-	 * to one client, and a turn starts only when it can be served.
-	 */
-	if (gate->serving) {
-		return;
-	}
+/*
+ * What a batch costs is read from the thread's CPU clock, so that time the
+ * kernel gave to someone else while fairway served a client is not charged
+ * to that client: on a small machine, where clients and stressors compete
+ * with fairway for the CPU, that would be most of it. That clock is a
+ * syscall each read, though, where CLOCK_MONOTONIC is not; a client served
+ * alone is charged wall time instead: no one else's turn depends on it.
+ */
+static int64_t cost_clock_ns(bool alone) {
+	return alone ? sched_clock_now_ns() : sched_clock_work_ns();
+}
+
+/*
+ * Serves the client the policy chooses one batch, which libwayland reads
+ * and dispatches before this returns, and charges it what that took.
+ * Returns whether a batch was served.
+ */
+static bool serve_next_batch(struct gate *gate) {
+	int64_t now = sched_clock_now_ns();
 	struct sched_entity *entity = sched_policy_next(&gate->policy, now);
 	if (!entity) {
-		return;
+		return false;
 	}
 	struct gate_connection *conn = wl_container_of(entity, conn, entity);
 	struct wl_list *ready = &gate->policy.ready;
 	bool alone = ready->next == &entity->ready_link &&
 			ready->prev == &entity->ready_link;
 	size_t max = batch_requests(gate, conn, now);
-	int sent = connection_forward(conn, gate->config.batch_max_bytes, max);
-	if (sent > 0) {
-		gate->serving = conn;
-		gate->serving_requests = sent;
-		gate->serving_ns = 0;
-		gate->serving_alone = alone;
+	int64_t start = cost_clock_ns(alone);
+	int served = connection_forward(conn, gate->config.batch_max_bytes, max);
+	if (served <= 0) {
+		return served < 0;
 	}
-}
-
-/*
- * What the batch in flight costs is read from the thread's CPU clock, so
- * that time the kernel gave to someone else while fairway served a client
- * is not charged to that client: on a small machine, where clients and
- * stressors compete with fairway for the CPU, that would be most of it.
- * That clock is a syscall each read, though, where CLOCK_MONOTONIC is not;
- * a client served alone is charged wall time instead: no one else's turn
- * depends on it, and a ping-pong client, which waits on each answer, went
- * 9% faster for it.
- */
-static int64_t cost_clock_ns(const struct gate *gate) {
-	return gate->serving_alone ? sched_clock_now_ns() : sched_clock_work_ns();
-}
-
-/* Charges the time libwayland spent on the batch it is serving. */
-static void account(struct gate *gate, int64_t elapsed) {
-	struct gate_connection *conn = gate->serving;
-	gate->serving_ns += elapsed;
-	sched_entity_charge(&gate->policy, &conn->entity, elapsed);
-	if (!connection_drained(conn)) {
-		return;
+	int64_t cost = cost_clock_ns(alone) - start;
+	if (cost < 0) {
+		cost = 0;
 	}
-	int64_t sample = gate->serving_ns / gate->serving_requests;
+	sched_entity_charge(&gate->policy, &conn->entity, cost);
+	int64_t sample = cost / served;
 	conn->cost_per_request_ns = conn->cost_per_request_ns == 0
 			? sample
 			: (7 * conn->cost_per_request_ns + sample) / 8;
-	gate->serving = NULL;
-	if (connection_deliver_events(conn)) {
-		connection_settle(conn);
-	}
+	connection_settle(conn);
+	return true;
 }
 
 void gate_iterate(struct gate *gate) {
+	/* Input and frame events from the last dispatch go out first. */
 	wl_display_flush_clients(gate->display);
-	int64_t start = sched_clock_now_ns();
-	forward_next_batch(gate, start);
-	bool busy = gate->serving || !wl_list_empty(&gate->policy.ready);
-	int64_t work_start = gate->serving ? cost_clock_ns(gate) : 0;
-	wl_event_loop_dispatch(gate->loop, busy ? 0 : -1);
-	/* Unless the dispatch disconnected it: no batch starts in there. */
-	if (gate->serving) {
-		int64_t work = cost_clock_ns(gate) - work_start - gate->own_work_ns;
-		account(gate, work > 0 ? work : 0);
+	/*
+	 * Then the batch and its answers. Inside wl_event_loop_dispatch, a
+	 * client's requests are followed by the idle work they schedule
+	 * (wlroots sends xdg configures from idle sources) and the events of
+	 * both leave together; a client's roundtrip counts on it. So here too.
+	 * The answers may be for other clients, and none must wait for the
+	 * next wakeup.
+	 */
+	if (serve_next_batch(gate)) {
+		wl_event_loop_dispatch_idle(gate->loop);
+		wl_display_flush_clients(gate->display);
 	}
-	gate->own_work_ns = 0;
+	connection_drop_pending(gate);
+	bool busy = !wl_list_empty(&gate->policy.ready);
+	wl_event_loop_dispatch(gate->loop, busy ? 0 : -1);
 }

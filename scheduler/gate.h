@@ -17,9 +17,10 @@ struct gate_trace;
  * it is readable and dispatches everything it got, with no notion of time
  * or priority. So fairway owns every client connection instead: the
  * client's socket (outer) is read into a queue here, and libwayland gets
- * the other end of a socketpair (inner), fed whole messages in batches when
- * the policy gives that client its turn. Events flow back from inner to
- * outer as soon as libwayland writes them.
+ * its own end of a socketpair, fed whole messages in batches when the
+ * policy gives that client its turn. Events flow back to the client as
+ * soon as libwayland writes them. Both ways the bytes pass in memory, not
+ * through the socketpair (wayland_end.h).
  */
 
 struct gate_config {
@@ -53,9 +54,22 @@ struct gate_connection_stats {
 struct gate_connection {
 	struct gate *gate;
 	struct wl_client *client;
-	int outer_fd, inner_fd;
-	struct wl_event_source *outer_source, *inner_source;
+	int outer_fd;
+	struct wl_event_source *outer_source;
 	uint32_t outer_mask;
+	/*
+	 * libwayland's end of the socketpair, and the other end, held only so
+	 * that libwayland's never hangs up: nothing crosses between them.
+	 */
+	int wayland_fd, wayland_peer_fd;
+	/* libwayland's read callback for this client, run on its turn. */
+	wl_event_loop_fd_func_t wayland_read;
+	void *wayland_read_data;
+	/* Queued request bytes libwayland may read now: its batch. */
+	size_t released;
+	/* It must go, and could not be dropped on the spot: gate.drops. */
+	bool dropping;
+	struct wl_list drop_link;
 	pid_t pid;
 	uid_t uid;
 
@@ -73,8 +87,6 @@ struct gate_connection {
 
 	struct sched_entity entity;
 	int64_t cost_per_request_ns; /* moving average */
-	/* Its last batch was so big that libwayland may need more reads. */
-	bool batch_unsure;
 
 	struct gate_connection_stats stats;
 	struct wl_listener client_destroy;
@@ -92,19 +104,12 @@ struct gate {
 	struct wl_event_source *socket_source;
 	struct wl_event_source *accept_retry;
 	struct wl_list connections;
-	/*
-	 * Whose batch libwayland has not read yet: one at a time, so that
-	 * what it costs is charged to that client alone.
-	 */
+	/* Clients to disconnect once libwayland is out of its call. */
+	struct wl_list drops;
+	/* Whose batch libwayland is reading and dispatching right now. */
 	struct gate_connection *serving;
-	uint32_t serving_requests;
-	int64_t serving_ns;
-	/* No other client was ready when its batch went. */
-	bool serving_alone;
 	/* --trace: NULL unless asked for; set with gate_set_trace. */
 	struct gate_trace *trace;
-	/* The compositor's own work (repaint) during this turn's dispatch. */
-	int64_t own_work_ns;
 };
 
 struct gate *gate_create(
@@ -120,17 +125,11 @@ const char *gate_socket_name(const struct gate *gate);
 struct wl_client *gate_adopt(struct gate *gate, int fd);
 
 /*
- * One turn of fairway's run loop: flush events, forward the next batch the
- * policy chooses, then let libwayland, input, timers and output frames run
- * once, waiting only when no client has work queued.
+ * One turn of fairway's run loop: serve the batch the policy chooses, send
+ * the events that answer it, then let input, timers, output frames and the
+ * clients' sockets run once, waiting only when no client has work queued.
  */
 void gate_iterate(struct gate *gate);
-
-/*
- * The compositor spent ns on work of its own (an output repaint) inside the
- * dispatch: it is not charged to the client being served.
- */
-void gate_note_own_work(struct gate *gate, int64_t ns);
 
 /* Traces every client's messages from now on; NULL stops. */
 void gate_set_trace(struct gate *gate, struct gate_trace *trace);

@@ -1,6 +1,7 @@
 #include "scheduler/stream.h"
 #include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -193,29 +194,43 @@ static void consume(struct stream *stream, size_t len, size_t fds_sent) {
 	}
 }
 
+/*
+ * How much of the first len bytes can go in one message carrying at most
+ * max_fds fds, and how many fds go with it (*nfds): every fd tagged before
+ * the end of what goes. Returns 0 only when an fd is due with the first
+ * byte and none may go.
+ */
+static size_t next_message(
+		const struct stream *stream, size_t len, size_t max_fds, size_t *nfds) {
+	uint64_t end = stream->offset + len;
+	size_t n = 0;
+	while (n < max_fds && stream->fds_head + n < stream->fds_tail &&
+			stream->fds[stream->fds_head + n].tag < end) {
+		n++;
+	}
+	*nfds = n;
+	/*
+	 * If more fds are due, stop this message where they were tagged, so
+	 * that they travel with the bytes they came with, not after them.
+	 */
+	size_t next = stream->fds_head + n;
+	if (next < stream->fds_tail && stream->fds[next].tag < end) {
+		uint64_t tag = stream->fds[next].tag;
+		if (tag > stream->offset) {
+			return tag - stream->offset;
+		}
+		return n > 0 ? 1 : 0;
+	}
+	return len;
+}
+
 ssize_t stream_send(struct stream *stream, int fd, size_t len) {
 	assert(len <= stream_len(stream));
 	size_t sent = 0;
 	while (sent < len) {
-		uint64_t end = stream->offset + (len - sent);
-		/* fds due: all tagged before `end`, 28 at a time */
-		size_t nfds = 0;
-		while (nfds < STREAM_MAX_FDS_PER_MSG &&
-				stream->fds_head + nfds < stream->fds_tail &&
-				stream->fds[stream->fds_head + nfds].tag < end) {
-			nfds++;
-		}
-		/*
-		 * If more fds are due, stop this sendmsg where they were tagged, so
-		 * that they travel with the bytes they came with, not after them.
-		 */
-		size_t chunk = len - sent;
-		size_t next = stream->fds_head + nfds;
-		if (next < stream->fds_tail && stream->fds[next].tag < end) {
-			uint64_t tag = stream->fds[next].tag;
-			chunk = tag > stream->offset ? tag - stream->offset : 1;
-		}
-
+		size_t nfds;
+		size_t chunk =
+				next_message(stream, len - sent, STREAM_MAX_FDS_PER_MSG, &nfds);
 		union {
 			char buf[CMSG_SPACE(STREAM_MAX_FDS_PER_MSG * sizeof(int))];
 			struct cmsghdr align;
@@ -262,4 +277,109 @@ ssize_t stream_send(struct stream *stream, int fd, size_t len) {
 		}
 	}
 	return sent;
+}
+
+ssize_t stream_give(struct stream *stream, size_t len, struct msghdr *msg) {
+	assert(len <= stream_len(stream));
+	size_t room = 0;
+	for (size_t i = 0; i < msg->msg_iovlen; i++) {
+		room += msg->msg_iov[i].iov_len;
+	}
+	size_t max_fds = 0;
+	if (msg->msg_control && msg->msg_controllen >= CMSG_LEN(sizeof(int))) {
+		max_fds = (msg->msg_controllen - CMSG_LEN(0)) / sizeof(int);
+	}
+	if (max_fds > STREAM_MAX_FDS_PER_MSG) {
+		max_fds = STREAM_MAX_FDS_PER_MSG;
+	}
+	size_t nfds;
+	size_t chunk =
+			next_message(stream, len < room ? len : room, max_fds, &nfds);
+	if (chunk == 0) {
+		/* Like an empty socket: 0 would read as the end of the stream. */
+		errno = EAGAIN;
+		return -1;
+	}
+	const uint8_t *from = stream->data + stream->head;
+	size_t copied = 0;
+	for (size_t i = 0; i < msg->msg_iovlen && copied < chunk; i++) {
+		size_t n = msg->msg_iov[i].iov_len;
+		if (n > chunk - copied) {
+			n = chunk - copied;
+		}
+		memcpy(msg->msg_iov[i].iov_base, from + copied, n);
+		copied += n;
+	}
+	size_t controllen = 0;
+	if (nfds > 0) {
+		struct cmsghdr *cmsg = msg->msg_control;
+		cmsg->cmsg_level = SOL_SOCKET;
+		cmsg->cmsg_type = SCM_RIGHTS;
+		cmsg->cmsg_len = CMSG_LEN(nfds * sizeof(int));
+		int *out = (int *)CMSG_DATA(cmsg);
+		for (size_t i = 0; i < nfds; i++) {
+			out[i] = stream->fds[stream->fds_head + i].fd;
+		}
+		controllen = CMSG_SPACE(nfds * sizeof(int));
+		if (controllen > msg->msg_controllen) {
+			controllen = cmsg->cmsg_len;
+		}
+	}
+	msg->msg_controllen = controllen;
+	msg->msg_flags = 0;
+	/* The fds are the reader's now, as a recvmsg's would be. */
+	consume(stream, chunk, nfds);
+	return chunk;
+}
+
+ssize_t stream_append_msg(struct stream *stream, const struct msghdr *msg) {
+	size_t len = 0;
+	for (size_t i = 0; i < msg->msg_iovlen; i++) {
+		len += msg->msg_iov[i].iov_len;
+	}
+	size_t nfds = 0;
+	for (struct cmsghdr *cmsg = CMSG_FIRSTHDR(msg); cmsg;
+			cmsg = CMSG_NXTHDR((struct msghdr *)msg, cmsg)) {
+		if (cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS) {
+			nfds += (cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		}
+	}
+	if (reserve_bytes(stream, len) < 0 || reserve_fds(stream, nfds) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	/*
+	 * The sender closes its fds once sendmsg returns, as the kernel would
+	 * have taken its own references: take ours.
+	 */
+	uint64_t tag = stream->offset + stream_len(stream);
+	size_t taken = 0;
+	for (struct cmsghdr *cmsg = CMSG_FIRSTHDR(msg); cmsg;
+			cmsg = CMSG_NXTHDR((struct msghdr *)msg, cmsg)) {
+		if (cmsg->cmsg_level != SOL_SOCKET || cmsg->cmsg_type != SCM_RIGHTS) {
+			continue;
+		}
+		size_t n = (cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		const int *fds = (const int *)CMSG_DATA(cmsg);
+		for (size_t i = 0; i < n; i++) {
+			int fd = fcntl(fds[i], F_DUPFD_CLOEXEC, 0);
+			if (fd < 0) {
+				int saved = errno;
+				for (size_t j = 0; j < taken; j++) {
+					close(stream->fds[stream->fds_tail + j].fd);
+				}
+				errno = saved;
+				return -1;
+			}
+			stream->fds[stream->fds_tail + taken++] =
+					(struct stream_fd){.tag = tag, .fd = fd};
+		}
+	}
+	stream->fds_tail += taken;
+	for (size_t i = 0; i < msg->msg_iovlen; i++) {
+		memcpy(stream->data + stream->tail, msg->msg_iov[i].iov_base,
+				msg->msg_iov[i].iov_len);
+		stream->tail += msg->msg_iov[i].iov_len;
+	}
+	return len;
 }

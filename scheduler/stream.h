@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 /*
@@ -72,6 +73,22 @@ ssize_t stream_recv(struct stream *stream, int fd, size_t max, int *eof,
  * with errno on an error.
  */
 ssize_t stream_send(struct stream *stream, int fd, size_t len);
+
+/*
+ * Moves up to len bytes, with their fds, into msg as a recvmsg of a socket
+ * would fill it (iovecs, one SCM_RIGHTS message, msg_controllen and
+ * msg_flags): a reader that is handed the stream in memory. The fds are
+ * the reader's from then on. Returns the bytes given, or -1 with EAGAIN
+ * when an fd due with the first byte finds no room in msg's control.
+ */
+ssize_t stream_give(struct stream *stream, size_t len, struct msghdr *msg);
+
+/*
+ * Appends what a sendmsg of msg would send: its bytes, and dups of its
+ * SCM_RIGHTS fds, which travel with its first byte. Returns the bytes, or
+ * -1 with errno with the stream as it was.
+ */
+ssize_t stream_append_msg(struct stream *stream, const struct msghdr *msg);
 
 /* Appends bytes without fds (tests and error replies). */
 int stream_append(struct stream *stream, const void *data, size_t len);

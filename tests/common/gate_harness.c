@@ -144,6 +144,19 @@ static int handle_sigchld(int signal_number, void *data) {
 	return 0;
 }
 
+#define TICK_MS 20
+
+/*
+ * The loops below check their conditions between turns, and a turn waits
+ * when no client has work: after it has dropped the last client, say.
+ * A tick ends every wait soon.
+ */
+static int handle_tick(void *data) {
+	struct server *server = data;
+	wl_event_source_timer_update(server->tick, TICK_MS);
+	return 0;
+}
+
 pid_t spawn(void (*body)(const void *), const void *arg) {
 	fflush(NULL);
 	pid_t pid = fork();
@@ -181,6 +194,10 @@ void server_init(struct server *server) {
 			wl_event_loop_add_signal(wl_display_get_event_loop(server->display),
 					SIGCHLD, handle_sigchld, server);
 	CHECK(server->sigchld);
+	server->tick = wl_event_loop_add_timer(
+			wl_display_get_event_loop(server->display), handle_tick, server);
+	CHECK(server->tick);
+	wl_event_source_timer_update(server->tick, TICK_MS);
 	server_log_len = 0;
 	server_log[0] = '\0';
 }
@@ -188,6 +205,7 @@ void server_init(struct server *server) {
 void server_finish(struct server *server) {
 	/* wl_event_loop_destroy leaks sources still registered. */
 	wl_event_source_remove(server->sigchld);
+	wl_event_source_remove(server->tick);
 	gate_destroy(server->gate);
 	wl_display_destroy(server->display);
 	rmdir(server->dir);

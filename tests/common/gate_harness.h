@@ -85,7 +85,7 @@ void good_body(const void *data);
 struct server {
 	struct wl_display *display;
 	struct gate *gate;
-	struct wl_event_source *sigchld;
+	struct wl_event_source *sigchld, *tick;
 	char dir[64];
 	/* Indexes into serve_until_exit's pids, in the order they exited. */
 	int exit_order[8];

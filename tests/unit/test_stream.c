@@ -1,7 +1,8 @@
 /*
  * The fd-carrying stream over real socketpairs: fds travel in order, never
  * after the bytes that came with them, at most 28 per sendmsg, and a
- * partial send loses nothing.
+ * partial send loses nothing. And in memory, the way libwayland is served:
+ * given into a recvmsg's msghdr, and taken from a sendmsg's.
  */
 #include "scheduler/stream.h"
 #include "tests/common/raw_wire.h"
@@ -236,10 +237,207 @@ static void test_eof(void) {
 	close(in[1]);
 }
 
+/* Fills a stream from a socket until it holds len bytes. */
+static void fill_from(struct stream *stream, int fd, size_t len) {
+	for (int reads = 0; stream_len(stream) < len; reads++) {
+		int eof, most;
+		CHECK(reads < 100);
+		CHECK(stream_recv(stream, fd, 1 << 20, &eof, &most) >= 0);
+		CHECK(!eof);
+	}
+}
+
+/* A msghdr as libwayland's wl_connection_read sets one up. */
+struct wayland_read {
+	char ring[2][8];
+	struct iovec iov[2];
+	union {
+		char buf[CMSG_LEN(STREAM_MAX_FDS_PER_MSG * sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct msghdr msg;
+};
+
+static void wayland_read_init(struct wayland_read *read, size_t first) {
+	memset(read, 0, sizeof(*read));
+	/* Its ring buffer wraps: two iovecs. */
+	read->iov[0] = (struct iovec){.iov_base = read->ring[0], .iov_len = first};
+	read->iov[1] = (struct iovec){.iov_base = read->ring[1], .iov_len = 8};
+	read->msg = (struct msghdr){
+			.msg_iov = read->iov,
+			.msg_iovlen = 2,
+			.msg_control = read->control.buf,
+			.msg_controllen = sizeof(read->control.buf),
+	};
+}
+
+static int given_fds(struct msghdr *msg, int *fds) {
+	int n = 0;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
+		CHECK(c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS);
+		int count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		memcpy(fds + n, CMSG_DATA(c), count * sizeof(int));
+		n += count;
+	}
+	return n;
+}
+
+/*
+ * Given in memory, bytes fill both iovecs in order, and their fds come in
+ * the control message, in order, open, and the reader's to close.
+ */
+static void test_give(void) {
+	int in[2];
+	make_pair(in);
+	ino_t ino[2];
+	int fds[2] = {numbered_fd(&ino[0]), numbered_fd(&ino[1])};
+	send_with_fds(in[0], "AAAA", 4, NULL, 0);
+	send_with_fds(in[0], "BBBB", 4, &fds[0], 1);
+	send_with_fds(in[0], "CCCC", 4, &fds[1], 1);
+	close(fds[0]);
+	close(fds[1]);
+	struct stream stream;
+	stream_init(&stream);
+	fill_from(&stream, in[1], 12);
+
+	struct wayland_read read;
+	wayland_read_init(&read, 5);
+	/* 10 of the 12: both fds are due (B starts at 4, C at 8). */
+	CHECK_INT(stream_give(&stream, 10, &read.msg), 10);
+	CHECK(memcmp(read.ring[0], "AAAAB", 5) == 0);
+	CHECK(memcmp(read.ring[1], "BBBCC", 5) == 0);
+	CHECK_INT(read.msg.msg_flags, 0);
+	int got[STREAM_MAX_FDS_PER_MSG];
+	CHECK_INT(given_fds(&read.msg, got), 2);
+	CHECK(inode_of(got[0]) == ino[0] && inode_of(got[1]) == ino[1]);
+	close(got[0]);
+	close(got[1]);
+	CHECK_INT(stream_len(&stream), 2);
+	CHECK_INT(stream_fd_count(&stream), 0);
+
+	wayland_read_init(&read, 8);
+	CHECK_INT(stream_give(&stream, 2, &read.msg), 2);
+	CHECK(memcmp(read.ring[0], "CC", 2) == 0);
+	CHECK_INT(read.msg.msg_controllen, 0);
+	CHECK_INT(given_fds(&read.msg, got), 0);
+	stream_finish(&stream);
+	close(in[0]);
+	close(in[1]);
+}
+
+/*
+ * 30 fds due, room for 28: the give stops where the 29th came in, so that
+ * it and the last go with the rest. With no room for fds at all, an fd due
+ * with the first byte gets nothing: EAGAIN, never 0 (an end of stream).
+ */
+static void test_give_fd_room(void) {
+	int in[2];
+	make_pair(in);
+	ino_t ino[30];
+	int fds[30];
+	for (int i = 0; i < 30; i++) {
+		fds[i] = numbered_fd(&ino[i]);
+	}
+	send_with_fds(in[0], "aaaa", 4, fds, 20);
+	send_with_fds(in[0], "bbbb", 4, fds + 20, 10);
+	for (int i = 0; i < 30; i++) {
+		close(fds[i]);
+	}
+	struct stream stream;
+	stream_init(&stream);
+	fill_from(&stream, in[1], 8);
+
+	struct wayland_read read;
+	wayland_read_init(&read, 8);
+	read.msg.msg_controllen = 0;
+	errno = 0;
+	CHECK_INT(stream_give(&stream, 8, &read.msg), -1);
+	CHECK_INT(errno, EAGAIN);
+	CHECK_INT(stream_len(&stream), 8);
+
+	int got[STREAM_MAX_FDS_PER_MSG];
+	int next = 0;
+	for (int gives = 0; stream_len(&stream) > 0; gives++) {
+		CHECK(gives < 2);
+		wayland_read_init(&read, 8);
+		size_t before = stream_len(&stream);
+		ssize_t n = stream_give(&stream, before, &read.msg);
+		CHECK(n > 0);
+		int count = given_fds(&read.msg, got);
+		CHECK(count <= STREAM_MAX_FDS_PER_MSG);
+		for (int i = 0; i < count; i++) {
+			CHECK(inode_of(got[i]) == ino[next++]);
+			close(got[i]);
+		}
+		/* Every fd is there by the end of the bytes it came with. */
+		size_t given = 8 - stream_len(&stream);
+		CHECK(next >= (given >= 4 ? 20 : 0) && next >= (given == 8 ? 30 : 0));
+	}
+	CHECK_INT(next, 30);
+	stream_finish(&stream);
+	close(in[0]);
+	close(in[1]);
+}
+
+/*
+ * What a sendmsg would send, taken into the stream: the bytes of every
+ * iovec, and the fds, which stay open once the sender closes its own and
+ * go out with the first byte.
+ */
+static void test_append_msg(void) {
+	ino_t ino;
+	int fd = numbered_fd(&ino);
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct iovec iov[2] = {
+			{.iov_base = "head", .iov_len = 4},
+			{.iov_base = "tail", .iov_len = 4},
+	};
+	struct msghdr msg = {
+			.msg_iov = iov,
+			.msg_iovlen = 2,
+			.msg_control = control.buf,
+			.msg_controllen = sizeof(control.buf),
+	};
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+
+	struct stream stream;
+	stream_init(&stream);
+	CHECK(stream_append(&stream, "prev", 4) == 0);
+	CHECK_INT(stream_append_msg(&stream, &msg), 8);
+	close(fd);
+	CHECK_INT(stream_len(&stream), 12);
+	CHECK_INT(stream_fd_count(&stream), 1);
+
+	int out[2];
+	make_pair(out);
+	CHECK_INT(stream_send(&stream, out[0], 12), 12);
+	char buf[64];
+	int rfds[4], nfds;
+	/* The fd may come early, with "prev", never after "head". */
+	CHECK_INT(recv_once(out[1], buf, sizeof(buf), rfds, &nfds), 12);
+	CHECK(memcmp(buf, "prevheadtail", 12) == 0);
+	CHECK_INT(nfds, 1);
+	CHECK(inode_of(rfds[0]) == ino);
+	close(rfds[0]);
+	stream_finish(&stream);
+	close(out[0]);
+	close(out[1]);
+}
+
 int main(void) {
 	RUN_TEST(test_fds_never_late);
 	RUN_TEST(test_at_most_28_per_sendmsg);
 	RUN_TEST(test_partial_send);
 	RUN_TEST(test_eof);
+	RUN_TEST(test_give);
+	RUN_TEST(test_give_fd_room);
+	RUN_TEST(test_append_msg);
 	return 0;
 }
