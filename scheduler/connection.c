@@ -78,16 +78,29 @@ static void error_logger_init(struct wl_display *display) {
 	wl_display_add_destroy_listener(display, &error_logger.display_destroy);
 }
 
+static bool requests_full(const struct gate_connection *conn) {
+	return stream_len(&conn->requests) >= conn->gate->config.request_cap ||
+			stream_fd_count(&conn->requests) >= MAX_QUEUED_FDS;
+}
+
 static void update_outer_mask(struct gate_connection *conn) {
 	uint32_t mask = 0;
+	/*
+	 * A full queue is not read (handle_outer), but the socket stays
+	 * watched: a flooder fills its queue again after every batch, and
+	 * unwatching and watching would cost two epoll_ctl a batch. A full
+	 * queue holds whole messages, so the client is ready and the loop
+	 * does not wait on epoll anyway.
+	 */
 	bool open = !conn->hung_up && conn->failure[0] == '\0';
-	bool full = stream_len(&conn->requests) >= conn->gate->config.request_cap ||
-			stream_fd_count(&conn->requests) >= MAX_QUEUED_FDS;
-	if (open && !full) {
+	bool full = requests_full(conn);
+	if (open) {
 		mask |= WL_EVENT_READABLE;
-	} else if (open && (conn->outer_mask & WL_EVENT_READABLE)) {
-		conn->stats.throttled++;
+		if (full && !conn->throttled) {
+			conn->stats.throttled++;
+		}
 	}
+	conn->throttled = open && full;
 	if (stream_len(&conn->events) > 0) {
 		mask |= WL_EVENT_WRITABLE;
 	}
@@ -317,7 +330,7 @@ static int handle_outer(int fd, uint32_t mask, void *data) {
 		size_t len = stream_len(&conn->requests);
 		int eof = 0, fds = 0;
 		ssize_t n = 0;
-		if (len < cap) {
+		if (!requests_full(conn)) {
 			n = stream_recv(&conn->requests, fd, cap - len, &eof, &fds);
 			conn->stats.reads++;
 		}

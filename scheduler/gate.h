@@ -87,6 +87,8 @@ struct gate_connection {
 
 	struct sched_entity entity;
 	int64_t cost_per_request_ns; /* moving average */
+	/* Its queue is full: its socket goes unread. */
+	bool throttled;
 
 	struct gate_connection_stats stats;
 	struct wl_listener client_destroy;

@@ -14,8 +14,8 @@
 
 typedef ssize_t (*recvmsg_func)(int, struct msghdr *, int);
 typedef ssize_t (*sendmsg_func)(int, const struct msghdr *, int);
-typedef struct wl_event_source *(*add_fd_func)(struct wl_event_loop *, int,
-		uint32_t, wl_event_loop_fd_func_t, void *);
+typedef struct wl_event_source *(*add_fd_func)(
+		struct wl_event_loop *, int, uint32_t, wl_event_loop_fd_func_t, void *);
 
 static recvmsg_func next_recvmsg;
 static sendmsg_func next_sendmsg;
@@ -63,8 +63,8 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags) {
 	return next_sendmsg(fd, msg, flags);
 }
 
-struct wl_event_source *wl_event_loop_add_fd(struct wl_event_loop *loop,
-		int fd, uint32_t mask, wl_event_loop_fd_func_t func, void *data) {
+struct wl_event_source *wl_event_loop_add_fd(struct wl_event_loop *loop, int fd,
+		uint32_t mask, wl_event_loop_fd_func_t func, void *data) {
 	wayland_end_add_fd(fd, func, data);
 	if (!next_add_fd) {
 		find_next();
