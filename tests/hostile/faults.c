@@ -151,8 +151,8 @@ void case_dies_mid_batch(void) {
 		};
 		/*
 		 * Kill the first flooder mid-flood, with requests queued: a batch
-		 * that fits one libwayland read is served within the turn that
-		 * forwards it, so "in flight" is seen only for larger ones.
+		 * is served within the turn that forwards it, so a death always
+		 * falls between batches, with the queue holding the rest.
 		 */
 		bool killed = false;
 		time_t deadline = time(NULL) + 30;
