@@ -96,6 +96,15 @@ void sched_entity_set_ready(
 		return;
 	}
 	wl_list_insert(policy->ready.prev, &entity->ready_link);
+	if (policy->current == entity) {
+		/*
+		 * It ran out of work and is back before the next pick. Its turn
+		 * ended when it ran dry, unpunished: left open, the next pick
+		 * would count the wait in between as a slice it used up.
+		 */
+		entity->stop_ns = entity->idle_since_ns;
+		policy->current = NULL;
+	}
 	/*
 	 * Time with nothing to ask for pays service back, so that only a
 	 * client that asks for more than it rests sinks: an interactive

@@ -85,6 +85,34 @@ static void test_no_drop_when_out_of_work(void) {
 	sched_policy_finish(&policy);
 }
 
+/*
+ * Out of work and back again before the policy picks: what lay between
+ * was a wait, not a slice used up.
+ */
+static void test_no_drop_when_dry_between_picks(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity a;
+	sched_entity_add(&policy, &a, 0);
+	sched_entity_set_ready(&policy, &a, true);
+	CHECK_PTR(sched_policy_next(&policy, 0), &a);
+	sched_entity_set_ready(&policy, &a, false);
+	sched_entity_set_ready(&policy, &a, true);
+	CHECK_PTR(sched_policy_next(&policy, MS(7)), &a);
+	CHECK_INT(a.priority, 0);
+	CHECK_INT(a.stats.expired, 0);
+	CHECK_INT(a.stop_ns, 0);
+	/* A fresh slice from the pick on. */
+	CHECK_INT(sched_policy_slice_left(&policy, MS(8)), MS(4));
+	/* Used up while ready, it does cost a point. */
+	CHECK_PTR(sched_policy_next(&policy, MS(12)), &a);
+	CHECK_INT(a.priority, -1);
+	CHECK_INT(a.stats.expired, 1);
+
+	sched_entity_remove(&policy, &a);
+	sched_policy_finish(&policy);
+}
+
 /* Runs `a` alone for `slices` whole slices from t = 0; returns the time. */
 static int64_t run_alone(
 		struct sched_policy *policy, struct sched_entity *a, int slices) {
@@ -694,6 +722,7 @@ int main(void) {
 	RUN_TEST(test_lone_slice_growth);
 	RUN_TEST(test_lone_slice_reset_same_level);
 	RUN_TEST(test_service_charge);
+	RUN_TEST(test_no_drop_when_dry_between_picks);
 	RUN_TEST(test_remove_current);
 	RUN_TEST(test_flooders_and_light);
 	return 0;
