@@ -226,20 +226,23 @@ static bool serve_next_batch(struct gate *gate) {
 }
 
 void gate_iterate(struct gate *gate) {
-	/* Input and frame events from the last dispatch go out first. */
-	wl_display_flush_clients(gate->display);
 	/*
-	 * Then the batch and its answers. Inside wl_event_loop_dispatch, a
-	 * client's requests are followed by the idle work they schedule
-	 * (wlroots sends xdg configures from idle sources) and the events of
-	 * both leave together; a client's roundtrip counts on it. So here too.
-	 * The answers may be for other clients, and none must wait for the
-	 * next wakeup.
+	 * Inside wl_event_loop_dispatch, a client's requests are followed by
+	 * the idle work they schedule (wlroots sends xdg configures from idle
+	 * sources) and the events of both leave together; a client's
+	 * roundtrip counts on it. So here too.
 	 */
 	if (serve_next_batch(gate)) {
 		wl_event_loop_dispatch_idle(gate->loop);
-		wl_display_flush_clients(gate->display);
 	}
+	/*
+	 * Then every client's events go out, the batch's answers (for other
+	 * clients too) and what the last dispatch queued (input, frame
+	 * callbacks), before fairway can wait. Once per turn: the walk is over
+	 * every client, and with hundreds connected it was most of a turn's
+	 * cost (bench/ scale).
+	 */
+	wl_display_flush_clients(gate->display);
 	connection_drop_pending(gate);
 	bool busy = !wl_list_empty(&gate->policy.ready);
 	wl_event_loop_dispatch(gate->loop, busy ? 0 : -1);
