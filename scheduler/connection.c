@@ -492,6 +492,9 @@ static void connection_free(struct gate_connection *conn) {
 	if (gate->serving == conn) {
 		gate->serving = NULL;
 	}
+	if (gate->answering == conn) {
+		gate->answering = NULL;
+	}
 	sched_entity_remove(&gate->policy, &conn->entity);
 	wl_list_remove(&conn->client_destroy.link);
 	wl_list_remove(&conn->resource_created.link);

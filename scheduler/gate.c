@@ -194,13 +194,13 @@ static int64_t cost_clock_ns(bool alone) {
 /*
  * Serves the client the policy chooses one batch, which libwayland reads
  * and dispatches before this returns, and charges it what that took.
- * Returns whether a batch was served.
+ * Returns that client, or NULL if none was served or it is gone.
  */
-static bool serve_next_batch(struct gate *gate) {
+static struct gate_connection *serve_next_batch(struct gate *gate) {
 	int64_t now = sched_clock_now_ns();
 	struct sched_entity *entity = sched_policy_next(&gate->policy, now);
 	if (!entity) {
-		return false;
+		return NULL;
 	}
 	struct gate_connection *conn = wl_container_of(entity, conn, entity);
 	struct wl_list *ready = &gate->policy.ready;
@@ -210,7 +210,7 @@ static bool serve_next_batch(struct gate *gate) {
 	int64_t start = cost_clock_ns(alone);
 	int served = connection_forward(conn, gate->config.batch_max_bytes, max);
 	if (served <= 0) {
-		return served < 0;
+		return NULL;
 	}
 	int64_t cost = cost_clock_ns(alone) - start;
 	if (cost < 0) {
@@ -221,9 +221,15 @@ static bool serve_next_batch(struct gate *gate) {
 	conn->cost_per_request_ns = conn->cost_per_request_ns == 0
 			? sample
 			: (7 * conn->cost_per_request_ns + sample) / 8;
-	connection_settle(conn);
-	return true;
+	return connection_settle(conn) ? conn : NULL;
 }
+
+/*
+ * Under load, how long events for clients other than the one served may
+ * wait. A walk over every client costs tens of microseconds with hundreds
+ * connected; once per batch, it was most of a batch's cost (bench/ scale).
+ */
+#define FLUSH_ALL_EVERY_NS (250 * 1000)
 
 void gate_iterate(struct gate *gate) {
 	/*
@@ -232,18 +238,24 @@ void gate_iterate(struct gate *gate) {
 	 * sources) and the events of both leave together; a client's
 	 * roundtrip counts on it. So here too.
 	 */
-	if (serve_next_batch(gate)) {
+	gate->answering = serve_next_batch(gate);
+	if (gate->answering) {
 		wl_event_loop_dispatch_idle(gate->loop);
 	}
-	/*
-	 * Then every client's events go out, the batch's answers (for other
-	 * clients too) and what the last dispatch queued (input, frame
-	 * callbacks), before fairway can wait. Once per turn: the walk is over
-	 * every client, and with hundreds connected it was most of a turn's
-	 * cost (bench/ scale).
-	 */
-	wl_display_flush_clients(gate->display);
 	connection_drop_pending(gate);
+	/*
+	 * The served client's answers go out at once. Everyone's events (what
+	 * the batch queued for others, input, frame callbacks) go out before
+	 * fairway waits, and every FLUSH_ALL_EVERY_NS while it is busy.
+	 */
 	bool busy = !wl_list_empty(&gate->policy.ready);
+	int64_t now = sched_clock_now_ns();
+	if (!busy || now - gate->flushed_all_ns >= FLUSH_ALL_EVERY_NS) {
+		wl_display_flush_clients(gate->display);
+		gate->flushed_all_ns = now;
+	} else if (gate->answering) {
+		wl_client_flush(gate->answering->client);
+	}
+	gate->answering = NULL;
 	wl_event_loop_dispatch(gate->loop, busy ? 0 : -1);
 }

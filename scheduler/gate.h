@@ -108,6 +108,10 @@ struct gate {
 	struct wl_list connections;
 	/* Clients to disconnect once libwayland is out of its call. */
 	struct wl_list drops;
+	/* When every client's events last went out. */
+	int64_t flushed_all_ns;
+	/* The client just served, until its answers are sent; NULL if gone. */
+	struct gate_connection *answering;
 	/* Whose batch libwayland is reading and dispatching right now. */
 	struct gate_connection *serving;
 	/* --trace: NULL unless asked for; set with gate_set_trace. */
