@@ -1,44 +1,70 @@
 #include "scheduler/wayland_end.h"
 #include "scheduler/connection.h"
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 /*
  * Indexed by fd: every recvmsg and sendmsg in the process asks, so the
- * answer must be one load.
+ * answer must be one load. Only the display's thread attaches and
+ * detaches, but any thread's socket calls read the table, so growing it
+ * must never pull it from under a reader: a grown table is published
+ * before its length, and the tables it replaces are kept, not freed (at
+ * most one per doubling).
  */
-static struct gate_connection **ends;
-static size_t ends_len;
+#define MAX_TABLES 32
+
+static struct gate_connection **tables[MAX_TABLES];
+static size_t table_count;
+static struct gate_connection **_Atomic ends;
+static _Atomic size_t ends_len;
 
 static struct gate_connection *lookup(int fd) {
-	return fd >= 0 && (size_t)fd < ends_len ? ends[fd] : NULL;
+	size_t len = atomic_load_explicit(&ends_len, memory_order_acquire);
+	if (fd < 0 || (size_t)fd >= len) {
+		return NULL;
+	}
+	return atomic_load_explicit(&ends, memory_order_relaxed)[fd];
+}
+
+static bool grow(size_t fd) {
+	size_t old_len = atomic_load_explicit(&ends_len, memory_order_relaxed);
+	size_t len = old_len ? old_len : 64;
+	while (len <= fd) {
+		len *= 2;
+	}
+	if (table_count == MAX_TABLES) {
+		return false;
+	}
+	struct gate_connection **grown = calloc(len, sizeof(*grown));
+	if (!grown) {
+		return false;
+	}
+	struct gate_connection **old = atomic_load(&ends);
+	if (old) {
+		memcpy(grown, old, old_len * sizeof(*grown));
+	}
+	tables[table_count++] = grown;
+	atomic_store_explicit(&ends, grown, memory_order_relaxed);
+	atomic_store_explicit(&ends_len, len, memory_order_release);
+	return true;
 }
 
 bool wayland_end_attach(int fd, struct gate_connection *conn) {
 	if (fd < 0) {
 		return false;
 	}
-	if ((size_t)fd >= ends_len) {
-		size_t len = ends_len ? ends_len : 64;
-		while (len <= (size_t)fd) {
-			len *= 2;
-		}
-		struct gate_connection **grown = realloc(ends, len * sizeof(*ends));
-		if (!grown) {
-			return false;
-		}
-		memset(grown + ends_len, 0, (len - ends_len) * sizeof(*ends));
-		ends = grown;
-		ends_len = len;
+	if ((size_t)fd >= atomic_load(&ends_len) && !grow(fd)) {
+		return false;
 	}
-	ends[fd] = conn;
+	atomic_load(&ends)[fd] = conn;
 	return true;
 }
 
 void wayland_end_detach(int fd) {
 	if (lookup(fd)) {
-		ends[fd] = NULL;
+		atomic_load(&ends)[fd] = NULL;
 	}
 }
 
