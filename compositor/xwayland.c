@@ -2,7 +2,10 @@
 #include "compositor/sched_glue.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
+#include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xcursor_manager.h>
@@ -376,6 +379,22 @@ bool fw_xwayland_init(struct fw_server *server) {
 	return true;
 }
 
+static int64_t now_ms(void) {
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/* Turns the loop until the X connection hangs up, or for at most ms. */
+static void wait_for_xwm_exit(struct fw_server *server, int ms) {
+	struct wlr_xwayland *xwayland = server->xwayland;
+	int64_t deadline = now_ms() + ms;
+	int64_t left;
+	while (xwayland->xwm != NULL && (left = deadline - now_ms()) > 0) {
+		wl_event_loop_dispatch(server->loop, (int)left);
+	}
+}
+
 void fw_xwayland_finish(struct fw_server *server) {
 	if (server->xwayland == NULL) {
 		return;
@@ -387,13 +406,25 @@ void fw_xwayland_finish(struct fw_server *server) {
 	 * wlroots 0.15 frees its X window manager only when the X connection
 	 * hangs up, and only safely while the wlr_xwayland still exists. So
 	 * hang up on Xwayland first and let the loop see it go (lazy XWayland
-	 * starts no new one), then destroy the rest.
+	 * starts no new one), then destroy the rest. An Xwayland still busy
+	 * with its X clients can outlast the wait (a 10-minute soak's
+	 * shutdown caught one): after a second it is killed.
 	 */
 	if (xwayland->xwm != NULL && xwayland->server != NULL &&
 			xwayland->server->client != NULL) {
+		pid_t pid = xwayland->server->pid;
 		wl_client_destroy(xwayland->server->client);
-		for (int i = 0; i < 40 && xwayland->xwm != NULL; i++) {
-			wl_event_loop_dispatch(server->loop, 50);
+		wait_for_xwm_exit(server, 1000);
+		if (xwayland->xwm != NULL && pid > 0) {
+			wlr_log(WLR_INFO,
+					"Xwayland (pid %d) still runs after 1 s; "
+					"killing it",
+					(int)pid);
+			kill(pid, SIGKILL);
+			wait_for_xwm_exit(server, 2000);
+		}
+		if (xwayland->xwm != NULL) {
+			wlr_log(WLR_ERROR, "Xwayland's window manager outlived it");
 		}
 	}
 	wlr_xwayland_destroy(xwayland);
