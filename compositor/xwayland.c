@@ -2,10 +2,9 @@
 #include "compositor/sched_glue.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
+#include "scheduler/clock.h"
 #include <signal.h>
-#include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xcursor_manager.h>
@@ -379,19 +378,15 @@ bool fw_xwayland_init(struct fw_server *server) {
 	return true;
 }
 
-static int64_t now_ms(void) {
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-}
-
 /* Turns the loop until the X connection hangs up, or for at most ms. */
 static void wait_for_xwm_exit(struct fw_server *server, int ms) {
 	struct wlr_xwayland *xwayland = server->xwayland;
-	int64_t deadline = now_ms() + ms;
+	int64_t deadline = sched_clock_now_ns() + ms * SCHED_NS_PER_MS;
 	int64_t left;
-	while (xwayland->xwm != NULL && (left = deadline - now_ms()) > 0) {
-		wl_event_loop_dispatch(server->loop, (int)left);
+	while (xwayland->xwm != NULL &&
+			(left = deadline - sched_clock_now_ns()) > 0) {
+		wl_event_loop_dispatch(server->loop,
+				(int)((left + SCHED_NS_PER_MS - 1) / SCHED_NS_PER_MS));
 	}
 }
 

@@ -136,27 +136,29 @@ static bool send_events(struct gate_connection *conn) {
 	return true;
 }
 
-static bool over_backlog(struct gate_connection *conn) {
-	return stream_len(&conn->events) > conn->gate->config.event_backlog_cap;
-}
-
-static void log_backlog(struct gate_connection *conn) {
-	sched_log(SCHED_LOG_ERROR,
-			"client %d does not read its events (%zu bytes queued), "
-			"disconnecting it",
-			conn->pid, stream_len(&conn->events));
+/*
+ * Sends queued events on. False, with the reason logged, when the client
+ * must go: its socket broke, or it lets more than the backlog cap pile up.
+ */
+static bool pass_on_events(struct gate_connection *conn) {
+	if (!send_events(conn)) {
+		sched_log(SCHED_LOG_DEBUG, "client %d: send: %s", conn->pid,
+				strerror(errno));
+		return false;
+	}
+	if (stream_len(&conn->events) > conn->gate->config.event_backlog_cap) {
+		sched_log(SCHED_LOG_ERROR,
+				"client %d does not read its events (%zu bytes queued), "
+				"disconnecting it",
+				conn->pid, stream_len(&conn->events));
+		return false;
+	}
+	return true;
 }
 
 /* Passes queued events on to the client. False: it was dropped. */
 static bool flush_events(struct gate_connection *conn) {
-	if (!send_events(conn)) {
-		sched_log(SCHED_LOG_DEBUG, "client %d: send: %s", conn->pid,
-				strerror(errno));
-		disconnect(conn);
-		return false;
-	}
-	if (over_backlog(conn)) {
-		log_backlog(conn);
+	if (!pass_on_events(conn)) {
 		disconnect(conn);
 		return false;
 	}
@@ -218,11 +220,7 @@ ssize_t connection_take_events(
 		struct gate_connection *conn, const struct msghdr *msg) {
 	if (conn->dropping) {
 		/* Going anyway: what it would be sent only costs memory. */
-		size_t len = 0;
-		for (size_t i = 0; i < msg->msg_iovlen; i++) {
-			len += msg->msg_iov[i].iov_len;
-		}
-		return len;
+		return stream_iov_len(msg);
 	}
 	ssize_t n = stream_append_msg(&conn->events, msg);
 	if (n < 0) {
@@ -231,12 +229,7 @@ ssize_t connection_take_events(
 	}
 	count_events(conn);
 	/* Events go out at once, as libwayland's own flush would send them. */
-	if (!send_events(conn)) {
-		sched_log(SCHED_LOG_DEBUG, "client %d: send: %s", conn->pid,
-				strerror(errno));
-		drop_later(conn);
-	} else if (over_backlog(conn)) {
-		log_backlog(conn);
+	if (!pass_on_events(conn)) {
 		drop_later(conn);
 	}
 	update_outer_mask(conn);
@@ -253,7 +246,7 @@ static void hang_up(struct gate_connection *conn) {
 		sched_log(SCHED_LOG_DEBUG, "client %d hung up", conn->pid);
 		conn->hung_up = true;
 	}
-	if (conn->validated == 0 && conn->gate->serving != conn) {
+	if (conn->validated == 0) {
 		disconnect(conn);
 		return;
 	}
@@ -262,7 +255,7 @@ static void hang_up(struct gate_connection *conn) {
 }
 
 bool connection_settle(struct gate_connection *conn) {
-	if (conn->validated > 0 || conn->gate->serving == conn) {
+	if (conn->validated > 0) {
 		return true;
 	}
 	if (conn->failure[0] != '\0') {

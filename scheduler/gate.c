@@ -203,9 +203,7 @@ static struct gate_connection *serve_next_batch(struct gate *gate) {
 		return NULL;
 	}
 	struct gate_connection *conn = wl_container_of(entity, conn, entity);
-	struct wl_list *ready = &gate->policy.ready;
-	bool alone = ready->next == &entity->ready_link &&
-			ready->prev == &entity->ready_link;
+	bool alone = sched_policy_alone(&gate->policy, entity);
 	size_t max = batch_requests(gate, conn, now);
 	int64_t start = cost_clock_ns(alone);
 	int served = connection_forward(conn, gate->config.batch_max_bytes, max);
@@ -213,9 +211,6 @@ static struct gate_connection *serve_next_batch(struct gate *gate) {
 		return NULL;
 	}
 	int64_t cost = cost_clock_ns(alone) - start;
-	if (cost < 0) {
-		cost = 0;
-	}
 	sched_entity_charge(&gate->policy, &conn->entity, cost);
 	int64_t sample = cost / served;
 	conn->cost_per_request_ns = conn->cost_per_request_ns == 0

@@ -281,6 +281,12 @@ void sched_policy_charge(struct sched_policy *policy, int64_t ns) {
 	}
 }
 
+bool sched_policy_alone(
+		const struct sched_policy *policy, const struct sched_entity *entity) {
+	return entity->ready && policy->ready.next == &entity->ready_link &&
+			policy->ready.prev == &entity->ready_link;
+}
+
 int64_t sched_policy_slice_left(
 		const struct sched_policy *policy, int64_t now) {
 	if (policy->current == NULL) {

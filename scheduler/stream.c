@@ -224,6 +224,18 @@ static size_t next_message(
 	return len;
 }
 
+/* Fills cmsg with one SCM_RIGHTS message of the first nfds queued fds. */
+static void put_fds(
+		const struct stream *stream, struct cmsghdr *cmsg, size_t nfds) {
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(nfds * sizeof(int));
+	int *out = (int *)CMSG_DATA(cmsg);
+	for (size_t i = 0; i < nfds; i++) {
+		out[i] = stream->fds[stream->fds_head + i].fd;
+	}
+}
+
 ssize_t stream_send(struct stream *stream, int fd, size_t len) {
 	assert(len <= stream_len(stream));
 	size_t sent = 0;
@@ -247,14 +259,7 @@ ssize_t stream_send(struct stream *stream, int fd, size_t len) {
 			memset(control.buf, 0, sizeof(control.buf));
 			msg.msg_control = control.buf;
 			msg.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
-			struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
-			cmsg->cmsg_level = SOL_SOCKET;
-			cmsg->cmsg_type = SCM_RIGHTS;
-			cmsg->cmsg_len = CMSG_LEN(nfds * sizeof(int));
-			int *out = (int *)CMSG_DATA(cmsg);
-			for (size_t i = 0; i < nfds; i++) {
-				out[i] = stream->fds[stream->fds_head + i].fd;
-			}
+			put_fds(stream, CMSG_FIRSTHDR(&msg), nfds);
 		}
 		ssize_t n;
 		do {
@@ -281,10 +286,7 @@ ssize_t stream_send(struct stream *stream, int fd, size_t len) {
 
 ssize_t stream_give(struct stream *stream, size_t len, struct msghdr *msg) {
 	assert(len <= stream_len(stream));
-	size_t room = 0;
-	for (size_t i = 0; i < msg->msg_iovlen; i++) {
-		room += msg->msg_iov[i].iov_len;
-	}
+	size_t room = stream_iov_len(msg);
 	size_t max_fds = 0;
 	if (msg->msg_control && msg->msg_controllen >= CMSG_LEN(sizeof(int))) {
 		max_fds = (msg->msg_controllen - CMSG_LEN(0)) / sizeof(int);
@@ -313,13 +315,7 @@ ssize_t stream_give(struct stream *stream, size_t len, struct msghdr *msg) {
 	size_t controllen = 0;
 	if (nfds > 0) {
 		struct cmsghdr *cmsg = msg->msg_control;
-		cmsg->cmsg_level = SOL_SOCKET;
-		cmsg->cmsg_type = SCM_RIGHTS;
-		cmsg->cmsg_len = CMSG_LEN(nfds * sizeof(int));
-		int *out = (int *)CMSG_DATA(cmsg);
-		for (size_t i = 0; i < nfds; i++) {
-			out[i] = stream->fds[stream->fds_head + i].fd;
-		}
+		put_fds(stream, cmsg, nfds);
 		controllen = CMSG_SPACE(nfds * sizeof(int));
 		if (controllen > msg->msg_controllen) {
 			controllen = cmsg->cmsg_len;
@@ -333,10 +329,7 @@ ssize_t stream_give(struct stream *stream, size_t len, struct msghdr *msg) {
 }
 
 ssize_t stream_append_msg(struct stream *stream, const struct msghdr *msg) {
-	size_t len = 0;
-	for (size_t i = 0; i < msg->msg_iovlen; i++) {
-		len += msg->msg_iov[i].iov_len;
-	}
+	size_t len = stream_iov_len(msg);
 	size_t nfds = 0;
 	for (struct cmsghdr *cmsg = CMSG_FIRSTHDR(msg); cmsg;
 			cmsg = CMSG_NXTHDR((struct msghdr *)msg, cmsg)) {

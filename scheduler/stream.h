@@ -74,6 +74,15 @@ ssize_t stream_recv(struct stream *stream, int fd, size_t max, int *eof,
  */
 ssize_t stream_send(struct stream *stream, int fd, size_t len);
 
+/* The bytes a msghdr's iovecs hold (or have room for). */
+static inline size_t stream_iov_len(const struct msghdr *msg) {
+	size_t len = 0;
+	for (size_t i = 0; i < msg->msg_iovlen; i++) {
+		len += msg->msg_iov[i].iov_len;
+	}
+	return len;
+}
+
 /*
  * Moves up to len bytes, with their fds, into msg as a recvmsg of a socket
  * would fill it (iovecs, one SCM_RIGHTS message, msg_controllen and
