@@ -21,6 +21,9 @@ static const char usage_text[] =
 		"                       logs them too)\n"
 		"  --trace FILE         write a protocol trace there: every request,\n"
 		"                       forwarded batch and event, timed\n"
+		"  --render direct|scene  how outputs are painted: direct paints each\n"
+		"                       damaged pixel once, with pixman; scene is\n"
+		"                       wlr_scene's own pass (default direct)\n"
 		"  --no-xwayland        do not start XWayland\n"
 		"  --demo               start demo clients and print a periodic report\n"
 		"  --hints off|dry-run|on  kernel scheduling hints for clients from\n"
@@ -120,6 +123,7 @@ enum {
 	OPT_HINTS,
 	OPT_HINT_MAP,
 	OPT_RESTORE_HINTS,
+	OPT_RENDER,
 };
 
 int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
@@ -130,6 +134,7 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			.output_height = 720,
 			.scheduler = true,
 			.xwayland = true,
+			.render_direct = true,
 			.log_level = WLR_ERROR,
 	};
 	/* On: the kernel should see what the user sees (issue 6). */
@@ -145,6 +150,7 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			{"sched-max-slice", required_argument, NULL, OPT_SCHED_MAX_SLICE},
 			{"stats", required_argument, NULL, OPT_STATS},
 			{"trace", required_argument, NULL, OPT_TRACE},
+			{"render", required_argument, NULL, OPT_RENDER},
 			{"no-xwayland", no_argument, NULL, OPT_NO_XWAYLAND},
 			{"demo", no_argument, NULL, OPT_DEMO},
 			{"hints", required_argument, NULL, OPT_HINTS},
@@ -191,6 +197,15 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 				config->scheduler = false;
 			} else {
 				return usage_error("bad --scheduler value", optarg);
+			}
+			break;
+		case OPT_RENDER:
+			if (strcmp(optarg, "direct") == 0) {
+				config->render_direct = true;
+			} else if (strcmp(optarg, "scene") == 0) {
+				config->render_direct = false;
+			} else {
+				return usage_error("bad --render value", optarg);
 			}
 			break;
 		case OPT_SCHED_INTERVAL:

@@ -1,4 +1,5 @@
 #include "compositor/output.h"
+#include "compositor/render.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
 #include <stdlib.h>
@@ -18,7 +19,10 @@
 static void handle_frame(struct wl_listener *listener, void *data) {
 	struct fw_output *output = wl_container_of(listener, output, frame);
 	fw_output_sample_feedback(output);
-	if (wlr_scene_output_commit(output->scene_output)) {
+	bool committed = output->server->config.render_direct
+			? fw_render_output(output->scene_output)
+			: wlr_scene_output_commit(output->scene_output);
+	if (committed) {
 		output->server->frames_rendered++;
 	}
 	/* Clients wait on frame callbacks even when nothing was damaged. */

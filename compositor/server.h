@@ -27,6 +27,7 @@ struct fw_config {
 	const char *stats_path; /* --stats: the gate's per-client records */
 	const char *trace_path; /* --trace: the gate's protocol trace */
 	bool xwayland;
+	bool render_direct; /* --render: render.c's pass, else wlr_scene's */
 	bool demo;
 	struct hints_config hints; /* --hints, --hint-map (ratings_glue.c) */
 	bool restore_hints; /* --restore-hints: replay the journal, exit */

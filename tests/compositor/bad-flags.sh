@@ -23,6 +23,7 @@ check_bad --outputs x
 check_bad --output-size 12
 check_bad --output-size 12x
 check_bad --scheduler maybe
+check_bad --render fast
 check_bad --socket
 
 timeout 20 "$FAIRWAY" -h >"$FW_TMP/help.out" 2>&1

@@ -24,6 +24,7 @@ struct buffer {
 	struct wl_buffer *wl_buffer;
 	void *data;
 	size_t size;
+	int fd; // kept for --truncate-after-map
 	int width, height;
 	bool busy;
 	// Replaced while the compositor still read it: free on release.
@@ -56,6 +57,8 @@ struct test_client {
 	struct buffer *buffer;
 
 	uint32_t color;
+	uint32_t alpha;
+	int buffer_scale;
 	int width, height;
 	int pending_width, pending_height;
 	bool mapped;
@@ -67,6 +70,7 @@ struct test_client {
 	bool move_on_click;
 	bool resize_on_click;
 	bool want_popup;
+	bool truncate_after_map;
 	struct popup popup;
 
 	struct wl_surface *pointer_surface;
@@ -80,6 +84,7 @@ static void buffer_free(struct buffer *buffer) {
 	wl_list_remove(&buffer->link);
 	wl_buffer_destroy(buffer->wl_buffer);
 	munmap(buffer->data, buffer->size);
+	close(buffer->fd);
 	free(buffer);
 }
 
@@ -95,8 +100,10 @@ static const struct wl_buffer_listener buffer_listener = {
 		.release = handle_buffer_release,
 };
 
-static struct buffer *buffer_create(
-		struct test_client *client, int width, int height, uint32_t color) {
+// alpha below 255 makes a translucent ARGB buffer, premultiplied as
+// wl_shm's formats are.
+static struct buffer *buffer_create(struct test_client *client, int width,
+		int height, uint32_t color, uint32_t alpha) {
 	struct buffer *buffer = calloc(1, sizeof(*buffer));
 	if (buffer == NULL) {
 		return NULL;
@@ -121,17 +128,25 @@ static struct buffer *buffer_create(
 		fprintf(stderr, "mmap: %s\n", strerror(errno));
 		goto err_fd;
 	}
+	uint32_t pixel = 0xff000000u | color;
+	if (alpha < 255) {
+		pixel = alpha << 24;
+		for (int shift = 0; shift < 24; shift += 8) {
+			pixel |= (((color >> shift) & 0xffu) * alpha / 255) << shift;
+		}
+	}
 	uint32_t *pixels = buffer->data;
 	for (size_t i = 0; i < buffer->size / 4; i++) {
-		pixels[i] = 0xff000000u | color;
+		pixels[i] = pixel;
 	}
 
 	struct wl_shm_pool *pool =
 			wl_shm_create_pool(client->shm, fd, buffer->size);
-	buffer->wl_buffer = wl_shm_pool_create_buffer(
-			pool, 0, width, height, stride, WL_SHM_FORMAT_XRGB8888);
+	buffer->wl_buffer = wl_shm_pool_create_buffer(pool, 0, width, height,
+			stride,
+			alpha < 255 ? WL_SHM_FORMAT_ARGB8888 : WL_SHM_FORMAT_XRGB8888);
 	wl_shm_pool_destroy(pool);
-	close(fd);
+	buffer->fd = fd;
 	wl_buffer_add_listener(buffer->wl_buffer, &buffer_listener, buffer);
 	wl_list_insert(&client->buffers, &buffer->link);
 	return buffer;
@@ -156,10 +171,12 @@ static void buffer_retire(struct buffer *buffer) {
 }
 
 static bool surface_show(struct test_client *client, struct wl_surface *surface,
-		struct buffer **slot, int width, int height, uint32_t color) {
+		struct buffer **slot, int width, int height, uint32_t color,
+		uint32_t alpha) {
 	struct buffer *buffer = *slot;
 	if (buffer == NULL || buffer->width != width || buffer->height != height) {
-		struct buffer *fresh = buffer_create(client, width, height, color);
+		struct buffer *fresh =
+				buffer_create(client, width, height, color, alpha);
 		if (fresh == NULL) {
 			return false;
 		}
@@ -192,7 +209,7 @@ static void handle_popup_surface_configure(
 	struct popup *popup = &client->popup;
 	xdg_surface_ack_configure(xdg_surface, serial);
 	if (!surface_show(client, popup->surface, &popup->buffer, popup->width,
-				popup->height, popup->color)) {
+				popup->height, popup->color, 255)) {
 		client->running = false;
 		client->exit_status = 1;
 		return;
@@ -261,6 +278,24 @@ static void popup_open(struct test_client *client) {
 			popup->width, popup->height);
 }
 
+// Shrinks the pool under the shown buffer and asks for a repaint: the
+// compositor's next read of it faults, which must cost this client its
+// connection and nothing else.
+static void truncate_buffer(struct test_client *client) {
+	struct buffer *buffer = client->buffer;
+	if (ftruncate(buffer->fd, 0) < 0) {
+		fprintf(stderr, "ftruncate: %s\n", strerror(errno));
+		client->running = false;
+		client->exit_status = 1;
+		return;
+	}
+	wl_surface_attach(client->surface, buffer->wl_buffer, 0, 0);
+	wl_surface_damage_buffer(
+			client->surface, 0, 0, buffer->width, buffer->height);
+	wl_surface_commit(client->surface);
+	printf("truncated\n");
+}
+
 static void handle_frame_done(
 		void *data, struct wl_callback *callback, uint32_t time) {
 	struct test_client *client = data;
@@ -273,6 +308,9 @@ static void handle_frame_done(
 	printf("mapped\n");
 	if (client->want_popup) {
 		popup_open(client);
+	}
+	if (client->truncate_after_map) {
+		truncate_buffer(client);
 	}
 }
 
@@ -291,8 +329,11 @@ static void handle_xdg_surface_configure(
 		client->height = client->pending_height;
 	}
 	printf("configured %d %d\n", client->width, client->height);
-	if (!surface_show(client, client->surface, &client->buffer, client->width,
-				client->height, client->color)) {
+	int scale = client->buffer_scale;
+	wl_surface_set_buffer_scale(client->surface, scale);
+	if (!surface_show(client, client->surface, &client->buffer,
+				client->width * scale, client->height * scale, client->color,
+				client->alpha)) {
 		client->running = false;
 		client->exit_status = 1;
 		return;
@@ -609,6 +650,8 @@ static int64_t now_ms(void) {
 static const char usage[] =
 		"usage: fw-test-client [options]\n"
 		"  --color RRGGBB        fill colour (default ff0000)\n"
+		"  --alpha A             opacity 0-255 of the window (default 255)\n"
+		"  --buffer-scale N      draw at N times the window's size, 1-4\n"
 		"  --size WxH            initial size (default 400x300)\n"
 		"  --title TEXT          xdg_toplevel title\n"
 		"  --app-id ID           xdg_toplevel app id\n"
@@ -619,12 +662,15 @@ static const char usage[] =
 		"  --resize-on-click     left press starts a bottom-right resize\n"
 		"  --duration S          exit after S seconds (default: run on)\n"
 		"  --stdin               exit when stdin closes\n"
+		"  --truncate-after-map  once shown, shrink the buffer's pool to 0\n"
 		"Prints one line per event on stdout.\n";
 
 static int parse_options(struct test_client *client, int argc, char *argv[],
 		int *duration, bool *watch_stdin) {
 	static const struct option long_options[] = {
 			{"color", required_argument, NULL, 'c'},
+			{"alpha", required_argument, NULL, 'A'},
+			{"buffer-scale", required_argument, NULL, 'S'},
 			{"size", required_argument, NULL, 's'},
 			{"title", required_argument, NULL, 't'},
 			{"app-id", required_argument, NULL, 'a'},
@@ -634,6 +680,7 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 			{"resize-on-click", no_argument, NULL, 'r'},
 			{"duration", required_argument, NULL, 'd'},
 			{"stdin", no_argument, NULL, 'i'},
+			{"truncate-after-map", no_argument, NULL, 'T'},
 			{"help", no_argument, NULL, 'h'},
 			{0},
 	};
@@ -645,6 +692,23 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 				fprintf(stderr, "bad colour: %s\n", optarg);
 				return 2;
 			}
+			break;
+		case 'A':;
+			char *end;
+			unsigned long alpha = strtoul(optarg, &end, 10);
+			if (optarg[0] == '\0' || *end != '\0' || alpha > 255) {
+				fprintf(stderr, "bad alpha: %s\n", optarg);
+				return 2;
+			}
+			client->alpha = (uint32_t)alpha;
+			break;
+		case 'S':
+			if (strcmp(optarg, "1") != 0 && strcmp(optarg, "2") != 0 &&
+					strcmp(optarg, "3") != 0 && strcmp(optarg, "4") != 0) {
+				fprintf(stderr, "bad buffer scale: %s\n", optarg);
+				return 2;
+			}
+			client->buffer_scale = atoi(optarg);
 			break;
 		case 's':
 			if (!parse_size(optarg, &client->width, &client->height)) {
@@ -683,6 +747,9 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 			break;
 		case 'i':
 			*watch_stdin = true;
+			break;
+		case 'T':
+			client->truncate_after_map = true;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -769,6 +836,8 @@ disconnected:
 int main(int argc, char *argv[]) {
 	struct test_client client = {
 			.color = 0xff0000,
+			.alpha = 255,
+			.buffer_scale = 1,
 			.width = 400,
 			.height = 300,
 			.title = "fw-test-client",

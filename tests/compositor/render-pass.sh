@@ -1,0 +1,72 @@
+#!/bin/sh
+# fairway's direct render pass paints what wlr_scene's own pass paints, pixel
+# for pixel: overlapping windows (each hides part of the one below), their
+# titlebars, a popup, a translucent window blended over the others and a
+# window drawn at twice its size, which the direct pass leaves to the
+# renderer.
+. "$(dirname "$0")/lib.sh"
+need_prog grim
+need_prog cmp
+
+# A screenshot that a second one, taken a little later, repeats: a
+# compositor may still be placing or focusing a window when it first shows.
+settled_shot() {
+	screenshot || return 1
+	prev=$FW_SHOT
+	sleep 0.3
+	screenshot || return 1
+	cmp -s "$prev" "$FW_SHOT"
+}
+
+# paint MODE: starts fairway with --render MODE, opens the same windows in
+# the same order, and leaves the settled screenshot in $FW_TMP/MODE.ppm.
+paint() {
+	mode=$1
+	fw_start --no-xwayland --render "$mode"
+	helpers_before=$FW_HELPERS
+	n=0
+	while read -r args; do
+		n=$((n + 1))
+		out="$FW_TMP/$mode-client-$n.out"
+		# shellcheck disable=SC2086 # args are word lists
+		start_bg "$FW_TEST_CLIENT" $args >"$out" 2>"$FW_TMP/$mode-client-$n.err"
+		wait_until 30 "$mode window $n to map" has_line "$out" '^mapped'
+		case "$args" in
+		*--popup*)
+			wait_until 30 "$mode popup to map" has_line "$out" '^popup-mapped' ;;
+		esac
+	done <<WINDOWS
+--size 500x300 --color 3366cc
+--size 420x380 --color cc6633 --popup 160x90 --popup-color 22aa44
+--size 300x200 --color 33cc66 --buffer-scale 2
+--size 300x100 --color ee2288 --alpha 128
+WINDOWS
+	wait_until 30 "$mode screen to settle" settled_shot
+	cp "$FW_SHOT" "$FW_TMP/$mode.ppm"
+	for pid in $FW_HELPERS; do
+		case " $helpers_before " in
+		*" $pid "*) ;;
+		*) stop_pid "$pid" ;;
+		esac
+	done
+	fw_stop
+	[ "$FW_STATUS" -eq 0 ] || fail "fairway --render $mode exited $FW_STATUS"
+}
+
+paint scene
+paint direct
+
+# The windows must really be on screen, or two black screens would agree.
+FW_SHOT="$FW_TMP/direct.ppm"
+for color in 3366cc cc6633 22aa44 33cc66; do
+	set -- $(bbox_in_shot $color)
+	[ "$1" != none ] && [ "${5:-0}" -ge 5000 ] ||
+		fail "colour $color shows ${5:-0} pixels, want 5000 or more (see $FW_SHOT)"
+done
+# The translucent window shows only blended with what is below it.
+set -- $(bbox_in_shot ee2288)
+[ "$1" = none ] || fail "the translucent window shows unblended (see $FW_SHOT)"
+
+cmp "$FW_TMP/scene.ppm" "$FW_TMP/direct.ppm" ||
+	fail "--render direct and --render scene painted different pixels (see $FW_TMP/scene.ppm, $FW_TMP/direct.ppm)"
+pass
