@@ -98,6 +98,7 @@ int gate_client_stats_json(
 			"{\"t\":%.3f,\"pid\":%d,\"uid\":%u,\"state\":\"%s\","
 			"\"priority\":%d,\"turns\":%" PRIu64 ",\"expired\":%" PRIu64
 			",\"boosts\":%" PRIu64 ",\"preempted\":%" PRIu64
+			",\"rescued\":%" PRIu64
 			",\"dispatch_ms\":%.3f,\"requests\":%" PRIu64
 			",\"request_bytes\":%" PRIu64 ",\"events\":%" PRIu64
 			",\"event_bytes\":%" PRIu64 ",\"batches\":%" PRIu64
@@ -107,11 +108,12 @@ int gate_client_stats_json(
 			",\"involuntary_switches\":%" PRId64 "}",
 			t, (int)s->pid, (unsigned)s->uid, s->state, s->priority,
 			s->sched.turns, s->sched.expired, s->sched.boosts,
-			s->sched.preempted, s->sched.run_ns / 1e6, s->io.requests,
-			s->io.request_bytes, s->io.events, s->io.event_bytes, s->io.batches,
-			s->io.reads, s->io.throttled, s->queued_request_bytes,
-			s->queued_event_bytes, s->cost_per_request_us,
-			s->voluntary_switches, s->involuntary_switches);
+			s->sched.preempted, s->sched.rescued, s->sched.run_ns / 1e6,
+			s->io.requests, s->io.request_bytes, s->io.events,
+			s->io.event_bytes, s->io.batches, s->io.reads, s->io.throttled,
+			s->queued_request_bytes, s->queued_event_bytes,
+			s->cost_per_request_us, s->voluntary_switches,
+			s->involuntary_switches);
 }
 
 int gate_client_stats_line(

@@ -4,6 +4,13 @@
 #include <string.h>
 
 #define NS_PER_MS 1000000LL
+/*
+ * Rounds of all the ready clients a client may be passed over for before
+ * it is lifted to base. Clients that are busy all the time take turns
+ * below base within two rounds, so they are never lifted, and a client
+ * that rests keeps its lead over them.
+ */
+#define STARVE_ROUNDS 4
 
 void sched_params_default(struct sched_params *params) {
 	params->interval_ns = 5 * NS_PER_MS;
@@ -96,6 +103,7 @@ void sched_entity_set_ready(
 		return;
 	}
 	wl_list_insert(policy->ready.prev, &entity->ready_link);
+	entity->ready_since_ns = policy->now_ns;
 	if (policy->current == entity) {
 		/*
 		 * It ran out of work and is back before the next pick. Its turn
@@ -188,6 +196,8 @@ struct sched_entity *sched_policy_next(
 
 	int64_t idle_ns = (int64_t)policy->params.idle_slices * policy->slice_ns;
 	int base = policy->params.base_priority;
+	int64_t starve_ns =
+			STARVE_ROUNDS * wl_list_length(&policy->ready) * policy->slice_ns;
 	struct sched_entity *best = NULL;
 	uint32_t best_robin = 0;
 	size_t nready = 0;
@@ -210,6 +220,22 @@ struct sched_entity *sched_policy_next(
 		if (now - since >= idle_ns && entity->priority < base - 1) {
 			entity->priority++;
 			entity->credit_ns = now;
+		}
+		/*
+		 * Yet a level can stay busy with no one in it busy for long:
+		 * flooders that a pipeline limits, each resting briefly after
+		 * every small batch, as one waiting for its buffers back does.
+		 * Resting keeps them at base and they take turns there, and one
+		 * a point below would wait forever. So a client passed over for
+		 * STARVE_ROUNDS rounds of the ready ones is level with base.
+		 */
+		int64_t waiting = entity->stop_ns > entity->ready_since_ns
+				? entity->stop_ns
+				: entity->ready_since_ns;
+		if (entity->priority < base && now - waiting >= starve_ns) {
+			entity->priority = base;
+			entity->credit_ns = now;
+			entity->stats.rescued++;
 		}
 		/*
 		 * The distance back from the last entity served at this level:

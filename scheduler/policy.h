@@ -31,6 +31,7 @@ struct sched_stats {
 	uint64_t expired; /* slices used up while still busy (penalties) */
 	uint64_t boosts; /* input boosts that raised the priority */
 	uint64_t preempted; /* turns cut short by a higher priority */
+	uint64_t rescued; /* lifted to base after being passed over long */
 	int64_t run_ns; /* time charged */
 };
 
@@ -42,6 +43,7 @@ struct sched_entity {
 	int64_t stop_ns; /* when its last turn ended */
 	int64_t credit_ns; /* when it last won a point back by waiting */
 	int64_t idle_since_ns; /* when it last ran out of requests */
+	int64_t ready_since_ns; /* when it last got requests again */
 	/* Service charged and not yet paid back by idle time, mod interval. */
 	int64_t used_ns;
 	bool penalized; /* lost a point during the current turn */

@@ -75,7 +75,8 @@ def parse(argv):
         help="one or more of: " + ", ".join(ORDER) + ", or all "
         "(default with --quick: all)")
     p.add_argument("--compositors", default=",".join(compositors.ALL),
-        help="comma-separated subset of " + ",".join(compositors.ALL))
+        help="comma-separated subset of "
+        + ",".join(compositors.ALL + compositors.EXTRA))
     p.add_argument("--duration", type=float, default=None,
         help="seconds each measured client runs (default 5; 2 with "
         "--quick)")
@@ -102,7 +103,7 @@ def parse(argv):
             p.error(f"unknown scenario {s}")
     a.compositors = [c for c in a.compositors.split(",") if c]
     for c in a.compositors:
-        if c not in compositors.ALL:
+        if c not in compositors.ALL + compositors.EXTRA:
             p.error(f"unknown compositor {c}")
     if a.duration is None:
         a.duration = QUICK_DURATION if a.quick else 5.0

@@ -10,6 +10,14 @@ import time
 from .procs import Proc
 
 ALL = ["fairway", "fairway-off", "sway", "cage", "weston"]
+# Variants for A/B runs, named on request only: fairway-scene paints with
+# wlr_scene's own render pass instead of fairway's direct one.
+EXTRA = ["fairway-scene"]
+FAIRWAY_ARGS = {
+    "fairway": ["--scheduler", "on"],
+    "fairway-off": ["--scheduler", "off"],
+    "fairway-scene": ["--scheduler", "on", "--render", "scene"],
+}
 WIDTH, HEIGHT = 1280, 720
 
 SWAY_CONFIG = f"""# Written by bench/run: the least sway needs to be compared fairly.
@@ -96,12 +104,11 @@ def start(name, build, account, logdir, fairway_args=()):
     os.chmod(runtime_dir, 0o700)
     account.chown(runtime_dir)
     env = base_env(account, runtime_dir)
-    if name in ("fairway", "fairway-off"):
+    if name in FAIRWAY_ARGS:
         argv = [os.path.join(build, "compositor", "fairway"),
                 "--backend", "headless", "--no-xwayland",
-                "--output-size", f"{WIDTH}x{HEIGHT}",
-                "--scheduler", "on" if name == "fairway" else "off"]
-        argv += list(fairway_args)
+                "--output-size", f"{WIDTH}x{HEIGHT}"]
+        argv += FAIRWAY_ARGS[name] + list(fairway_args)
     elif name == "sway":
         config = os.path.join(runtime_dir, "sway.conf")
         with open(config, "w") as f:

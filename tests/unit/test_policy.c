@@ -562,6 +562,61 @@ static void test_remove_current(void) {
 }
 
 /*
+ * Flooders that a pipeline limits, like a client with three buffers that
+ * waits for a release before each commit: each batch is small and is
+ * followed by a short rest, the client's own turnaround. Resting keeps
+ * them at base. One of them is a point down from a moment it was busier;
+ * the others at base between them always have one ready. It must still
+ * get its share, and soon.
+ */
+static void test_no_starving_below_pipelined(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	enum { FLOODERS = 4 };
+	struct sched_entity flooder[FLOODERS];
+	int64_t back_at[FLOODERS] = {0};
+	for (int i = 0; i < FLOODERS; i++) {
+		sched_entity_add(&policy, &flooder[i], 0);
+		sched_entity_set_ready(&policy, &flooder[i], true);
+	}
+	flooder[0].priority = -1;
+
+	const int64_t batch = US(20), rest = US(30), end = MS(2000);
+	int64_t t = 0;
+	int64_t first_turn = -1;
+	while (t < end) {
+		for (int i = 0; i < FLOODERS; i++) {
+			if (!flooder[i].ready && back_at[i] <= t) {
+				policy.now_ns = t;
+				sched_entity_set_ready(&policy, &flooder[i], true);
+			}
+		}
+		struct sched_entity *e = sched_policy_next(&policy, t);
+		if (e == NULL) {
+			t += US(1);
+			continue;
+		}
+		int i = (int)(e - flooder);
+		if (i == 0 && first_turn < 0) {
+			first_turn = t;
+		}
+		sched_policy_charge(&policy, batch);
+		t += batch;
+		policy.now_ns = t;
+		sched_entity_set_ready(&policy, e, false);
+		back_at[i] = t + rest;
+	}
+	/* Served within a few rounds, not never. */
+	CHECK(first_turn >= 0 && first_turn < MS(100));
+	for (int i = 0; i < FLOODERS; i++) {
+		/* A fair share is end / FLOODERS; at least half of it. */
+		CHECK(flooder[i].stats.run_ns > end / (2 * FLOODERS));
+		sched_entity_remove(&policy, &flooder[i]);
+	}
+	sched_policy_finish(&policy);
+}
+
+/*
  * Flooders that always have work and one light client that has 50 us of
  * work every 10 ms, served the way the gate serves them: one batch of at
  * most 100 us per sched_policy_next call.
@@ -717,6 +772,7 @@ int main(void) {
 	RUN_TEST(test_floor);
 	RUN_TEST(test_round_robin);
 	RUN_TEST(test_round_robin_busy);
+	RUN_TEST(test_no_starving_below_pipelined);
 	RUN_TEST(test_highest_first);
 	RUN_TEST(test_preemption);
 	RUN_TEST(test_lone_slice_growth);
