@@ -86,6 +86,9 @@ void sched_entity_remove(
 	}
 	wl_list_remove(&entity->link);
 	wl_list_init(&entity->link);
+	if (entity->ready) {
+		policy->ready_count--;
+	}
 	wl_list_remove(&entity->ready_link);
 	wl_list_init(&entity->ready_link);
 }
@@ -99,9 +102,11 @@ void sched_entity_set_ready(
 	wl_list_remove(&entity->ready_link);
 	wl_list_init(&entity->ready_link);
 	if (!ready) {
+		policy->ready_count--;
 		entity->idle_since_ns = policy->now_ns;
 		return;
 	}
+	policy->ready_count++;
 	wl_list_insert(policy->ready.prev, &entity->ready_link);
 	entity->ready_since_ns = policy->now_ns;
 	if (policy->current == entity) {
@@ -196,17 +201,11 @@ struct sched_entity *sched_policy_next(
 
 	int64_t idle_ns = (int64_t)policy->params.idle_slices * policy->slice_ns;
 	int base = policy->params.base_priority;
-	int64_t starve_ns =
-			STARVE_ROUNDS * wl_list_length(&policy->ready) * policy->slice_ns;
+	int64_t starve_ns = STARVE_ROUNDS * policy->ready_count * policy->slice_ns;
 	struct sched_entity *best = NULL;
 	uint32_t best_robin = 0;
-	size_t nready = 0;
 	struct sched_entity *entity;
 	wl_list_for_each(entity, &policy->ready, ready_link) {
-		if (!entity->ready) {
-			continue;
-		}
-		nready++;
 		/*
 		 * One point back per idle period spent waiting, so that nobody
 		 * starves. Picks come every batch here, not once per slice as in
@@ -268,7 +267,7 @@ struct sched_entity *sched_policy_next(
 	 * as soon as it has company, latency matters again.
 	 */
 	const struct sched_params *params = &policy->params;
-	if (nready == 1) {
+	if (policy->ready_count == 1) {
 		if (now - best->start_ns > params->lone_after_ns &&
 				policy->slice_ns < params->max_slice_ns) {
 			policy->slice_ns += params->interval_ns;

@@ -57,6 +57,7 @@ struct sched_policy {
 	struct wl_list entities;
 	/* Only the ready ones, so that picking costs nothing per idle client. */
 	struct wl_list ready;
+	int64_t ready_count; /* the length of ready */
 	uint32_t next_index;
 	uint32_t last_index[SCHED_LEVELS]; /* round-robin position per level */
 	struct sched_entity *current; /* whose turn it is, or NULL */

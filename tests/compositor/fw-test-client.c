@@ -12,30 +12,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include <wayland-client.h>
 
+#include "fw-test-buffer.h"
 #include "xdg-shell-client-protocol.h"
-
-struct buffer {
-	struct wl_list link; // test_client.buffers
-	struct wl_buffer *wl_buffer;
-	void *data;
-	size_t size;
-	int fd; // kept for --truncate-after-map
-	int width, height;
-	bool busy;
-	// Replaced while the compositor still read it: free on release.
-	bool obsolete;
-};
 
 struct popup {
 	struct wl_surface *surface;
 	struct xdg_surface *xdg_surface;
 	struct xdg_popup *xdg_popup;
-	struct buffer *buffer;
+	struct test_buffer *buffer;
 	int width, height;
 	uint32_t color;
 	bool mapped;
@@ -54,7 +42,7 @@ struct test_client {
 	struct wl_surface *surface;
 	struct xdg_surface *xdg_surface;
 	struct xdg_toplevel *toplevel;
-	struct buffer *buffer;
+	struct test_buffer *buffer;
 
 	uint32_t color;
 	uint32_t alpha;
@@ -74,120 +62,8 @@ struct test_client {
 	struct popup popup;
 
 	struct wl_surface *pointer_surface;
-	struct wl_list buffers; // buffer.link
+	struct wl_list buffers; // test_buffer.link
 };
-
-static void buffer_free(struct buffer *buffer) {
-	if (buffer == NULL) {
-		return;
-	}
-	wl_list_remove(&buffer->link);
-	wl_buffer_destroy(buffer->wl_buffer);
-	munmap(buffer->data, buffer->size);
-	close(buffer->fd);
-	free(buffer);
-}
-
-static void handle_buffer_release(void *data, struct wl_buffer *wl_buffer) {
-	struct buffer *buffer = data;
-	buffer->busy = false;
-	if (buffer->obsolete) {
-		buffer_free(buffer);
-	}
-}
-
-static const struct wl_buffer_listener buffer_listener = {
-		.release = handle_buffer_release,
-};
-
-// alpha below 255 makes a translucent ARGB buffer, premultiplied as
-// wl_shm's formats are.
-static struct buffer *buffer_create(struct test_client *client, int width,
-		int height, uint32_t color, uint32_t alpha) {
-	struct buffer *buffer = calloc(1, sizeof(*buffer));
-	if (buffer == NULL) {
-		return NULL;
-	}
-	buffer->width = width;
-	buffer->height = height;
-	int stride = width * 4;
-	buffer->size = (size_t)stride * height;
-
-	int fd = memfd_create("fw-test-client", MFD_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "memfd_create: %s\n", strerror(errno));
-		goto err_free;
-	}
-	if (ftruncate(fd, buffer->size) < 0) {
-		fprintf(stderr, "ftruncate: %s\n", strerror(errno));
-		goto err_fd;
-	}
-	buffer->data =
-			mmap(NULL, buffer->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (buffer->data == MAP_FAILED) {
-		fprintf(stderr, "mmap: %s\n", strerror(errno));
-		goto err_fd;
-	}
-	uint32_t pixel = 0xff000000u | color;
-	if (alpha < 255) {
-		pixel = alpha << 24;
-		for (int shift = 0; shift < 24; shift += 8) {
-			pixel |= (((color >> shift) & 0xffu) * alpha / 255) << shift;
-		}
-	}
-	uint32_t *pixels = buffer->data;
-	for (size_t i = 0; i < buffer->size / 4; i++) {
-		pixels[i] = pixel;
-	}
-
-	struct wl_shm_pool *pool =
-			wl_shm_create_pool(client->shm, fd, buffer->size);
-	buffer->wl_buffer = wl_shm_pool_create_buffer(pool, 0, width, height,
-			stride,
-			alpha < 255 ? WL_SHM_FORMAT_ARGB8888 : WL_SHM_FORMAT_XRGB8888);
-	wl_shm_pool_destroy(pool);
-	buffer->fd = fd;
-	wl_buffer_add_listener(buffer->wl_buffer, &buffer_listener, buffer);
-	wl_list_insert(&client->buffers, &buffer->link);
-	return buffer;
-
-err_fd:
-	close(fd);
-err_free:
-	free(buffer);
-	return NULL;
-}
-
-// Drops the old buffer now if the compositor is done with it, else later.
-static void buffer_retire(struct buffer *buffer) {
-	if (buffer == NULL) {
-		return;
-	}
-	if (buffer->busy) {
-		buffer->obsolete = true;
-	} else {
-		buffer_free(buffer);
-	}
-}
-
-static bool surface_show(struct test_client *client, struct wl_surface *surface,
-		struct buffer **slot, int width, int height, uint32_t color,
-		uint32_t alpha) {
-	struct buffer *buffer = *slot;
-	if (buffer == NULL || buffer->width != width || buffer->height != height) {
-		struct buffer *fresh =
-				buffer_create(client, width, height, color, alpha);
-		if (fresh == NULL) {
-			return false;
-		}
-		buffer_retire(buffer);
-		buffer = *slot = fresh;
-	}
-	wl_surface_attach(surface, buffer->wl_buffer, 0, 0);
-	wl_surface_damage_buffer(surface, 0, 0, width, height);
-	buffer->busy = true;
-	return true;
-}
 
 static void handle_popup_frame_done(
 		void *data, struct wl_callback *callback, uint32_t time) {
@@ -208,8 +84,9 @@ static void handle_popup_surface_configure(
 	struct test_client *client = data;
 	struct popup *popup = &client->popup;
 	xdg_surface_ack_configure(xdg_surface, serial);
-	if (!surface_show(client, popup->surface, &popup->buffer, popup->width,
-				popup->height, popup->color, 255)) {
+	if (!test_buffer_show(client->shm, &client->buffers, popup->surface,
+				&popup->buffer, popup->width, popup->height, popup->color,
+				255)) {
 		client->running = false;
 		client->exit_status = 1;
 		return;
@@ -282,7 +159,7 @@ static void popup_open(struct test_client *client) {
 // compositor's next read of it faults, which must cost this client its
 // connection and nothing else.
 static void truncate_buffer(struct test_client *client) {
-	struct buffer *buffer = client->buffer;
+	struct test_buffer *buffer = client->buffer;
 	if (ftruncate(buffer->fd, 0) < 0) {
 		fprintf(stderr, "ftruncate: %s\n", strerror(errno));
 		client->running = false;
@@ -331,9 +208,9 @@ static void handle_xdg_surface_configure(
 	printf("configured %d %d\n", client->width, client->height);
 	int scale = client->buffer_scale;
 	wl_surface_set_buffer_scale(client->surface, scale);
-	if (!surface_show(client, client->surface, &client->buffer,
-				client->width * scale, client->height * scale, client->color,
-				client->alpha)) {
+	if (!test_buffer_show(client->shm, &client->buffers, client->surface,
+				&client->buffer, client->width * scale, client->height * scale,
+				client->color, client->alpha)) {
 		client->running = false;
 		client->exit_status = 1;
 		return;
@@ -905,9 +782,9 @@ out:
 		xdg_surface_destroy(client.xdg_surface);
 		wl_surface_destroy(client.surface);
 	}
-	struct buffer *buffer, *tmp;
+	struct test_buffer *buffer, *tmp;
 	wl_list_for_each_safe(buffer, tmp, &client.buffers, link) {
-		buffer_free(buffer);
+		test_buffer_free(buffer);
 	}
 	if (client.pointer != NULL) {
 		wl_pointer_release(client.pointer);
