@@ -31,7 +31,7 @@ static const char usage_text[] =
 		"                       logs each change instead, at -V)\n"
 		"  --hint-map CLASS:KEY=VALUE,...  change a class's hint, CLASS is\n"
 		"                       interactive|output|background|idle, KEYs\n"
-		"                       policy=other|batch nice=N|keep slice_us=N\n"
+		"                       policy=other|batch|idle nice=N|keep slice_us=N\n"
 		"                       uclamp_min=N, or CLASS:keep\n"
 		"  --restore-hints      restore what a crashed fairway left and exit\n"
 		"  -d                   debug log\n"

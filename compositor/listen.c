@@ -57,7 +57,6 @@ static bool listen_through_gate(struct fw_server *server) {
 		config.sched.interval_ns =
 				(int64_t)(server->config.sched_interval_ms * 1e6);
 		config.sched.max_slice_ns = 3 * config.sched.interval_ns;
-		config.batch_target_ns = config.sched.interval_ns / 4;
 	}
 	if (server->config.sched_max_slice_ms > 0) {
 		config.sched.max_slice_ns =

@@ -9,12 +9,6 @@
  */
 int64_t sched_clock_now_ns(void);
 
-/*
- * CPU time of the calling thread: what serving a client really cost, not
- * counting the time the kernel gave the CPU to someone else meanwhile.
- */
-int64_t sched_clock_work_ns(void);
-
 #define SCHED_NS_PER_MS INT64_C(1000000)
 
 #endif

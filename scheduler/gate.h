@@ -31,6 +31,8 @@ struct gate_config {
 	size_t event_backlog_cap;
 	/* What one batch should cost, so that a batch stays well under a slice. */
 	int64_t batch_target_ns;
+	/* The same when no other client is ready. */
+	int64_t lone_batch_target_ns;
 	size_t batch_max_bytes;
 	/* A client holding more objects than this gets a protocol error. */
 	uint32_t max_client_objects;

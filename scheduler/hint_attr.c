@@ -52,6 +52,19 @@ bool hint_fair_policy(uint32_t policy) {
 
 bool hint_attr_set(const struct hint_kernel *info, pid_t tid,
 		const struct hint_attr *want, const struct hint_attr *current) {
+	struct hint_attr via;
+	if (want->policy == SCHED_IDLE &&
+			(want->nice != current->nice ||
+					want->runtime_ns != current->runtime_ns)) {
+		/* The kernel takes nice and slice only with SCHED_OTHER or
+		 * SCHED_BATCH: they are set on the way to SCHED_IDLE. */
+		via = *want;
+		via.policy = SCHED_BATCH;
+		if (!hint_attr_set(info, tid, &via, current)) {
+			return false;
+		}
+		current = &via;
+	}
 	struct sched_attr_abi abi = {
 			.size = sizeof(abi),
 			.sched_policy = want->policy,

@@ -52,6 +52,12 @@ static void compute_target(struct hints_proc *proc,
 		return;
 	}
 	out->policy = target->policy;
+	if (out->policy == SCHED_IDLE &&
+			lowest_nice(hints, proc->pid) > orig->nice) {
+		/* The kernel lets a thread leave SCHED_IDLE only for a nice
+		 * that fairway could set: otherwise it would stay there. */
+		out->policy = SCHED_BATCH;
+	}
 	out->reset_on_fork = true;
 	if (target->set_nice) {
 		int floor = lowest_nice(hints, proc->pid);

@@ -17,9 +17,15 @@
  * output: animates on screen. A 1 ms slice, uclamp_min 128 and nice -3
  *   (twice the weight of nice 0): it needs throughput at a steady rate
  *   more than the quickest wakeup.
- * background: busy with nothing to show. SCHED_BATCH never preempts on
- *   wakeup; nice +5 (a third of the weight of nice 0), only where fairway
- *   may lower it back when restoring.
+ * background: busy with nothing to show. SCHED_IDLE: the weight of nice
+ *   +19 and less, and every other thread's wakeup preempts it at once.
+ *   A busy thread that merely runs at a low weight still holds its CPU for
+ *   a whole slice once it has it, and a flooder on fairway's CPU then holds
+ *   up fairway and the clients waiting on it (bench/README.md: a probe's
+ *   p99 under 4 requests flooders fell from 2.2-2.7 ms at nice +19 to
+ *   0.18-0.63 ms with SCHED_IDLE). Leaving SCHED_IDLE needs CAP_SYS_NICE
+ *   or the client's RLIMIT_NICE; where fairway could not restore it,
+ *   hints.c falls back to SCHED_BATCH, which never preempts on wakeup.
  * idle: the original attributes.
  */
 void hints_config_default(struct hints_config *config) {
@@ -43,9 +49,7 @@ void hints_config_default(struct hints_config *config) {
 			.uclamp_min = 128,
 	};
 	config->targets[RATINGS_BACKGROUND] = (struct hints_target){
-			.policy = SCHED_BATCH,
-			.set_nice = true,
-			.nice = 5,
+			.policy = SCHED_IDLE,
 			.uclamp_min = -1,
 	};
 	config->targets[RATINGS_IDLE] = (struct hints_target){
@@ -74,6 +78,8 @@ static bool parse_pair(
 			target->policy = SCHED_OTHER;
 		} else if (strcmp(value, "batch") == 0) {
 			target->policy = SCHED_BATCH;
+		} else if (strcmp(value, "idle") == 0) {
+			target->policy = SCHED_IDLE;
 		} else {
 			return false;
 		}

@@ -306,10 +306,8 @@ void sched_policy_charge(struct sched_policy *policy, int64_t ns) {
 	}
 }
 
-bool sched_policy_alone(
-		const struct sched_policy *policy, const struct sched_entity *entity) {
-	return entity->ready && policy->ready.next == &entity->ready_link &&
-			policy->ready.prev == &entity->ready_link;
+bool sched_policy_alone(const struct sched_policy *policy) {
+	return policy->current != NULL && policy->ready_count == 1;
 }
 
 int64_t sched_policy_slice_left(

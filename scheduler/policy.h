@@ -110,9 +110,8 @@ void sched_entity_charge(
 /* The same for the current entity, if any. */
 void sched_policy_charge(struct sched_policy *policy, int64_t ns);
 
-/* Whether entity is the only one ready. */
-bool sched_policy_alone(
-		const struct sched_policy *policy, const struct sched_entity *entity);
+/* Whether the current entity is the only one ready. */
+bool sched_policy_alone(const struct sched_policy *policy);
 
 /* Time left in the current turn's slice at `now` (0 if none or expired). */
 int64_t sched_policy_slice_left(const struct sched_policy *policy, int64_t now);

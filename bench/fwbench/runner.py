@@ -13,7 +13,8 @@ from . import compositors
 from .procs import Proc, proc_sample, sample_delta
 
 # Flooders have no readiness line; they get this long to connect, map
-# their window and reach full speed before the measurement starts.
+# their window and reach full speed before the measurement starts (a case
+# may ask for longer with "warmup_s").
 WARMUP_S = 1.0
 # How much longer than --duration a measured client may take (setup under
 # load, the clients' own grace for answers still in flight) before it is
@@ -197,7 +198,7 @@ def run_one(ctx, scenario, case, comp_name, repeat):
 
         # Setup clients (idle connections) hold for the whole run and say
         # when they are in place.
-        long = duration + WARMUP_S + TIMEOUT_EXTRA_S + 30
+        long = duration + case.get("warmup_s", WARMUP_S) + TIMEOUT_EXTRA_S + 30
         deadline = time.monotonic() + SETUP_TIMEOUT_S
         for i, spec in enumerate(case.get("setup", [])):
             c = _Client(ctx, running, spec, "setup", i, tmp, long)
@@ -214,7 +215,7 @@ def run_one(ctx, scenario, case, comp_name, repeat):
             clients.append(_Client(ctx, running, spec, "background", i, tmp,
                     long))
         if background:
-            time.sleep(WARMUP_S)
+            time.sleep(case.get("warmup_s", WARMUP_S))
 
         measured = []
         for i, spec in enumerate(case.get("measured", [])):

@@ -1,10 +1,10 @@
-"""Round trips of a light client, alone and under 4 commit flooders."""
+"""Round trips of a light client, alone and under 4 flooders."""
 
 from fwbench.metrics import COST_METRICS, client_json, cost, field
 
 from .flood import plaid
 
-TITLE = "roundtrip: fairway-probe alone and under 4 commit flooders"
+TITLE = "roundtrip: fairway-probe alone and under 4 commit or requests flooders"
 FAIRWAY_ONLY = False
 ROW_LABEL = "load"
 
@@ -24,6 +24,13 @@ def cases(opts):
             "measured": [{"prog": "probe", "args": []}]},
         {"row": "K=4 commit", "params": {"K": 4, "mode": "commit"},
             "background": [plaid("commit") for _ in range(4)],
+            "measured": [{"prog": "probe", "args": []}]},
+        # Requests flooders keep both cores busy, so the kernel's choices
+        # count: fairway's hints class them background once their share
+        # of the gate shows over the ratings window, 2-3 s in.
+        {"row": "K=4 requests", "params": {"K": 4, "mode": "requests"},
+            "background": [plaid("requests") for _ in range(4)],
+            "warmup_s": 4.0,
             "measured": [{"prog": "probe", "args": []}]},
     ]
 

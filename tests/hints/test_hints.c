@@ -138,12 +138,17 @@ static void check_class(struct hints *hints, pid_t pid,
 				orig_nice = orig->attr[j].nice;
 			}
 		}
-		CHECK_INT(now.attr[i].policy, t->policy);
+		/* SCHED_IDLE only where fairway may take it back (hints.c). */
+		uint32_t policy = t->policy == SCHED_IDLE && !hints->cap_sys_nice
+				? SCHED_BATCH
+				: t->policy;
+		CHECK_INT(now.attr[i].policy, policy);
 		CHECK(now.attr[i].reset_on_fork);
 		CHECK_INT(now.attr[i].runtime_ns,
 				t->slice_ns ? t->slice_ns : hints->base_slice_ns);
 		/* Without privilege nice moves neither way (no way back down). */
-		CHECK_INT(now.attr[i].nice, hints->cap_sys_nice ? t->nice : orig_nice);
+		CHECK_INT(now.attr[i].nice,
+				hints->cap_sys_nice && t->set_nice ? t->nice : orig_nice);
 		if (hints->uclamp && t->uclamp_min >= 0) {
 			CHECK_INT(now.attr[i].util_min, t->uclamp_min);
 		}
