@@ -23,7 +23,7 @@ void hint_kernel_probe(struct hint_kernel *info);
 
 bool hints_get_attr(pid_t tid, struct hint_attr *attr);
 bool hint_attr_equal(const struct hint_attr *a, const struct hint_attr *b);
-/* SCHED_OTHER or SCHED_BATCH: the policies hints may change. */
+/* SCHED_OTHER or SCHED_BATCH: the policies hints may change a thread from. */
 bool hint_fair_policy(uint32_t policy);
 
 /*

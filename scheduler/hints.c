@@ -368,8 +368,9 @@ struct hints *hints_create(
 			hints->base_slice_ns,
 			hints->cap_sys_nice
 					? "nice may be lowered"
-					: "nice only where the client's RLIMIT_NICE allows; "
-					  "slices and SCHED_BATCH need no privilege");
+					: "nice and SCHED_IDLE only where the client's RLIMIT_NICE "
+					  "allows (else SCHED_BATCH); slices and SCHED_BATCH need "
+					  "no privilege");
 	return hints;
 }
 
