@@ -37,8 +37,8 @@ void gate_config_default(struct gate_config *config) {
 	/*
 	 * With no other client ready, the batch only bounds how long input,
 	 * timers and a client that starts sending wait. Batches of 100 us cost
-	 * a lone plaid a tenth of its wl_display.sync rate in a 4 s run (on
-	 * 0.89x of before, in alternating runs); at 500 us it is level.
+	 * a lone plaid about a tenth of its wl_display.sync rate (alternating
+	 * 4 s runs); at 500 us it is level with what it was.
 	 */
 	config->lone_batch_target_ns = 500 * 1000;
 	/*

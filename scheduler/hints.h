@@ -32,21 +32,22 @@
  * CAP_SYS_NICE or the client's own RLIMIT_NICE, and fairway never raises
  * nice where it could not lower it back. Custom slices, SCHED_BATCH and
  * uclamp need none, nor does entering SCHED_IDLE; leaving it needs what
- * lowering nice does, so fairway uses it only where it may (hints.c). Clearing
- * SCHED_FLAG_RESET_ON_FORK needs CAP_SYS_NICE, so without it a restored thread
- * keeps that flag (its children start from the defaults, which is harmless).
- * The kernel also refuses to change a process whose capabilities are not a
- * subset of fairway's (a setuid or capability-holding client under an
- * unprivileged fairway): such a client is left alone, with a debug line.
+ * lowering nice does, so fairway uses it only where it may (hints.c).
+ * Clearing SCHED_FLAG_RESET_ON_FORK needs CAP_SYS_NICE, so without it a
+ * restored thread keeps that flag (its children start from the defaults,
+ * which is harmless). The kernel also refuses to change a process whose
+ * capabilities are not a subset of fairway's (a setuid or
+ * capability-holding client under an unprivileged fairway): such a client
+ * is left alone, with a debug line.
  *
  * Nice only competes within one task group: with autogroups (the default
  * on desktop kernels) every session (setsid) has its own group, and a
  * group's threads share the group's weight, so a nice -5 terminal and a
  * nice 0 compile in another session still get half the CPU each; so does
  * SCHED_IDLE's low weight. Slices, SCHED_BATCH and uclamp act across
- * groups. The hints weigh as intended
- * when the clients share a group: same session, or the same cgroup with
- * autogroup off (sched_autogroup_enabled=0), or their cgroups' cpu.weight.
+ * groups. The hints weigh as intended when the clients share a group:
+ * same session, or the same cgroup with autogroup off
+ * (sched_autogroup_enabled=0), or their cgroups' cpu.weight.
  */
 
 enum hints_mode {
