@@ -87,7 +87,7 @@ void gate_client_stats_read(
 	stats->io = conn->stats;
 	stats->queued_request_bytes = stream_len(&conn->requests);
 	stats->queued_event_bytes = stream_len(&conn->events);
-	stats->cost_per_request_us = conn->cost_per_request_ns / 1e3;
+	stats->cost_per_request_us = conn->entity.request_cost_ns / 1e3;
 	read_switches(conn->pid, &stats->voluntary_switches,
 			&stats->involuntary_switches);
 }

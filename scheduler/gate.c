@@ -9,8 +9,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-/* Before any batch was measured, assume a request costs this much. */
-#define INITIAL_COST_NS 2000
 #define MAX_BATCH_REQUESTS 8192
 
 void gate_config_default(struct gate_config *config) {
@@ -186,9 +184,7 @@ static size_t batch_requests(
 	if (budget > target) {
 		budget = target;
 	}
-	int64_t cost = conn->cost_per_request_ns > 0 ? conn->cost_per_request_ns
-												 : INITIAL_COST_NS;
-	int64_t requests = budget / cost;
+	int64_t requests = budget / sched_entity_request_cost(&conn->entity);
 	if (requests < 1) {
 		return 1;
 	}
@@ -196,35 +192,14 @@ static size_t batch_requests(
 }
 
 /*
- * How much dearer than its known cost a batch may be charged. Batches are
- * timed with CLOCK_MONOTONIC: the thread's CPU clock would leave out the
- * time the kernel ran someone else in the middle of one, but it is a
- * syscall, about 1 us on a VM, more than a small batch's requests cost.
- * Wall time does include such a preemption, though, and charging it would
- * demote the client for fairway's own contention. So a batch is charged at
- * most this many times what its requests are known to cost; a client whose
- * requests really grow dearer raises that by up to this factor a batch.
- */
-#define MAX_COST_RISE 4
-
-/* Charges conn for a batch of `served` requests that took `wall` ns. */
-static void charge_batch(struct gate *gate, struct gate_connection *conn,
-		int64_t wall, int served) {
-	int64_t known = conn->cost_per_request_ns > 0 ? conn->cost_per_request_ns
-												  : INITIAL_COST_NS;
-	int64_t sample = wall / served;
-	if (sample > MAX_COST_RISE * known) {
-		sample = MAX_COST_RISE * known;
-	}
-	sched_entity_charge(&gate->policy, &conn->entity, sample * served);
-	conn->cost_per_request_ns =
-			conn->cost_per_request_ns == 0 ? sample : (7 * known + sample) / 8;
-}
-
-/*
  * Serves the client the policy chooses one batch, which libwayland reads
  * and dispatches before this returns, and charges it what that took.
  * Returns that client, or NULL if none was served or it is gone.
+ *
+ * Batches are timed with CLOCK_MONOTONIC: the thread's CPU clock would
+ * leave out the time the kernel ran someone else in the middle of one, but
+ * it is a syscall, about 1 us on a VM, more than a small batch's requests
+ * cost. The policy caps what an interrupted batch is charged instead.
  */
 static struct gate_connection *serve_next_batch(struct gate *gate) {
 	int64_t now = sched_clock_now_ns();
@@ -238,7 +213,8 @@ static struct gate_connection *serve_next_batch(struct gate *gate) {
 	if (served <= 0) {
 		return NULL;
 	}
-	charge_batch(gate, conn, sched_clock_now_ns() - now, served);
+	sched_entity_charge_batch(
+			&gate->policy, &conn->entity, sched_clock_now_ns() - now, served);
 	return connection_settle(conn) ? conn : NULL;
 }
 

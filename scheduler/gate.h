@@ -88,7 +88,6 @@ struct gate_connection {
 	char failure[160];
 
 	struct sched_entity entity;
-	int64_t cost_per_request_ns; /* moving average */
 	/* Its queue is full: its socket goes unread. */
 	bool throttled;
 

@@ -306,6 +306,29 @@ void sched_policy_charge(struct sched_policy *policy, int64_t ns) {
 	}
 }
 
+/* Before any batch was measured, assume a request costs this much. */
+#define INITIAL_REQUEST_COST_NS 2000
+
+int64_t sched_entity_request_cost(const struct sched_entity *entity) {
+	return entity->request_cost_ns > 0 ? entity->request_cost_ns
+									   : INITIAL_REQUEST_COST_NS;
+}
+
+void sched_entity_charge_batch(struct sched_policy *policy,
+		struct sched_entity *entity, int64_t ns, int requests) {
+	if (requests <= 0) {
+		return;
+	}
+	int64_t known = sched_entity_request_cost(entity);
+	int64_t sample = ns / requests;
+	if (sample > SCHED_MAX_COST_RISE * known) {
+		sample = SCHED_MAX_COST_RISE * known;
+	}
+	sched_entity_charge(policy, entity, sample * requests);
+	entity->request_cost_ns =
+			entity->request_cost_ns == 0 ? sample : (7 * known + sample) / 8;
+}
+
 bool sched_policy_alone(const struct sched_policy *policy) {
 	return policy->current != NULL && policy->ready_count == 1;
 }

@@ -47,6 +47,8 @@ struct sched_entity {
 	/* Service charged and not yet paid back by idle time, mod interval. */
 	int64_t used_ns;
 	bool penalized; /* lost a point during the current turn */
+	/* What one of its requests costs, a moving average; 0: not measured. */
+	int64_t request_cost_ns;
 	struct sched_stats stats;
 	struct wl_list link; /* sched_policy.entities */
 	struct wl_list ready_link; /* sched_policy.ready, while ready */
@@ -109,6 +111,20 @@ void sched_entity_charge(
 		struct sched_policy *policy, struct sched_entity *entity, int64_t ns);
 /* The same for the current entity, if any. */
 void sched_policy_charge(struct sched_policy *policy, int64_t ns);
+
+/*
+ * Charges an entity for a batch of `requests` that took `ns` of wall time,
+ * and learns from it what its requests cost. A batch that took more than
+ * SCHED_MAX_COST_RISE times what its requests are known to cost was
+ * interrupted (the kernel ran someone else meanwhile): it is charged that
+ * much, not the interruption. A client whose requests really grow dearer
+ * raises its cost by up to that factor a batch.
+ */
+#define SCHED_MAX_COST_RISE 4
+void sched_entity_charge_batch(struct sched_policy *policy,
+		struct sched_entity *entity, int64_t ns, int requests);
+/* What one of its requests is expected to cost (a guess before any batch). */
+int64_t sched_entity_request_cost(const struct sched_entity *entity);
 
 /* Whether the current entity is the only one ready. */
 bool sched_policy_alone(const struct sched_policy *policy);

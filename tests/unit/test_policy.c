@@ -14,6 +14,15 @@ static void setup(struct sched_policy *policy) {
 	sched_policy_init(policy, &params);
 }
 
+/* One entity, ready and picked at time 0. */
+static void setup_one_running(
+		struct sched_policy *policy, struct sched_entity *entity) {
+	setup(policy);
+	sched_entity_add(policy, entity, 0);
+	sched_entity_set_ready(policy, entity, true);
+	CHECK_PTR(sched_policy_next(policy, 0), entity);
+}
+
 static void test_defaults(void) {
 	struct sched_params params;
 	sched_params_default(&params);
@@ -60,11 +69,8 @@ static void test_drop_on_full_slice(void) {
 
 static void test_no_drop_when_out_of_work(void) {
 	struct sched_policy policy;
-	setup(&policy);
 	struct sched_entity a;
-	sched_entity_add(&policy, &a, 0);
-	sched_entity_set_ready(&policy, &a, true);
-	CHECK_PTR(sched_policy_next(&policy, 0), &a);
+	setup_one_running(&policy, &a);
 
 	sched_entity_set_ready(&policy, &a, false);
 	CHECK_PTR(sched_policy_next(&policy, MS(3)), NULL);
@@ -525,6 +531,58 @@ static void test_service_charge(void) {
 	sched_policy_finish(&policy);
 }
 
+static void test_batch_charge(void) {
+	struct sched_policy policy;
+	struct sched_entity a;
+	setup_one_running(&policy, &a);
+	int64_t guess = sched_entity_request_cost(&a);
+	CHECK(guess > 0);
+
+	/* The first batch is what its requests cost from then on. */
+	sched_entity_charge_batch(&policy, &a, 10 * guess / 2, 10);
+	CHECK_INT(sched_entity_request_cost(&a), guess / 2);
+	CHECK_INT(a.stats.run_ns, 10 * guess / 2);
+
+	/*
+	 * A batch the kernel interrupted for 1 ms is charged at most
+	 * SCHED_MAX_COST_RISE times its known cost, and moves that cost by an
+	 * eighth of the way only.
+	 */
+	int64_t known = sched_entity_request_cost(&a);
+	int64_t run = a.stats.run_ns;
+	sched_entity_charge_batch(&policy, &a, MS(1), 10);
+	CHECK_INT(a.stats.run_ns - run, 10 * SCHED_MAX_COST_RISE * known);
+	CHECK_INT(sched_entity_request_cost(&a),
+			(7 * known + SCHED_MAX_COST_RISE * known) / 8);
+	CHECK_INT(a.priority, 0);
+
+	/* No batch, no charge. */
+	run = a.stats.run_ns;
+	sched_entity_charge_batch(&policy, &a, MS(1), 0);
+	CHECK_INT(a.stats.run_ns, run);
+
+	/*
+	 * Requests that really got dearer (100 us each) raise the cost batch
+	 * by batch until it is learned, and the client pays for them: an
+	 * interval of service costs it a point, as ever.
+	 */
+	int64_t before = sched_entity_request_cost(&a);
+	for (int i = 0; i < 60; i++) {
+		int64_t cost = sched_entity_request_cost(&a);
+		run = a.stats.run_ns;
+		sched_entity_charge_batch(&policy, &a, 10 * US(100), 10);
+		CHECK(a.stats.run_ns - run <= 10 * SCHED_MAX_COST_RISE * cost);
+		CHECK(sched_entity_request_cost(&a) >= cost);
+	}
+	CHECK(before < US(10));
+	CHECK(sched_entity_request_cost(&a) > US(99));
+	CHECK(sched_entity_request_cost(&a) <= US(100));
+	CHECK(a.priority < -5);
+
+	sched_entity_remove(&policy, &a);
+	sched_policy_finish(&policy);
+}
+
 static void test_remove_current(void) {
 	struct sched_policy policy;
 	setup(&policy);
@@ -778,6 +836,7 @@ int main(void) {
 	RUN_TEST(test_lone_slice_growth);
 	RUN_TEST(test_lone_slice_reset_same_level);
 	RUN_TEST(test_service_charge);
+	RUN_TEST(test_batch_charge);
 	RUN_TEST(test_no_drop_when_dry_between_picks);
 	RUN_TEST(test_remove_current);
 	RUN_TEST(test_flooders_and_light);
