@@ -1,12 +1,12 @@
 #include "compositor/ratings_glue.h"
 #include "compositor/ratings_damage.h"
 #include "compositor/server.h"
+#include "compositor/xwayland_pid.h"
 #include "scheduler/clock.h"
 #include "scheduler/gate.h"
 #include "scheduler/hints.h"
 #include "scheduler/log.h"
 #include "scheduler/ratings.h"
-#include <dirent.h>
 #include <pixman.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,52 +123,6 @@ static void handle_client_destroy(struct wl_listener *listener, void *data) {
 	free(rc);
 }
 
-/* Whether /proc/pid is an Xwayland serving display (":N"). */
-static bool is_xwayland_of(pid_t pid, const char *display) {
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	FILE *file = fopen(path, "re");
-	if (file == NULL) {
-		return false;
-	}
-	size_t len = fread(buf, 1, sizeof(buf) - 1, file);
-	fclose(file);
-	buf[len] = '\0';
-	const char *name = strrchr(buf, '/');
-	if (strcmp(name != NULL ? name + 1 : buf, "Xwayland") != 0) {
-		return false;
-	}
-	for (size_t i = strlen(buf) + 1; i < len; i += strlen(buf + i) + 1) {
-		if (strcmp(buf + i, display) == 0) {
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
- * wlroots 0.15 starts Xwayland through an intermediate fork, so the pid it
- * keeps is not Xwayland's, and the socketpair names fairway: look for the
- * Xwayland serving our display.
- */
-static pid_t find_xwayland_pid(const char *display) {
-	DIR *dir = opendir("/proc");
-	if (dir == NULL) {
-		return 0;
-	}
-	pid_t found = 0;
-	struct dirent *ent;
-	while (found == 0 && (ent = readdir(dir)) != NULL) {
-		char *end;
-		long pid = strtol(ent->d_name, &end, 10);
-		if (*end == '\0' && pid > 0 && is_xwayland_of((pid_t)pid, display)) {
-			found = (pid_t)pid;
-		}
-	}
-	closedir(dir);
-	return found;
-}
-
 static struct wl_client *xwayland_client(struct fw_server *server, pid_t *pid) {
 	struct fw_ratings *ratings = server->ratings;
 	if (ratings == NULL || server->xwayland == NULL ||
@@ -180,7 +134,7 @@ static struct wl_client *xwayland_client(struct fw_server *server, pid_t *pid) {
 	if (ratings->xwayland != client) {
 		ratings->xwayland = client;
 		ratings->xwayland_pid =
-				find_xwayland_pid(server->xwayland->display_name);
+				fw_xwayland_find_pid(server->xwayland->display_name);
 		wlr_log(WLR_DEBUG, "ratings: Xwayland of %s is pid %d",
 				server->xwayland->display_name, (int)ratings->xwayland_pid);
 	}
