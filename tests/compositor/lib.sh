@@ -157,6 +157,8 @@ wait_until() {
 	deadline=$(($(date +%s) + limit))
 	while ! "$@"; do
 		if [ -n "$FW_PID" ] && ! alive "$FW_PID"; then
+			# What was awaited may have come with the exit (fw_exited).
+			"$@" && return 0
 			wait "$FW_PID"
 			FW_STATUS=$?
 			FW_PID=""
