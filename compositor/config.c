@@ -72,6 +72,19 @@ static bool parse_ms(const char *text, double *out) {
 	return true;
 }
 
+/* A flag with two values: yes sets *out, no clears it. */
+static bool parse_switch(
+		const char *text, const char *yes, const char *no, bool *out) {
+	if (strcmp(text, yes) == 0) {
+		*out = true;
+	} else if (strcmp(text, no) == 0) {
+		*out = false;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 static bool parse_size(const char *text, int *width, int *height) {
 	const char *x = strchr(text, 'x');
 	if (x == NULL || x == text || strlen(x + 1) == 0) {
@@ -191,20 +204,13 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			}
 			break;
 		case OPT_SCHEDULER:
-			if (strcmp(optarg, "on") == 0) {
-				config->scheduler = true;
-			} else if (strcmp(optarg, "off") == 0) {
-				config->scheduler = false;
-			} else {
+			if (!parse_switch(optarg, "on", "off", &config->scheduler)) {
 				return usage_error("bad --scheduler value", optarg);
 			}
 			break;
 		case OPT_RENDER:
-			if (strcmp(optarg, "direct") == 0) {
-				config->render_direct = true;
-			} else if (strcmp(optarg, "scene") == 0) {
-				config->render_direct = false;
-			} else {
+			if (!parse_switch(
+						optarg, "direct", "scene", &config->render_direct)) {
 				return usage_error("bad --render value", optarg);
 			}
 			break;

@@ -51,22 +51,23 @@ static void compute_target(struct hints_proc *proc,
 	if (target->keep) {
 		return;
 	}
+	int floor = lowest_nice(hints, proc->pid);
+	/* What a raised nice and SCHED_IDLE both need to be undone. */
+	bool restorable = floor <= orig->nice;
 	out->policy = target->policy;
-	if (out->policy == SCHED_IDLE &&
-			lowest_nice(hints, proc->pid) > orig->nice) {
+	if (out->policy == SCHED_IDLE && !restorable) {
 		/* The kernel lets a thread leave SCHED_IDLE only for a nice
 		 * that fairway could set: otherwise it would stay there. */
 		out->policy = SCHED_BATCH;
 	}
 	out->reset_on_fork = true;
 	if (target->set_nice) {
-		int floor = lowest_nice(hints, proc->pid);
 		int want = target->nice < HINTS_NICE_FLOOR ? HINTS_NICE_FLOOR
 												   : target->nice;
 		if (want < orig->nice) {
 			want = want < floor ? floor : want;
 			want = want > orig->nice ? orig->nice : want;
-		} else if (want > orig->nice && floor > orig->nice) {
+		} else if (want > orig->nice && !restorable) {
 			/* Raised, it could never be lowered back on restore. */
 			want = orig->nice;
 		}
