@@ -21,63 +21,6 @@
  */
 #define MAX_QUEUED_FDS 1024
 
-static void handle_client_destroy(struct wl_listener *listener, void *data);
-
-/*
- * libwayland posts wl_display.error and drops the client without a word in
- * the log. One protocol logger per display notes each error with the pid
- * of the client, so that every disconnection has a logged reason.
- */
-static struct {
-	struct wl_display *display;
-	struct wl_protocol_logger *logger;
-	struct wl_listener display_destroy;
-} error_logger;
-
-static void log_protocol_error(void *data, enum wl_protocol_logger_type type,
-		const struct wl_protocol_logger_message *message) {
-	if (type != WL_PROTOCOL_LOGGER_EVENT ||
-			message->message_opcode != WL_DISPLAY_ERROR ||
-			message->arguments_count != 3 ||
-			strcmp(wl_resource_get_class(message->resource), "wl_display") !=
-					0) {
-		return;
-	}
-	struct wl_client *client = wl_resource_get_client(message->resource);
-	struct gate_connection *conn = gate_connection_from_client(client);
-	const char *reason = message->arguments[2].s;
-	sched_log(SCHED_LOG_ERROR, "client %d: protocol error %u: %s",
-			conn ? (int)conn->pid : -1, message->arguments[1].u,
-			reason ? reason : "");
-}
-
-static void error_logger_finish(void) {
-	if (error_logger.display) {
-		wl_protocol_logger_destroy(error_logger.logger);
-		wl_list_remove(&error_logger.display_destroy.link);
-		error_logger.display = NULL;
-	}
-}
-
-static void handle_display_destroy(struct wl_listener *listener, void *data) {
-	error_logger_finish();
-}
-
-static void error_logger_init(struct wl_display *display) {
-	if (error_logger.display == display) {
-		return;
-	}
-	error_logger_finish();
-	error_logger.logger =
-			wl_display_add_protocol_logger(display, log_protocol_error, NULL);
-	if (!error_logger.logger) {
-		return;
-	}
-	error_logger.display = display;
-	error_logger.display_destroy.notify = handle_display_destroy;
-	wl_display_add_destroy_listener(display, &error_logger.display_destroy);
-}
-
 static bool requests_full(const struct gate_connection *conn) {
 	return stream_len(&conn->requests) >= conn->gate->config.request_cap ||
 			stream_fd_count(&conn->requests) >= MAX_QUEUED_FDS;
@@ -395,6 +338,13 @@ int connection_forward(
 	 * unless its fds need more.
 	 */
 	conn->released = scan.bytes;
+	/*
+	 * A batch that takes all the client has sent leaves it waiting for us,
+	 * most likely for what these requests answer (buffer releases, sync
+	 * callbacks). A client with more queued is not waiting: its answers
+	 * go out after the batch, in one send.
+	 */
+	conn->answer_early = scan.bytes == conn->validated && !requests_full(conn);
 	gate->serving = conn;
 	while (conn->released > 0) {
 		size_t left = conn->released;
@@ -421,6 +371,22 @@ int connection_forward(
 	update_ready(conn);
 	update_outer_mask(conn);
 	return scan.messages;
+}
+
+void connection_reach_request(struct gate_connection *conn) {
+	if (!conn->answer_early) {
+		return;
+	}
+	/*
+	 * Once a batch: a send costs 2-3 us here, and the client's wakeup as
+	 * much again. Sending at every request boundary cost a lone sync
+	 * flooder 17 % of its rate, as each of its batches ends in a burst.
+	 */
+	uint64_t events = conn->stats.events;
+	wl_client_flush(conn->client);
+	if (conn->stats.events != events) {
+		conn->answer_early = false;
+	}
 }
 
 void connection_fail(struct gate_connection *conn, const char *fmt, ...) {
@@ -577,7 +543,6 @@ struct gate_connection *connection_create(struct gate *gate, int outer_fd) {
 		goto error_client;
 	}
 
-	error_logger_init(gate->display);
 	sched_entity_add(&gate->policy, &conn->entity, sched_clock_now_ns());
 	conn->client_destroy.notify = handle_client_destroy;
 	wl_client_add_destroy_listener(conn->client, &conn->client_destroy);

@@ -19,6 +19,16 @@ struct gate_connection *connection_create(struct gate *gate, int outer_fd);
 int connection_forward(
 		struct gate_connection *conn, size_t max_bytes, size_t max_requests);
 
+/*
+ * libwayland is about to run the next request of this client's batch.
+ * When the batch leaves the client waiting, the first answers its requests
+ * produce are sent at once rather than after the batch, so that the client
+ * gets on with its work while the rest is served: a lone client that
+ * commits buffers as they are released (fairway-plaid --mode commit) went
+ * from 0.94x to 1.11x what it gets with --scheduler off.
+ */
+void connection_reach_request(struct gate_connection *conn);
+
 /* libwayland's recvmsg on its end: the batch it may read, if any. */
 ssize_t connection_give_requests(
 		struct gate_connection *conn, struct msghdr *msg);

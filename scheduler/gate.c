@@ -2,6 +2,7 @@
 #include "scheduler/clock.h"
 #include "scheduler/connection.h"
 #include "scheduler/log.h"
+#include "scheduler/protocol_logger.h"
 #include "scheduler/wire.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -109,6 +110,11 @@ struct gate *gate_create(
 	sched_policy_init(&gate->policy, &gate->config.sched);
 	wl_list_init(&gate->connections);
 	wl_list_init(&gate->drops);
+	if (!gate_protocol_logger_init(gate)) {
+		sched_policy_finish(&gate->policy);
+		free(gate);
+		return NULL;
+	}
 	return gate;
 }
 
@@ -127,6 +133,7 @@ void gate_destroy(struct gate *gate) {
 		wl_event_source_remove(gate->socket_source);
 	}
 	gate_socket_close(&gate->socket);
+	gate_protocol_logger_finish(gate);
 	sched_policy_finish(&gate->policy);
 	free(gate);
 }

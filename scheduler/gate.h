@@ -19,8 +19,9 @@ struct gate_trace;
  * client's socket (outer) is read into a queue here, and libwayland gets
  * its own end of a socketpair, fed whole messages in batches when the
  * policy gives that client its turn. Events flow back to the client as
- * soon as libwayland writes them. Both ways the bytes pass in memory, not
- * through the socketpair (wayland_end.h).
+ * soon as libwayland writes them, and, for a client that waits on them,
+ * between the requests of its batch (connection_reach_request). Both ways
+ * the bytes pass in memory, not through the socketpair (wayland_end.h).
  */
 
 struct gate_config {
@@ -69,6 +70,9 @@ struct gate_connection {
 	void *wayland_read_data;
 	/* Queued request bytes libwayland may read now: its batch. */
 	size_t released;
+	/* Its batch leaves it waiting, and no answer has gone out early yet
+	 * (connection_reach_request). */
+	bool answer_early;
 	/* It must go, and could not be dropped on the spot: gate.drops. */
 	bool dropping;
 	struct wl_list drop_link;
@@ -115,6 +119,9 @@ struct gate {
 	struct gate_connection *answering;
 	/* Whose batch libwayland is reading and dispatching right now. */
 	struct gate_connection *serving;
+	/* Sees every message libwayland runs or sends (protocol_logger.h). */
+	struct wl_protocol_logger *protocol_logger;
+	struct wl_listener display_destroy;
 	/* --trace: NULL unless asked for; set with gate_set_trace. */
 	struct gate_trace *trace;
 };

@@ -18,7 +18,8 @@ char socket_path[108];
 static char server_log[1 << 16];
 static size_t server_log_len;
 
-static void log_append(const char *fmt, va_list args) {
+__attribute__((format(printf, 1, 0))) static void log_append(
+		const char *fmt, va_list args) {
 	char line[1024];
 	int n = vsnprintf(line, sizeof(line), fmt, args);
 	if (n < 0) {
@@ -169,6 +170,12 @@ pid_t spawn(void (*body)(const void *), const void *arg) {
 }
 
 void server_init(struct server *server) {
+	struct gate_config config;
+	gate_config_default(&config);
+	server_init_with(server, &config);
+}
+
+void server_init_with(struct server *server, const struct gate_config *config) {
 	int n = snprintf(server->dir, sizeof(server->dir), "/tmp/fairway-%s-XXXXXX",
 			program_invocation_short_name);
 	CHECK(n > 0 && (size_t)n < sizeof(server->dir));
@@ -177,9 +184,7 @@ void server_init(struct server *server) {
 	server->display = wl_display_create();
 	CHECK(server->display);
 	CHECK(wl_display_init_shm(server->display) == 0);
-	struct gate_config config;
-	gate_config_default(&config);
-	server->gate = gate_create(server->display, &config);
+	server->gate = gate_create(server->display, config);
 	CHECK(server->gate);
 	CHECK(gate_listen(server->gate, NULL));
 	n = snprintf(socket_path, sizeof(socket_path), "%s/%s", server->dir,

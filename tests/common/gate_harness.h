@@ -95,6 +95,8 @@ struct server {
 pid_t spawn(void (*body)(const void *), const void *arg);
 /* A fresh display and gate listening in a private XDG_RUNTIME_DIR. */
 void server_init(struct server *server);
+/* The same, with a gate configured otherwise than by default. */
+void server_init_with(struct server *server, const struct gate_config *config);
 void server_finish(struct server *server);
 /*
  * Serves until every pid in the list has exited, negating each pid as it

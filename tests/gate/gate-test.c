@@ -7,6 +7,7 @@
  */
 #include "tests/common/gate_harness.h"
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -324,6 +325,105 @@ static void case_flood(void) {
 	server_finish(&server);
 }
 
+/*
+ * Early answers: syncs 2-8 arrive in one write. The first batch is sized
+ * by the cost a request is assumed to have before any was measured, to
+ * three syncs: it leaves four queued, so its answers wait for its end.
+ * The second takes the rest and empties the queue: the client is waiting
+ * for us, and the answer to its first sync goes out before its third
+ * runs; the others, after it.
+ */
+#define EARLY_SYNCS 7
+#define EARLY_FIRST_ID 2
+#define EARLY_FIRST_BATCH 3
+/* What sched_entity_request_cost assumes before a batch is measured. */
+#define INITIAL_REQUEST_COST_NS 2000
+/* wl_callback.done and wl_display.delete_id, 12 bytes each. */
+#define SYNC_ANSWER_BYTES 24
+
+struct early_watch {
+	struct gate *gate;
+	/* The client's event bytes sent when each sync was about to run. */
+	uint64_t sent_before[EARLY_FIRST_ID + EARLY_SYNCS];
+};
+
+/*
+ * Added after the gate's protocol logger, and so (libwayland calls the
+ * newest first) run before it: what it sees is what the gate had sent
+ * before this request, not at it.
+ */
+static void watch_syncs(void *data, enum wl_protocol_logger_type type,
+		const struct wl_protocol_logger_message *message) {
+	struct early_watch *watch = data;
+	if (type != WL_PROTOCOL_LOGGER_REQUEST ||
+			strcmp(wl_resource_get_class(message->resource), "wl_display") !=
+					0 ||
+			message->message_opcode != WL_DISPLAY_SYNC) {
+		return;
+	}
+	uint32_t id = message->arguments[0].n;
+	CHECK(id >= EARLY_FIRST_ID && id < EARLY_FIRST_ID + EARLY_SYNCS);
+	struct gate_connection *conn = watch->gate->serving;
+	CHECK(conn && conn->client == wl_resource_get_client(message->resource));
+	watch->sent_before[id] = conn->stats.event_bytes;
+	if (id == EARLY_FIRST_ID + EARLY_FIRST_BATCH - 1) {
+		/* The next batch is bounded by bytes alone: it takes the rest,
+		 * whatever the first was measured to cost. */
+		watch->gate->config.batch_target_ns = 1000000000;
+		watch->gate->config.lone_batch_target_ns = 1000000000;
+	}
+}
+
+static void early_client(const void *data) {
+	int fd = raw_connect();
+	uint32_t msgs[EARLY_SYNCS][3];
+	for (int i = 0; i < EARLY_SYNCS; i++) {
+		put_header(msgs[i], 1, sizeof(msgs[i]), 0);
+		msgs[i][2] = EARLY_FIRST_ID + i;
+	}
+	CHECK(raw_send(fd, msgs, sizeof(msgs), NULL, 0));
+	struct raw_events events = {0};
+	raw_read(fd, &events, EARLY_FIRST_ID + EARLY_SYNCS - 1);
+	CHECK(events.done_count == EARLY_SYNCS && !events.error);
+	_exit(0);
+}
+
+static void case_early_answers(void) {
+	struct gate_config config;
+	gate_config_default(&config);
+	config.batch_target_ns = EARLY_FIRST_BATCH * INITIAL_REQUEST_COST_NS;
+	config.lone_batch_target_ns = config.batch_target_ns;
+	struct server server = {0};
+	server_init_with(&server, &config);
+	struct early_watch watch = {.gate = server.gate};
+	struct wl_protocol_logger *logger =
+			wl_display_add_protocol_logger(server.display, watch_syncs, &watch);
+	CHECK(logger);
+	pid_t pids[1] = {spawn(early_client, NULL)};
+	int status[1];
+	serve_until_exit(&server, pids, status, 1);
+	CHECK(WIFEXITED(status[0]) && WEXITSTATUS(status[0]) == 0);
+	for (int id = EARLY_FIRST_ID; id < EARLY_FIRST_ID + EARLY_SYNCS; id++) {
+		fprintf(stderr, "sync %d: %" PRIu64 " bytes sent before it ran\n", id,
+				watch.sent_before[id]);
+	}
+	int last_of_first = EARLY_FIRST_ID + EARLY_FIRST_BATCH - 1;
+	/* The first batch left syncs queued: nothing went out in its midst. */
+	CHECK(watch.sent_before[last_of_first] == 0);
+	/* Its answers went out at its end. */
+	CHECK(watch.sent_before[last_of_first + 1] ==
+			EARLY_FIRST_BATCH * SYNC_ANSWER_BYTES);
+	/* The second emptied the queue: its first sync was answered before
+	 * its third ran, and no other answer went out before its end. */
+	CHECK(watch.sent_before[last_of_first + 3] ==
+			(EARLY_FIRST_BATCH + 1) * SYNC_ANSWER_BYTES);
+	CHECK(watch.sent_before[last_of_first + 4] ==
+			(EARLY_FIRST_BATCH + 1) * SYNC_ANSWER_BYTES);
+	wl_protocol_logger_destroy(logger);
+	serve_until_idle(&server);
+	server_finish(&server);
+}
+
 /* Holds 40 connections for a while, then drops them and is served. */
 static void many_connections_client(const void *data) {
 	/* The server's low limit is not the client's. */
@@ -394,6 +494,8 @@ int main(int argc, char *argv[]) {
 		run_clients(early_fd_client, 1);
 	} else if (strcmp(name, "flood") == 0) {
 		case_flood();
+	} else if (strcmp(name, "early-answers") == 0) {
+		case_early_answers();
 	} else if (strcmp(name, "out-of-fds") == 0) {
 		case_out_of_fds();
 	} else {

@@ -1,0 +1,69 @@
+#include "scheduler/protocol_logger.h"
+#include "scheduler/connection.h"
+#include "scheduler/gate.h"
+#include "scheduler/log.h"
+#include <string.h>
+#include <wayland-server-protocol.h>
+
+/*
+ * libwayland posts wl_display.error and drops the client without a word in
+ * the log: note each error with the pid of the client, so that every
+ * disconnection has a logged reason.
+ */
+static void log_protocol_error(
+		const struct wl_protocol_logger_message *message) {
+	struct wl_client *client = wl_resource_get_client(message->resource);
+	struct gate_connection *conn = gate_connection_from_client(client);
+	const char *reason = message->arguments[2].s;
+	sched_log(SCHED_LOG_ERROR, "client %d: protocol error %u: %s",
+			conn ? (int)conn->pid : -1, message->arguments[1].u,
+			reason ? reason : "");
+}
+
+static bool is_protocol_error(
+		const struct wl_protocol_logger_message *message) {
+	return message->message_opcode == WL_DISPLAY_ERROR &&
+			message->arguments_count == 3 &&
+			strcmp(wl_resource_get_class(message->resource), "wl_display") == 0;
+}
+
+/* Every message of every client passes here: keep the common path short. */
+static void handle_message(void *data, enum wl_protocol_logger_type type,
+		const struct wl_protocol_logger_message *message) {
+	struct gate *gate = data;
+	if (type == WL_PROTOCOL_LOGGER_REQUEST) {
+		struct gate_connection *serving = gate->serving;
+		if (serving &&
+				wl_resource_get_client(message->resource) == serving->client) {
+			connection_reach_request(serving);
+		}
+	} else if (is_protocol_error(message)) {
+		log_protocol_error(message);
+	}
+}
+
+/* A display destroyed first would leave its loggers to leak. */
+static void handle_display_destroy(struct wl_listener *listener, void *data) {
+	struct gate *gate = wl_container_of(listener, gate, display_destroy);
+	gate_protocol_logger_finish(gate);
+}
+
+bool gate_protocol_logger_init(struct gate *gate) {
+	gate->protocol_logger =
+			wl_display_add_protocol_logger(gate->display, handle_message, gate);
+	if (!gate->protocol_logger) {
+		return false;
+	}
+	gate->display_destroy.notify = handle_display_destroy;
+	wl_display_add_destroy_listener(gate->display, &gate->display_destroy);
+	return true;
+}
+
+void gate_protocol_logger_finish(struct gate *gate) {
+	if (!gate->protocol_logger) {
+		return;
+	}
+	wl_protocol_logger_destroy(gate->protocol_logger);
+	gate->protocol_logger = NULL;
+	wl_list_remove(&gate->display_destroy.link);
+}
