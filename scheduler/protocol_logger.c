@@ -32,10 +32,9 @@ static void handle_message(void *data, enum wl_protocol_logger_type type,
 		const struct wl_protocol_logger_message *message) {
 	struct gate *gate = data;
 	if (type == WL_PROTOCOL_LOGGER_REQUEST) {
-		struct gate_connection *serving = gate->serving;
-		if (serving &&
-				wl_resource_get_client(message->resource) == serving->client) {
-			connection_reach_request(serving);
+		/* libwayland runs only the served client's requests meanwhile. */
+		if (gate->serving) {
+			connection_reach_request(gate->serving);
 		}
 	} else if (is_protocol_error(message)) {
 		log_protocol_error(message);
