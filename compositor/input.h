@@ -25,6 +25,13 @@ void fw_seat_add_device(
 		struct fw_server *server, struct wlr_input_device *device);
 void fw_seat_focus_surface(
 		struct fw_server *server, struct wlr_surface *surface);
+/* default_keyboard.c: the seat's keymap while no keyboard device has one. */
+struct wlr_keyboard;
+bool fw_default_keyboard_init(struct fw_server *server);
+void fw_default_keyboard_finish(struct fw_server *server);
+/* Called as leaving goes away: the seat falls back if it was leaving. */
+void fw_default_keyboard_restore(
+		struct fw_server *server, struct wlr_keyboard *leaving);
 /* keyboard.c */
 void fw_keyboard_create(
 		struct fw_server *server, struct wlr_input_device *device);

@@ -74,6 +74,7 @@ static void free_virtual_keyboard(void *data) {
 static void handle_destroy(struct wl_listener *listener, void *data) {
 	struct fw_keyboard *keyboard = wl_container_of(listener, keyboard, destroy);
 	struct fw_server *server = keyboard->server;
+	fw_default_keyboard_restore(server, keyboard->device->keyboard);
 	if (is_virtual(keyboard->device)) {
 		/*
 		 * wlroots 0.15 never frees a virtual keyboard's wlr_keyboard: its

@@ -196,7 +196,7 @@ bool fw_seat_init(struct fw_server *server) {
 	wl_signal_add(&server->seat->events.request_start_drag,
 			&server->request_start_drag);
 	update_capabilities(server);
-	return true;
+	return fw_default_keyboard_init(server);
 }
 
 void fw_seat_finish(struct fw_server *server) {
@@ -216,4 +216,5 @@ void fw_seat_finish(struct fw_server *server) {
 		wl_list_remove(&server->request_set_primary_selection.link);
 		wl_list_remove(&server->request_start_drag.link);
 	}
+	fw_default_keyboard_finish(server);
 }

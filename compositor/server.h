@@ -103,6 +103,7 @@ struct fw_server {
 	struct wl_listener request_start_drag;
 	struct wl_listener start_drag;
 	struct wl_list keyboards; /* fw_keyboard.link */
+	struct wlr_keyboard_group *default_keyboard; /* default_keyboard.c */
 	struct wlr_virtual_keyboard_manager_v1 *virtual_keyboard;
 	struct wl_listener new_virtual_keyboard;
 	struct wlr_virtual_pointer_manager_v1 *virtual_pointer;
