@@ -1,4 +1,5 @@
 #include "compositor/input.h"
+#include "compositor/layer_shell.h"
 #include "compositor/sched_glue.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -195,6 +196,8 @@ static void handle_button(struct wl_listener *listener, void *data) {
 			fw_view_begin_interactive(view, FW_CURSOR_MOVE, 0);
 			return;
 		}
+	} else if (surface != NULL) {
+		fw_layer_shell_focus_clicked(server, surface);
 	}
 	wlr_seat_pointer_notify_button(
 			server->seat, event->time_msec, event->button, event->state);
@@ -227,6 +230,8 @@ static void handle_touch_down(struct wl_listener *listener, void *data) {
 	struct fw_view *view = fw_view_at(server, lx, ly, &surface, &sx, &sy);
 	if (view != NULL) {
 		fw_view_focus(view);
+	} else if (surface != NULL) {
+		fw_layer_shell_focus_clicked(server, surface);
 	}
 	if (surface != NULL) {
 		wlr_seat_touch_notify_down(server->seat, surface, event->time_msec,

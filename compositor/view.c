@@ -1,5 +1,6 @@
 #include "compositor/view.h"
 #include "compositor/input.h"
+#include "compositor/layer_shell.h"
 #include "compositor/output.h"
 #include "compositor/sched_glue.h"
 #include "compositor/server.h"
@@ -342,7 +343,11 @@ void fw_view_focus(struct fw_view *view) {
 		wlr_foreign_toplevel_handle_v1_set_activated(
 				view->toplevel_handle, true);
 	}
-	fw_seat_focus_surface(server, view->surface);
+	/* A launcher or lock holding the keyboard keeps it; this window gets it
+	 * when that one goes, being at the front now. */
+	if (!fw_layer_shell_grabs_keyboard(server)) {
+		fw_seat_focus_surface(server, view->surface);
+	}
 }
 
 void fw_view_cycle_focus(struct fw_server *server) {
@@ -361,6 +366,30 @@ void fw_view_cycle_focus(struct fw_server *server) {
 	}
 }
 
+/* A maximized window fills what the output leaves for windows. */
+static void fit_to_area(struct fw_view *view, struct fw_output *output) {
+	struct wlr_box area = output->usable_area;
+	if (area.width <= 0 || area.height <= 0) {
+		fw_output_box(output, &area);
+	}
+	int b = view->decorated ? FW_BORDER_WIDTH : 0;
+	int t = view->decorated ? FW_TITLEBAR_HEIGHT : 0;
+	fw_view_move(view, area.x + b, area.y + t + b);
+	view->impl->configure(view, area.x + b, area.y + t + b, area.width - 2 * b,
+			area.height - t - 2 * b);
+}
+
+void fw_view_refit_maximized(
+		struct fw_server *server, struct fw_output *output) {
+	struct fw_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (view->mapped && view->maximized && !view->fullscreen &&
+				fw_output_at(server, view->x, view->y) == output) {
+			fit_to_area(view, output);
+		}
+	}
+}
+
 void fw_view_maximize(struct fw_view *view, bool maximized) {
 	if (!view->mapped || view->fullscreen) {
 		view->impl->set_maximized(view, maximized);
@@ -375,14 +404,9 @@ void fw_view_maximize(struct fw_view *view, bool maximized) {
 		int width, height;
 		view->impl->get_size(view, &width, &height);
 		view->saved = (struct wlr_box){view->x, view->y, width, height};
-		struct wlr_box area = output->usable_area;
-		int b = view->decorated ? FW_BORDER_WIDTH : 0;
-		int t = view->decorated ? FW_TITLEBAR_HEIGHT : 0;
 		view->maximized = true;
 		view->impl->set_maximized(view, true);
-		fw_view_move(view, area.x + b, area.y + t + b);
-		view->impl->configure(view, area.x + b, area.y + t + b,
-				area.width - 2 * b, area.height - t - 2 * b);
+		fit_to_area(view, output);
 	} else if (!maximized && view->maximized) {
 		view->maximized = false;
 		view->impl->set_maximized(view, false);

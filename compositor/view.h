@@ -5,6 +5,7 @@
 #include <wayland-server-core.h>
 #include <wlr/util/box.h>
 
+struct fw_output;
 struct fw_server;
 struct fw_view;
 
@@ -71,6 +72,9 @@ void fw_view_move(struct fw_view *view, int x, int y);
 void fw_view_update_frame(struct fw_view *view);
 void fw_view_set_decorated(struct fw_view *view, bool decorated);
 void fw_view_maximize(struct fw_view *view, bool maximized);
+/* Fits the maximized windows on output to its usable area again. */
+void fw_view_refit_maximized(
+		struct fw_server *server, struct fw_output *output);
 void fw_view_fullscreen(struct fw_view *view, bool fullscreen);
 void fw_view_close(struct fw_view *view);
 void fw_view_begin_interactive(struct fw_view *view, int mode, uint32_t edges);

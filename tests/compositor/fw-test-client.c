@@ -59,6 +59,10 @@ struct test_client {
 	bool resize_on_click;
 	bool want_popup;
 	bool truncate_after_map;
+	bool maximized;
+	bool commands; // --commands: stdin lines drive the window
+	char line[512];
+	size_t line_len;
 	struct popup popup;
 
 	struct wl_surface *pointer_surface;
@@ -540,6 +544,10 @@ static const char usage[] =
 		"  --duration S          exit after S seconds (default: run on)\n"
 		"  --stdin               exit when stdin closes\n"
 		"  --truncate-after-map  once shown, shrink the buffer's pool to 0\n"
+		"  --maximized           ask to be maximized before mapping\n"
+		"  --commands            read commands from stdin, one a line:\n"
+		"                        'title TEXT', 'maximize', 'unmaximize';\n"
+		"                        exit when stdin closes\n"
 		"Prints one line per event on stdout.\n";
 
 static int parse_options(struct test_client *client, int argc, char *argv[],
@@ -558,6 +566,8 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 			{"duration", required_argument, NULL, 'd'},
 			{"stdin", no_argument, NULL, 'i'},
 			{"truncate-after-map", no_argument, NULL, 'T'},
+			{"maximized", no_argument, NULL, 'M'},
+			{"commands", no_argument, NULL, 'C'},
 			{"help", no_argument, NULL, 'h'},
 			{0},
 	};
@@ -628,6 +638,13 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 		case 'T':
 			client->truncate_after_map = true;
 			break;
+		case 'M':
+			client->maximized = true;
+			break;
+		case 'C':
+			client->commands = true;
+			*watch_stdin = true;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -641,6 +658,46 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 		return 2;
 	}
 	return -1;
+}
+
+static void run_command(struct test_client *client, const char *line) {
+	if (strncmp(line, "title ", 6) == 0) {
+		xdg_toplevel_set_title(client->toplevel, line + 6);
+	} else if (strcmp(line, "maximize") == 0) {
+		xdg_toplevel_set_maximized(client->toplevel);
+	} else if (strcmp(line, "unmaximize") == 0) {
+		xdg_toplevel_unset_maximized(client->toplevel);
+	} else {
+		fprintf(stderr, "fw-test-client: unknown command: %s\n", line);
+		return;
+	}
+	// "command-requested" once the compositor has handled it.
+	struct wl_callback *callback = wl_display_sync(client->display);
+	wl_callback_add_listener(callback, &request_done_listener, "command");
+}
+
+// Reads what stdin has; false once it is closed.
+static bool read_commands(struct test_client *client) {
+	size_t room = sizeof(client->line) - 1 - client->line_len;
+	ssize_t n = read(STDIN_FILENO, client->line + client->line_len, room);
+	if (n <= 0) {
+		return false;
+	}
+	client->line_len += (size_t)n;
+	client->line[client->line_len] = '\0';
+	char *start = client->line;
+	char *end;
+	while ((end = strchr(start, '\n')) != NULL) {
+		*end = '\0';
+		run_command(client, start);
+		start = end + 1;
+	}
+	client->line_len -= (size_t)(start - client->line);
+	memmove(client->line, start, client->line_len);
+	if (client->line_len == sizeof(client->line) - 1) {
+		client->line_len = 0; // a line too long for any command
+	}
+	return true;
 }
 
 static int run(struct test_client *client, int duration, bool watch_stdin) {
@@ -688,8 +745,14 @@ static int run(struct test_client *client, int duration, bool watch_stdin) {
 			goto disconnected;
 		}
 		if (nfds == 2 && fds[1].revents) {
-			char byte[256];
-			if (read(STDIN_FILENO, byte, sizeof(byte)) <= 0) {
+			bool open;
+			if (client->commands) {
+				open = read_commands(client);
+			} else {
+				char byte[256];
+				open = read(STDIN_FILENO, byte, sizeof(byte)) > 0;
+			}
+			if (!open) {
 				printf("stdin-closed\n");
 				break;
 			}
@@ -767,6 +830,9 @@ int main(int argc, char *argv[]) {
 	xdg_toplevel_add_listener(client.toplevel, &toplevel_listener, &client);
 	xdg_toplevel_set_title(client.toplevel, client.title);
 	xdg_toplevel_set_app_id(client.toplevel, client.app_id);
+	if (client.maximized) {
+		xdg_toplevel_set_maximized(client.toplevel);
+	}
 	wl_surface_commit(client.surface);
 
 	status = run(&client, duration, watch_stdin);

@@ -9,6 +9,7 @@ set -u
 : "${FAIRWAY:?set FAIRWAY to the fairway binary}"
 : "${FW_TEST_CLIENT:=fw-test-client}"
 : "${FW_TEST_POINTER:=fw-test-pointer}"
+: "${FW_TEST_LAYER:=fw-test-layer}"
 : "${PPM_PROBE:=ppm-probe}"
 : "${FW_TESTS_DIR:=$(dirname "$0")}"
 

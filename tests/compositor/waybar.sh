@@ -1,0 +1,76 @@
+#!/bin/sh
+# waybar's exclusive zone keeps a maximized window off the bar, over
+# swaybg's wallpaper (which, with a zone of -1, stays under the bar); when
+# the bar goes, or comes back at the other edge and another height, the
+# maximized window is fitted to what is left again.
+. "$(dirname "$0")/lib.sh"
+need_prog grim
+need_prog waybar
+need_prog swaybg
+
+fw_start --no-xwayland
+
+wall=123456
+start_bg swaybg -c "#$wall" >"$FW_TMP/swaybg.out" 2>"$FW_TMP/swaybg.err"
+wait_color 30 $wall $((1280 * 720))
+log "swaybg paints the whole output $wall"
+
+# bar POSITION HEIGHT: starts waybar with a one-colour bar (text in the
+# bar's colour, so the bar is one rectangle on screen).
+bar=22aa88
+bar() {
+	mkdir -p "$XDG_CONFIG_HOME/waybar"
+	cat >"$XDG_CONFIG_HOME/waybar/config" <<EOF
+{
+	"layer": "top",
+	"position": "$1",
+	"height": $2,
+	"modules-left": ["clock"],
+	"clock": {"format": "fairway"}
+}
+EOF
+	cat >"$XDG_CONFIG_HOME/waybar/style.css" <<EOF
+* { font-family: sans-serif; font-size: 12px; min-height: 0; border: none; }
+window#waybar { background-color: #$bar; color: #$bar; }
+EOF
+	start_bg waybar >"$FW_TMP/waybar.out" 2>"$FW_TMP/waybar.err"
+	waybar_pid=$BG_PID
+}
+
+# expect_box COLOR X Y W H: the colour fills exactly that box on screen.
+box_is() {
+	shows_color "$1" 1 || return 1
+	set -- "$@" $BBOX
+	[ "$6 $7 $8 $9" = "$2 $3 $4 $5" ] && [ "${10}" -eq $(($4 * $5)) ]
+}
+expect_box() {
+	wait_until 30 "colour $1 filling $4x$5 at $2,$3" box_is "$@"
+	log "$1 fills $4x$5 at $2,$3"
+}
+
+bar top 30
+expect_box $bar 0 0 1280 30
+# The wallpaper is under the bar, not moved out of its way.
+set -- $(bbox_in_shot $wall)
+[ "$1 $2 $3 $4 $5" = "0 30 1280 690 $((1280 * 690))" ] ||
+	fail "the wallpaper shows as '$*' next to the bar, want all of 0,30 1280x690 (see $FW_SHOT)"
+
+win=3366cc
+start_bg "$FW_TEST_CLIENT" --maximized --color $win \
+	>"$FW_TMP/window.out" 2>"$FW_TMP/window.err"
+wait_until 30 "the window to map" has_line "$FW_TMP/window.out" '^mapped'
+# Maximized below the bar: title bar 20 and border 2 inside the area left.
+expect_box $win 2 52 1276 666
+shows_color $bar 1 && box_is $bar 0 0 1280 30 ||
+	fail "the maximized window covers part of the bar: $bar shows as $BBOX (see $FW_SHOT)"
+log "the maximized window leaves the bar uncovered"
+
+# The bar goes: the window takes its place.
+stop_pid "$waybar_pid"
+expect_box $win 2 22 1276 696
+
+# It comes back at the bottom, taller: the window makes room again.
+bar bottom 40
+expect_box $bar 0 680 1280 40
+expect_box $win 2 22 1276 656
+pass
