@@ -16,6 +16,7 @@
  * setup, or any other renderer, uses wlr_scene_output_commit as it is.
  */
 #include "compositor/render.h"
+#include <drm_fourcc.h>
 #include <pixman.h>
 #include <stdlib.h>
 #include <wlr/render/pixman.h>
@@ -43,9 +44,44 @@ struct frame {
 };
 
 /*
+ * The pixman format of a buffer node this pass can copy one to one: a
+ * buffer fairway drew itself (a window title), in memory, unscaled and
+ * untransformed. 0 for any other: wlr_scene keeps a buffer node's texture
+ * private, so those are left to its own pass.
+ */
+static pixman_format_code_t plain_buffer_format(
+		struct wlr_scene_buffer *scene_buffer) {
+	struct wlr_buffer *buffer = scene_buffer->buffer;
+	if (buffer == NULL ||
+			scene_buffer->transform != WL_OUTPUT_TRANSFORM_NORMAL ||
+			!wlr_fbox_empty(&scene_buffer->src_box) ||
+			(scene_buffer->dst_width != 0 &&
+					scene_buffer->dst_width != buffer->width) ||
+			(scene_buffer->dst_height != 0 &&
+					scene_buffer->dst_height != buffer->height)) {
+		return 0;
+	}
+	void *data;
+	uint32_t format;
+	size_t stride;
+	if (!wlr_buffer_begin_data_ptr_access(buffer,
+				WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) {
+		return 0;
+	}
+	wlr_buffer_end_data_ptr_access(buffer);
+	switch (format) {
+	case DRM_FORMAT_ARGB8888:
+		return PIXMAN_a8r8g8b8;
+	case DRM_FORMAT_XRGB8888:
+		return PIXMAN_x8r8g8b8;
+	default:
+		return 0;
+	}
+}
+
+/*
  * Collects the enabled nodes that can show on the output, in paint order.
- * False for a node this pass cannot paint: wlr_scene keeps a buffer node's
- * texture private.
+ * False for a node this pass cannot paint.
  */
 static bool collect(
 		struct frame *frame, struct wlr_scene_node *node, int x, int y) {
@@ -80,8 +116,14 @@ static bool collect(
 		box.width = rect->width;
 		box.height = rect->height;
 		break;
-	case WLR_SCENE_NODE_BUFFER:
-		return false;
+	case WLR_SCENE_NODE_BUFFER:;
+		struct wlr_scene_buffer *scene_buffer = (struct wlr_scene_buffer *)node;
+		if (plain_buffer_format(scene_buffer) == 0) {
+			return false;
+		}
+		box.width = scene_buffer->buffer->width;
+		box.height = scene_buffer->buffer->height;
+		break;
 	}
 
 	pixman_region32_t visible;
@@ -105,6 +147,13 @@ static void add_opaque(struct paint *paint, pixman_region32_t *covered) {
 	if (paint->node->type == WLR_SCENE_NODE_RECT) {
 		struct wlr_scene_rect *rect = (struct wlr_scene_rect *)paint->node;
 		if (rect->color[3] >= 1.0f) {
+			pixman_region32_union(covered, covered, &paint->visible);
+		}
+		return;
+	}
+	if (paint->node->type == WLR_SCENE_NODE_BUFFER) {
+		if (plain_buffer_format((struct wlr_scene_buffer *)paint->node) ==
+				PIXMAN_x8r8g8b8) {
 			pixman_region32_union(covered, covered, &paint->visible);
 		}
 		return;
@@ -145,6 +194,47 @@ static bool is_plain(struct wlr_surface *surface, struct wlr_texture *texture) {
 			surface->buffer->source != NULL;
 }
 
+/* Copies the visible part of data, in format, at the paint's box. */
+static bool composite_visible(struct frame *frame, struct paint *paint,
+		pixman_format_code_t format, int width, int height, void *data,
+		size_t stride, bool opaque) {
+	pixman_image_t *source = pixman_image_create_bits_no_clear(
+			format, width, height, data, (int)stride);
+	if (source == NULL) {
+		return false;
+	}
+	pixman_op_t op = opaque ? PIXMAN_OP_SRC : PIXMAN_OP_OVER;
+	int n;
+	pixman_box32_t *rects = pixman_region32_rectangles(&paint->visible, &n);
+	for (int i = 0; i < n; i++) {
+		pixman_image_composite32(op, source, NULL, frame->target,
+				rects[i].x1 - paint->box.x, rects[i].y1 - paint->box.y, 0, 0,
+				rects[i].x1, rects[i].y1, rects[i].x2 - rects[i].x1,
+				rects[i].y2 - rects[i].y1);
+	}
+	pixman_image_unref(source);
+	return true;
+}
+
+static void paint_buffer(struct frame *frame, struct paint *paint) {
+	struct wlr_scene_buffer *scene_buffer =
+			(struct wlr_scene_buffer *)paint->node;
+	pixman_format_code_t format = plain_buffer_format(scene_buffer);
+	struct wlr_buffer *buffer = scene_buffer->buffer;
+	void *data;
+	uint32_t drm_format;
+	size_t stride;
+	if (format == 0 ||
+			!wlr_buffer_begin_data_ptr_access(buffer,
+					WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &drm_format,
+					&stride)) {
+		return;
+	}
+	composite_visible(frame, paint, format, buffer->width, buffer->height, data,
+			stride, format == PIXMAN_x8r8g8b8);
+	wlr_buffer_end_data_ptr_access(buffer);
+}
+
 static bool copy_plain(struct frame *frame, struct paint *paint,
 		struct wlr_surface *surface, struct wlr_texture *texture) {
 	/*
@@ -160,26 +250,12 @@ static bool copy_plain(struct frame *frame, struct paint *paint,
 				WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) {
 		return false;
 	}
-	pixman_image_t *source = pixman_image_create_bits_no_clear(
+	bool ok = composite_visible(frame, paint,
 			pixman_image_get_format(wlr_pixman_texture_get_image(texture)),
-			buffer->width, buffer->height, data, (int)stride);
-	if (source == NULL) {
-		wlr_buffer_end_data_ptr_access(buffer);
-		return false;
-	}
-	pixman_op_t op =
-			wlr_texture_is_opaque(texture) ? PIXMAN_OP_SRC : PIXMAN_OP_OVER;
-	int n;
-	pixman_box32_t *rects = pixman_region32_rectangles(&paint->visible, &n);
-	for (int i = 0; i < n; i++) {
-		pixman_image_composite32(op, source, NULL, frame->target,
-				rects[i].x1 - paint->box.x, rects[i].y1 - paint->box.y, 0, 0,
-				rects[i].x1, rects[i].y1, rects[i].x2 - rects[i].x1,
-				rects[i].y2 - rects[i].y1);
-	}
-	pixman_image_unref(source);
+			buffer->width, buffer->height, data, stride,
+			wlr_texture_is_opaque(texture));
 	wlr_buffer_end_data_ptr_access(buffer);
-	return true;
+	return ok;
 }
 
 /* What wlr_scene itself would do, clipped to what shows. */
@@ -212,6 +288,10 @@ static void paint_node(struct frame *frame, struct paint *paint) {
 	if (paint->node->type == WLR_SCENE_NODE_RECT) {
 		fill(frame, &paint->visible,
 				((struct wlr_scene_rect *)paint->node)->color);
+		return;
+	}
+	if (paint->node->type == WLR_SCENE_NODE_BUFFER) {
+		paint_buffer(frame, paint);
 		return;
 	}
 	struct wlr_surface *surface =

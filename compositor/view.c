@@ -4,9 +4,11 @@
 #include "compositor/output.h"
 #include "compositor/sched_glue.h"
 #include "compositor/server.h"
+#include "compositor/titlebar.h"
 #include <stdlib.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
+#include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
@@ -42,6 +44,8 @@ void fw_view_finish(struct fw_view *view) {
 	}
 	wl_list_remove(&view->link);
 	wl_list_init(&view->link);
+	fw_title_destroy(view->title);
+	view->title = NULL;
 	if (view->tree != NULL) {
 		wlr_scene_node_destroy(&view->tree->node);
 		view->tree = NULL;
@@ -72,12 +76,26 @@ static void frame_colors(struct fw_view *view, bool focused) {
 	}
 }
 
+/* The scale of the output the window is on, which its title is drawn for. */
+static float view_scale(struct fw_view *view) {
+	struct fw_output *output = fw_output_at(view->server, view->x, view->y);
+	return output != NULL ? output->wlr_output->scale : 1.0f;
+}
+
+static void draw_title(struct fw_view *view, int width) {
+	const int b = FW_BORDER_WIDTH, t = FW_TITLEBAR_HEIGHT;
+	fw_title_update(view->title,
+			view->mapped ? view->impl->get_title(view) : NULL, -b, -t - b,
+			width + 2 * b, t, view_scale(view));
+}
+
 void fw_view_update_frame(struct fw_view *view) {
 	if (view->titlebar == NULL) {
 		return;
 	}
 	bool show = view->decorated && !view->fullscreen;
 	wlr_scene_node_set_enabled(&view->titlebar->node, show);
+	fw_title_set_enabled(view->title, show);
 	for (int i = 0; i < 4; i++) {
 		wlr_scene_node_set_enabled(&view->border[i]->node, show);
 	}
@@ -90,6 +108,7 @@ void fw_view_update_frame(struct fw_view *view) {
 	/* The frame sits outside of the window geometry, at (0,0). */
 	wlr_scene_rect_set_size(view->titlebar, width + 2 * b, t);
 	wlr_scene_node_set_position(&view->titlebar->node, -b, -t - b);
+	draw_title(view, width);
 	wlr_scene_rect_set_size(view->border[0], width + 2 * b, b);
 	wlr_scene_node_set_position(&view->border[0]->node, -b, -b);
 	wlr_scene_rect_set_size(view->border[1], width + 2 * b, b);
@@ -186,6 +205,11 @@ static void handle_toplevel_request_fullscreen(
 }
 
 void fw_view_update_title(struct fw_view *view) {
+	if (view->title != NULL && view->mapped) {
+		int width, height;
+		view->impl->get_size(view, &width, &height);
+		draw_title(view, width);
+	}
 	if (view->toplevel_handle == NULL) {
 		return;
 	}
@@ -255,7 +279,12 @@ static bool ensure_tree(struct fw_view *view) {
 		view->border[i] = wlr_scene_rect_create(
 				&view->tree->node, 0, 0, border_unfocused);
 	}
-	if (view->titlebar == NULL || view->border[3] == NULL) {
+	/* Above the bar it is written on. */
+	view->title = fw_title_create(&view->tree->node);
+	if (view->titlebar == NULL || view->border[3] == NULL ||
+			view->title == NULL) {
+		fw_title_destroy(view->title);
+		view->title = NULL;
 		wlr_scene_node_destroy(&view->tree->node);
 		view->tree = NULL;
 		view->titlebar = NULL;

@@ -7,6 +7,7 @@
 
 struct fw_output;
 struct fw_server;
+struct fw_title;
 struct fw_view;
 
 enum fw_view_type {
@@ -40,6 +41,7 @@ struct fw_view {
 	struct wlr_scene_node *content;
 	struct wlr_scene_rect *titlebar;
 	struct wlr_scene_rect *border[4];
+	struct fw_title *title; /* titlebar.c: the text on the bar */
 	bool decorated;
 	bool mapped;
 	bool maximized, fullscreen;

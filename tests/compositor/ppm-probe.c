@@ -101,13 +101,23 @@ struct match {
 	int x1, y1, x2, y2;
 };
 
-static struct match find_color(
-		const struct image *image, const uint8_t rgb[3], int tolerance) {
+struct region {
+	int x, y, width, height;
+};
+
+static struct match find_color(const struct image *image,
+		const struct region *region, const uint8_t rgb[3], int tolerance) {
 	struct match m = {
 			.x1 = image->width, .y1 = image->height, .x2 = -1, .y2 = -1};
-	for (int y = 0; y < image->height; y++) {
+	int x0 = region->x < 0 ? 0 : region->x;
+	int y0 = region->y < 0 ? 0 : region->y;
+	int x_end = region->x + region->width;
+	int y_end = region->y + region->height;
+	x_end = x_end > image->width ? image->width : x_end;
+	y_end = y_end > image->height ? image->height : y_end;
+	for (int y = y0; y < y_end; y++) {
 		const uint8_t *row = image->rgb + (size_t)y * image->width * 3;
-		for (int x = 0; x < image->width; x++) {
+		for (int x = x0; x < x_end; x++) {
 			if (!near(row + x * 3, rgb, tolerance)) {
 				continue;
 			}
@@ -126,6 +136,9 @@ static const char usage[] =
 		"       ppm-probe FILE pixel X Y              prints RRGGBB\n"
 		"       ppm-probe FILE bbox RRGGBB [TOL]      prints X Y W H COUNT\n"
 		"       ppm-probe FILE count RRGGBB [TOL]     prints COUNT\n"
+		"       ppm-probe FILE bbox-in X Y W H RRGGBB [TOL]\n"
+		"       ppm-probe FILE count-in X Y W H RRGGBB [TOL]\n"
+		"                                   the same, inside a rectangle\n"
 		"       ppm-probe FILE expect X Y RRGGBB [TOL]\n"
 		"bbox fails (exit 1, prints 'none') when no pixel has the colour;\n"
 		"expect fails when the pixel differs by more than TOL per channel.\n";
@@ -167,17 +180,27 @@ int main(int argc, char *argv[]) {
 			int tolerance = argc == 7 ? atoi(argv[6]) : 0;
 			status = near(p, rgb, tolerance) ? 0 : 1;
 		}
-	} else if ((strcmp(command, "bbox") == 0 ||
-					   strcmp(command, "count") == 0) &&
-			(argc == 4 || argc == 5)) {
+	} else if (((strcmp(command, "bbox") == 0 ||
+						strcmp(command, "count") == 0) &&
+					   (argc == 4 || argc == 5)) ||
+			((strcmp(command, "bbox-in") == 0 ||
+					 strcmp(command, "count-in") == 0) &&
+					(argc == 8 || argc == 9))) {
+		struct region region = {0, 0, image.width, image.height};
+		int arg = 3;
+		if (strchr(command, '-') != NULL) {
+			region = (struct region){
+					atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6])};
+			arg = 7;
+		}
 		uint8_t rgb[3];
-		if (!parse_color(argv[3], rgb)) {
+		if (!parse_color(argv[arg], rgb)) {
 			fputs(usage, stderr);
 			goto out;
 		}
-		int tolerance = argc == 5 ? atoi(argv[4]) : 0;
-		struct match m = find_color(&image, rgb, tolerance);
-		if (strcmp(command, "count") == 0) {
+		int tolerance = argc == arg + 2 ? atoi(argv[arg + 1]) : 0;
+		struct match m = find_color(&image, &region, rgb, tolerance);
+		if (strncmp(command, "count", 5) == 0) {
 			printf("%ld\n", m.count);
 			status = 0;
 		} else if (m.count == 0) {
