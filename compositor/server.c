@@ -5,6 +5,7 @@
 #include "compositor/protocols.h"
 #include "compositor/ratings_glue.h"
 #include "compositor/spawn.h"
+#include "compositor/titlebar.h"
 #include "compositor/view.h"
 #include <ctype.h>
 #include <errno.h>
@@ -430,6 +431,7 @@ void fw_server_destroy(struct fw_server *server) {
 	if (server->scene != NULL) {
 		wlr_scene_node_destroy(&server->scene->node);
 	}
+	fw_titles_finish();
 	wlr_allocator_destroy(server->allocator);
 	wlr_renderer_destroy(server->renderer);
 	free(server);

@@ -8,6 +8,7 @@
  */
 #include "compositor/titlebar.h"
 #include "compositor/cairo_buffer.h"
+#include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <pango/pangocairo.h>
 #include <stdlib.h>
@@ -173,4 +174,12 @@ void fw_title_update(struct fw_title *title, const char *text, int x, int y,
 	}
 	wlr_scene_buffer_set_dest_size(title->text, logical_width, height);
 	wlr_scene_node_set_position(&title->text->node, TITLE_PADDING, 0);
+}
+
+void fw_titles_finish(void) {
+	/* pango's font map, cairo's font cache and fontconfig's configuration
+	 * are process-wide and live until released. */
+	pango_cairo_font_map_set_default(NULL);
+	cairo_debug_reset_static_data();
+	FcFini();
 }

@@ -21,4 +21,8 @@ void fw_title_update(struct fw_title *title, const char *text, int x, int y,
 
 void fw_title_set_enabled(struct fw_title *title, bool enabled);
 
+/* Releases the fonts titles were drawn with; at exit, after the last
+ * title is gone. */
+void fw_titles_finish(void);
+
 #endif
