@@ -457,3 +457,10 @@ void fw_ratings_destroy(struct fw_server *server) {
 	hints_destroy(ratings->hints);
 	free(ratings);
 }
+
+void fw_ratings_set_hint_targets(struct fw_server *server) {
+	struct fw_ratings *ratings = server->ratings;
+	if (ratings != NULL && ratings->hints != NULL) {
+		hints_set_targets(ratings->hints, server->config.hints.targets);
+	}
+}

@@ -1,4 +1,5 @@
 #include "compositor/server.h"
+#include "compositor/config_apply.h"
 #include "compositor/demo.h"
 #include "compositor/input.h"
 #include "compositor/output.h"
@@ -196,12 +197,17 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 	wl_list_init(&server->outputs);
 	wl_list_init(&server->views);
 	wl_list_init(&server->keyboards);
+	wl_list_init(&server->pointers);
 
 	server->display = wl_display_create();
 	if (server->display == NULL) {
 		goto error;
 	}
 	server->loop = wl_display_get_event_loop(server->display);
+	/* Before the backend: outputs and input devices read it. */
+	if (!fw_config_init(server)) {
+		goto error;
+	}
 
 	server->sigint_source = wl_event_loop_add_signal(
 			server->loop, SIGINT, handle_signal_terminate, server);
@@ -333,6 +339,7 @@ bool fw_server_start(struct fw_server *server) {
 			server->socket_name,
 			server->xwayland != NULL ? server->xwayland->display_name : "");
 
+	fw_config_autostart(server);
 	if (server->config.command != NULL) {
 		server->child_pid = fw_spawn(server->config.command);
 		if (server->child_pid < 0) {
@@ -418,6 +425,7 @@ void fw_server_destroy(struct fw_server *server) {
 	if (server->sigchld_source != NULL) {
 		wl_event_source_remove(server->sigchld_source);
 	}
+	fw_config_finish(server);
 	/*
 	 * Before the display: its globals (xdg-output's manager) unhook from
 	 * the layout's destroy signal only when they see the layout go.

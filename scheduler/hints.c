@@ -533,3 +533,15 @@ int hints_replay(const char *runtime_dir) {
 	}
 	return count;
 }
+
+void hints_set_targets(struct hints *hints,
+		const struct hints_target targets[RATINGS_CLASS_COUNT]) {
+	memcpy(hints->config.targets, targets, sizeof(hints->config.targets));
+	struct hints_proc *proc;
+	wl_list_for_each(proc, &hints->procs, link) {
+		if (!proc->gone) {
+			apply_class(proc, proc->applied,
+					hints->config.targets[proc->applied].keep, false);
+		}
+	}
+}

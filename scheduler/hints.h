@@ -157,6 +157,13 @@ void hints_proc_set_class(
 /* Applies a waiting change and gives new threads the current class. */
 void hints_proc_update(struct hints_proc *proc, int64_t now);
 
+/*
+ * New targets for every class (a configuration reload): every process
+ * tracked gets its class's new target at once.
+ */
+void hints_set_targets(struct hints *hints,
+		const struct hints_target targets[RATINGS_CLASS_COUNT]);
+
 const char *hints_mode_name(enum hints_mode mode);
 
 #endif

@@ -1,0 +1,22 @@
+#ifndef FAIRWAY_COMPOSITOR_INPUT_CONFIG_H
+#define FAIRWAY_COMPOSITOR_INPUT_CONFIG_H
+
+struct fw_keyboard;
+struct fw_server;
+struct wlr_input_device;
+
+/*
+ * The configuration file's keyboard and pointer lines, applied to each
+ * device as it comes and to all of them on a reload. Virtual keyboards
+ * bring their own keymap and only get the repeat rate; pointer settings
+ * are libinput's, so they apply to libinput devices only (not to nested,
+ * headless or virtual pointers).
+ */
+void fw_input_configure_keyboard(
+		struct fw_server *server, struct fw_keyboard *keyboard);
+/* Configures a new pointer, and keeps a libinput one for reloads. */
+void fw_input_add_pointer(
+		struct fw_server *server, struct wlr_input_device *device);
+void fw_input_reconfigure(struct fw_server *server);
+
+#endif

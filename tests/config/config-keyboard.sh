@@ -1,0 +1,46 @@
+#!/bin/sh
+# The configuration file's keyboard lines reach a real keyboard: a fairway
+# nested in another (wayland backend) reads the outer seat's keyboard as an
+# input device, and its client is sent the configured keymap and repeat
+# rate. A reload sends both again, changed, to the client still connected.
+# (Headless fairway has no keyboard of its own, and virtual keyboards bring
+# their own keymap.)
+. "$(dirname "$0")/../compositor/lib.sh"
+
+fw_start --no-xwayland
+outer=$WAYLAND_DISPLAY
+
+inner_config=$FW_TMP/inner.conf
+cat >"$inner_config" <<'CONF'
+keyboard layout de
+keyboard repeat-rate 40
+keyboard repeat-delay 250
+CONF
+env -u WLR_BACKENDS WAYLAND_DISPLAY="$outer" \
+	"$FAIRWAY" -V --backend wayland --no-xwayland --socket "inner-$$" \
+	--config "$inner_config" --output-size 640x480 -- \
+	"$FW_TEST_CLIENT" --color 2040c0 --size 200x150 --duration 60 \
+	>"$FW_TMP/inner.out" 2>"$FW_TMP/inner.err" &
+inner=$!
+FW_HELPERS="$FW_HELPERS $inner"
+
+wait_until 30 "the German keymap at the inner client" \
+	has_line "$FW_TMP/inner.out" '^keymap German$'
+wait_until 30 "repeat 40/250 at the inner client" \
+	has_line "$FW_TMP/inner.out" '^repeat 40 250$'
+
+cat >"$inner_config" <<'CONF'
+keyboard layout fr
+keyboard repeat-rate 50
+keyboard repeat-delay 300
+CONF
+# The inner fairway is the `timeout`-less child started above.
+kill -HUP "$inner"
+wait_until 30 "the French keymap after the reload" \
+	has_line "$FW_TMP/inner.out" '^keymap French$'
+wait_until 30 "repeat 50/300 after the reload" \
+	has_line "$FW_TMP/inner.out" '^repeat 50 300$'
+has_line "$FW_TMP/inner.out" '^disconnected' && fail "the inner client lost its compositor"
+kill -TERM "$inner"
+wait "$inner"
+pass
