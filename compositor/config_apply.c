@@ -1,4 +1,5 @@
 #include "compositor/config_apply.h"
+#include "compositor/app_rules.h"
 #include "compositor/config_file.h"
 #include "compositor/input_config.h"
 #include "compositor/output.h"
@@ -212,6 +213,7 @@ bool fw_config_reload(struct fw_server *server) {
 		gate_set_sched_params(server->gate, &params);
 	}
 	fw_ratings_set_hint_targets(server);
+	fw_app_rules_refresh(server->app_rules);
 	wlr_log(WLR_INFO, "Configuration reloaded from %s",
 			path != NULL ? path : "the built-in defaults");
 	free(path);

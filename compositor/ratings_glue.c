@@ -1,4 +1,5 @@
 #include "compositor/ratings_glue.h"
+#include "compositor/app_rules.h"
 #include "compositor/ratings_damage.h"
 #include "compositor/server.h"
 #include "compositor/xwayland_pid.h"
@@ -232,7 +233,11 @@ static struct fw_rated *surface_owner(
 static void set_class(
 		struct fw_ratings *ratings, struct fw_rated *rated, int64_t now) {
 	if (rated->proc != NULL) {
-		hints_proc_set_class(rated->proc, rated->class, now);
+		/* A per-application rule may override what was measured. */
+		hints_proc_set_class(rated->proc,
+				fw_app_rules_hint_class(
+						ratings->server, rated->pid, rated->class),
+				now);
 	}
 }
 

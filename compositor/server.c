@@ -1,4 +1,5 @@
 #include "compositor/server.h"
+#include "compositor/app_rules.h"
 #include "compositor/config_apply.h"
 #include "compositor/demo.h"
 #include "compositor/input.h"
@@ -332,7 +333,8 @@ bool fw_server_start(struct fw_server *server) {
 	} else {
 		unsetenv("DISPLAY");
 	}
-	if (!fw_ratings_create(server)) {
+	server->app_rules = fw_app_rules_create(server);
+	if (server->app_rules == NULL || !fw_ratings_create(server)) {
 		return false;
 	}
 	wlr_log(WLR_INFO, "Running on WAYLAND_DISPLAY=%s DISPLAY=%s",
@@ -373,6 +375,9 @@ void fw_server_destroy(struct fw_server *server) {
 	/* Hinted threads get their attributes back while their pids are
 	 * still theirs to check. */
 	fw_ratings_destroy(server);
+	/* Before XWayland and the shells it listens to go. */
+	fw_app_rules_destroy(server->app_rules);
+	server->app_rules = NULL;
 	/* Signal first, then hang up on every client, then reap: a client
 	 * that waits for its compositor to go away is not waited on forever. */
 	if (server->child_pid > 0) {

@@ -60,6 +60,7 @@ enum fw_layer {
 struct fw_view;
 struct fw_demo;
 struct fw_file_config;
+struct fw_app_rules;
 struct gate;
 
 struct fw_server {
@@ -68,6 +69,7 @@ struct fw_server {
 	struct fw_config flags; /* the command line alone */
 	struct fw_file_config *file; /* the configuration file in force */
 	struct wl_event_source *sighup_source; /* reloads it */
+	struct fw_app_rules *app_rules; /* its per-application rules */
 	struct wl_list pointers; /* fw_pointer.link: libinput's (input_config.c) */
 
 	struct wl_display *display;
