@@ -3,6 +3,7 @@
 #include "compositor/server.h"
 #include "compositor/xwayland_pid.h"
 #include "scheduler/gate.h"
+#include "scheduler/hints.h"
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
@@ -393,18 +394,21 @@ static bool pid_matches(const struct fw_app_rules *rules, pid_t pid,
 	return false;
 }
 
-enum ratings_class fw_app_rules_hint_class(
-		struct fw_server *server, pid_t pid, enum ratings_class measured) {
+void fw_app_rules_set_hint(struct fw_server *server, struct hints_proc *proc,
+		pid_t pid, enum ratings_class measured, int64_t now) {
 	struct fw_app_rules *rules = server->app_rules;
-	if (rules == NULL || server->file == NULL) {
-		return measured;
-	}
-	enum ratings_class class = measured;
-	for (size_t i = 0; i < server->file->rule_count; i++) {
+	const struct fw_rule *hint = NULL;
+	for (size_t i = 0; rules != NULL && i < server->file->rule_count; i++) {
 		const struct fw_rule *rule = &server->file->rules[i];
-		if (rule->has_class && pid_matches(rules, pid, rule)) {
-			class = rule->class;
+		if (rule->hint != FW_HINT_NONE && pid_matches(rules, pid, rule)) {
+			hint = rule;
 		}
 	}
-	return class;
+	hints_proc_set_target(proc,
+			hint != NULL && hint->hint == FW_HINT_TARGET ? &hint->target
+														 : NULL);
+	hints_proc_set_class(proc,
+			hint != NULL && hint->hint == FW_HINT_CLASS ? hint->class
+														: measured,
+			now);
 }

@@ -488,14 +488,29 @@ static void parse_scheduler(struct parser *parser, const struct line *line) {
 	config->hint_map[class] = scratch.targets[class];
 }
 
-static bool parse_class(const char *text, enum ratings_class *class) {
+/* A class name, or a target of its own: keep, or KEY=VALUE,... */
+static bool parse_hint(const char *text, struct fw_rule *rule) {
 	for (int i = 0; i < RATINGS_CLASS_COUNT; i++) {
 		if (strcmp(text, ratings_class_name((enum ratings_class)i)) == 0) {
-			*class = (enum ratings_class)i;
+			rule->hint = FW_HINT_CLASS;
+			rule->class = (enum ratings_class)i;
 			return true;
 		}
 	}
-	return false;
+	/* The same keys as hint-map's, through its parser. */
+	char *spec = NULL;
+	if (asprintf(&spec, "%s:%s", ratings_class_name(RATINGS_IDLE), text) < 0) {
+		return false;
+	}
+	struct hints_config scratch;
+	hints_config_default(&scratch);
+	bool ok = hints_config_parse_target(&scratch, spec);
+	free(spec);
+	if (ok) {
+		rule->hint = FW_HINT_TARGET;
+		rule->target = scratch.targets[RATINGS_IDLE];
+	}
+	return ok;
 }
 
 static void parse_rule(struct parser *parser, const struct line *line) {
@@ -503,7 +518,7 @@ static void parse_rule(struct parser *parser, const struct line *line) {
 	if (line->count < 4 || line->count % 2 != 0) {
 		fw_config_error(config, line,
 				"usage: rule app_id|class|exe=PATTERN [priority N] [hint "
-				"CLASS]");
+				"CLASS|keep|KEY=VALUE,...]");
 		return;
 	}
 	struct fw_rule rule = {.line = line->number};
@@ -537,14 +552,14 @@ static void parse_rule(struct parser *parser, const struct line *line) {
 			}
 			rule.has_priority = true;
 		} else if (strcmp(key, "hint") == 0) {
-			if (!parse_class(value, &rule.class)) {
+			if (!parse_hint(value, &rule)) {
 				fw_config_error(config, line,
 						"bad hint '%s' (interactive, output, background, "
-						"idle)",
+						"idle; keep; or KEY=VALUE,... with policy, nice, "
+						"slice_us, uclamp_min)",
 						value);
 				return;
 			}
-			rule.has_class = true;
 		} else {
 			fw_config_error(config, line,
 					"unknown rule setting '%s' (priority, "

@@ -76,8 +76,13 @@ struct fw_rule {
 	char *pattern; /* fnmatch(3) */
 	bool has_priority;
 	int priority; /* the gate's client priority, -20 to 20 */
-	bool has_class;
-	enum ratings_class class; /* the kernel hint class, instead of rated */
+	enum fw_rule_hint {
+		FW_HINT_NONE,
+		FW_HINT_CLASS, /* class, instead of the rated one */
+		FW_HINT_TARGET, /* target, whatever the class */
+	} hint;
+	enum ratings_class class;
+	struct hints_target target;
 	int line;
 };
 

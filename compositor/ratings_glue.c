@@ -234,10 +234,8 @@ static void set_class(
 		struct fw_ratings *ratings, struct fw_rated *rated, int64_t now) {
 	if (rated->proc != NULL) {
 		/* A per-application rule may override what was measured. */
-		hints_proc_set_class(rated->proc,
-				fw_app_rules_hint_class(
-						ratings->server, rated->pid, rated->class),
-				now);
+		fw_app_rules_set_hint(
+				ratings->server, rated->proc, rated->pid, rated->class, now);
 	}
 }
 

@@ -161,21 +161,33 @@ static void test_rules(void) {
 	struct fw_file_config *config =
 			parse("rule app_id=org.gnome.* priority 5\n"
 				  "rule exe=make hint background priority -10\n"
-				  "rule class=XTerm hint interactive\n",
+				  "rule class=XTerm hint interactive\n"
+				  "rule exe=mpv hint policy=batch,nice=5,slice_us=0\n"
+				  "rule exe=top hint keep\n",
 					true);
-	CHECK_INT(config->rule_count, 3);
+	CHECK_INT(config->rule_count, 5);
 	const struct fw_rule *r = &config->rules[0];
 	CHECK_INT(r->match, FW_MATCH_APP_ID);
 	CHECK_STR(r->pattern, "org.gnome.*");
-	CHECK(r->has_priority && r->priority == 5 && !r->has_class);
+	CHECK(r->has_priority && r->priority == 5 && r->hint == FW_HINT_NONE);
 	CHECK_INT(r->line, 1);
 	r = &config->rules[1];
 	CHECK_INT(r->match, FW_MATCH_EXE);
 	CHECK(r->has_priority && r->priority == -10);
-	CHECK(r->has_class && r->class == RATINGS_BACKGROUND);
+	CHECK(r->hint == FW_HINT_CLASS && r->class == RATINGS_BACKGROUND);
 	r = &config->rules[2];
 	CHECK_INT(r->match, FW_MATCH_X_CLASS);
 	CHECK(!r->has_priority && r->class == RATINGS_INTERACTIVE);
+	/* A target of its own, in hint-map's words. */
+	r = &config->rules[3];
+	CHECK_INT(r->hint, FW_HINT_TARGET);
+	CHECK(!r->target.keep);
+	CHECK_INT(r->target.policy, SCHED_BATCH);
+	CHECK(r->target.set_nice && r->target.nice == 5);
+	CHECK_INT(r->target.slice_ns, 0);
+	CHECK_INT(r->target.uclamp_min, -1);
+	r = &config->rules[4];
+	CHECK(r->hint == FW_HINT_TARGET && r->target.keep);
 	fw_file_config_destroy(config);
 }
 
@@ -220,6 +232,8 @@ static void test_errors(void) {
 			{"rule app_id= priority 1", "empty pattern"},
 			{"rule app_id=foot priority 21", "bad priority '21'"},
 			{"rule exe=foot hint urgent", "bad hint 'urgent'"},
+			{"rule exe=foot hint nice=-30", "bad hint 'nice=-30'"},
+			{"rule exe=foot hint policy=fifo", "bad hint 'policy=fifo'"},
 			{"rule exe=foot nice 3", "unknown rule setting 'nice'"},
 			{"rule class=XTerm priority 3", "share Xwayland's connection"},
 	};
