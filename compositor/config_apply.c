@@ -211,6 +211,8 @@ bool fw_config_reload(struct fw_server *server) {
 		struct sched_params params;
 		fw_config_sched_params(&server->config, &params);
 		gate_set_sched_params(server->gate, &params);
+		wlr_log(WLR_INFO, "Scheduler: interval %.2f ms, max slice %.2f ms",
+				params.interval_ns / 1e6, params.max_slice_ns / 1e6);
 	}
 	fw_ratings_set_hint_targets(server);
 	fw_app_rules_refresh(server->app_rules);

@@ -43,4 +43,6 @@ wait_until 30 "repeat 50/300 after the reload" \
 has_line "$FW_TMP/inner.out" '^disconnected' && fail "the inner client lost its compositor"
 kill -TERM "$inner"
 wait "$inner"
+status=$?
+[ "$status" -eq 0 ] || fail "the inner fairway exited $status$(signal_name $status) on SIGTERM"
 pass

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SIGHUP reloads the configuration file while clients stay connected: a
 # binding changes, and the window already there still shows and still gets
-# keys. A file with an error is refused whole, logged as FILE:LINE, and the
+# keys; the scheduler's slices change, where no flag sets them. A file with an error is refused whole, logged as FILE:LINE, and the
 # old binding keeps working. The reload binding does what SIGHUP does.
 . "$(dirname "$0")/../compositor/lib.sh"
 need_prog wtype
@@ -11,7 +11,7 @@ config=$XDG_CONFIG_HOME/fairway/config
 cat >"$config" <<CONF
 bind Super+t exec touch "$FW_TMP/a"
 CONF
-fw_start -V --no-xwayland
+fw_start -V --no-xwayland --sched-max-slice 7
 err=$FW_TMP/fairway-$FW_STARTS.err
 
 start_bg "$FW_TEST_CLIENT" --color 3060c0 --size 300x200 --duration 90 \
@@ -42,6 +42,8 @@ client_works() {
 cat >"$config" <<CONF
 bind Super+t exec touch "$FW_TMP/b"
 bind Super+r reload
+scheduler interval 3
+scheduler max-slice 12
 CONF
 n=$(reloads)
 kill -HUP "$(fairway_pid)"
@@ -51,6 +53,9 @@ wtype -M logo -k t -m logo
 wait_until 20 "Super+T runs the new command" test -e "$FW_TMP/b"
 [ -e "$FW_TMP/a" ] && fail "Super+T still ran the old command"
 client_works "a reload"
+# The file's interval, but the flag's max slice.
+has_line "$err" 'Scheduler: interval 3.00 ms, max slice 7.00 ms' ||
+	fail "the scheduler's slices did not follow the file (and the flag)"
 log "reloaded: Super+T changed, the client kept working"
 
 # Refused: an error on line 2, though line 1 alone would be fine.
