@@ -61,6 +61,7 @@ struct fw_app_rules {
 	struct wl_listener client_created;
 	struct wl_listener new_xdg_surface;
 	struct wl_listener new_xsurface;
+	struct wl_listener xwayland_ready;
 };
 
 static void read_process(struct fw_app_process *process, pid_t pid) {
@@ -236,6 +237,25 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 	client_get(rules, data);
 }
 
+/*
+ * Xwayland's client is made before the process it forks has become
+ * Xwayland: who it is can be read once Xwayland says it is ready.
+ */
+static void handle_xwayland_ready(struct wl_listener *listener, void *data) {
+	struct fw_app_rules *rules =
+			wl_container_of(listener, rules, xwayland_ready);
+	struct wlr_xwayland *xwayland = rules->server->xwayland;
+	if (xwayland->server == NULL || xwayland->server->client == NULL) {
+		return;
+	}
+	struct fw_app_client *ac = client_get(rules, xwayland->server->client);
+	if (ac != NULL) {
+		read_process(&ac->process,
+				client_pid(rules->server, xwayland->server->client));
+		apply_client(ac);
+	}
+}
+
 static void handle_set_app_id(struct wl_listener *listener, void *data) {
 	struct fw_app_toplevel *toplevel =
 			wl_container_of(listener, toplevel, set_app_id);
@@ -329,10 +349,13 @@ struct fw_app_rules *fw_app_rules_create(struct fw_server *server) {
 	wl_signal_add(
 			&server->xdg_shell->events.new_surface, &rules->new_xdg_surface);
 	wl_list_init(&rules->new_xsurface.link);
+	wl_list_init(&rules->xwayland_ready.link);
 	if (server->xwayland != NULL) {
 		rules->new_xsurface.notify = handle_new_xsurface;
 		wl_signal_add(
 				&server->xwayland->events.new_surface, &rules->new_xsurface);
+		rules->xwayland_ready.notify = handle_xwayland_ready;
+		wl_signal_add(&server->xwayland->events.ready, &rules->xwayland_ready);
 	}
 	/* Xwayland's client may be there already. */
 	struct wl_client *client;
@@ -349,6 +372,7 @@ void fw_app_rules_destroy(struct fw_app_rules *rules) {
 	wl_list_remove(&rules->client_created.link);
 	wl_list_remove(&rules->new_xdg_surface.link);
 	wl_list_remove(&rules->new_xsurface.link);
+	wl_list_remove(&rules->xwayland_ready.link);
 	struct fw_app_client *ac, *ac_tmp;
 	wl_list_for_each_safe(ac, ac_tmp, &rules->clients, link) {
 		handle_client_destroy(&ac->destroy, ac->client);
