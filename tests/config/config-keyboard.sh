@@ -16,7 +16,11 @@ keyboard layout de
 keyboard repeat-rate 40
 keyboard repeat-delay 250
 CONF
+# Under ASan, leaks are not looked for in the inner one: wlroots 0.15's
+# wayland backend leaves its last output buffers and their wl_buffers
+# behind at exit (with any configuration; nested.sh's inner ones too).
 env -u WLR_BACKENDS WAYLAND_DISPLAY="$outer" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	"$FAIRWAY" -V --backend wayland --no-xwayland --socket "inner-$$" \
 	--config "$inner_config" --output-size 640x480 -- \
 	"$FW_TEST_CLIENT" --color 2040c0 --size 200x150 --duration 60 \
