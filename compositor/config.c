@@ -34,12 +34,19 @@ static const char usage_text[] =
 		"                       policy=other|batch|idle nice=N|keep slice_us=N\n"
 		"                       uclamp_min=N, or CLASS:keep\n"
 		"  --restore-hints      restore what a crashed fairway left and exit\n"
+		"  --config FILE        read this configuration file (default:\n"
+		"                       $XDG_CONFIG_HOME/fairway/config, else\n"
+		"                       " FW_SYSCONFDIR
+		"/fairway/config); see fairway(5)\n"
+		"  --check-config [FILE]  report every error in the configuration\n"
+		"                       file as FILE:LINE: message, exit 1 if any\n"
 		"  -d                   debug log\n"
 		"  -V                   verbose (info) log\n"
 		"  -v                   print version and exit\n"
 		"  -h                   print this help and exit\n"
 		"\n"
-		"With COMMAND, fairway runs it once ready and exits with its status.\n";
+		"With COMMAND, fairway runs it once ready and exits with its status.\n"
+		"SIGHUP reloads the configuration file.\n";
 
 static int usage_error(const char *what, const char *arg) {
 	fprintf(stderr, "fairway: %s: %s\n", what, arg);
@@ -137,7 +144,21 @@ enum {
 	OPT_HINT_MAP,
 	OPT_RESTORE_HINTS,
 	OPT_RENDER,
+	OPT_CONFIG,
+	OPT_CHECK_CONFIG,
 };
+
+/* Which class a --hint-map value sets: its text before ':'. */
+static void note_hint_class(struct fw_config *config, const char *text) {
+	const char *colon = strchr(text, ':');
+	for (int i = 0; colon != NULL && i < RATINGS_CLASS_COUNT; i++) {
+		const char *name = ratings_class_name((enum ratings_class)i);
+		if (strlen(name) == (size_t)(colon - text) &&
+				strncmp(text, name, strlen(name)) == 0) {
+			config->hint_map_set[i] = true;
+		}
+	}
+}
 
 int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 	*config = (struct fw_config){
@@ -169,6 +190,8 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			{"hints", required_argument, NULL, OPT_HINTS},
 			{"hint-map", required_argument, NULL, OPT_HINT_MAP},
 			{"restore-hints", no_argument, NULL, OPT_RESTORE_HINTS},
+			{"config", required_argument, NULL, OPT_CONFIG},
+			{"check-config", optional_argument, NULL, OPT_CHECK_CONFIG},
 			{"help", no_argument, NULL, 'h'},
 			{"version", no_argument, NULL, 'v'},
 			{0},
@@ -251,6 +274,21 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			if (!hints_config_parse_target(&config->hints, optarg)) {
 				return usage_error("bad --hint-map value", optarg);
 			}
+			note_hint_class(config, optarg);
+			break;
+		case OPT_CONFIG:
+			if (optarg[0] == '\0') {
+				return usage_error("bad --config value", optarg);
+			}
+			config->config_path = optarg;
+			break;
+		case OPT_CHECK_CONFIG:
+			config->check_config = true;
+			/* "--check-config FILE" as well as "--check-config=FILE" */
+			if (optarg == NULL && optind < argc && argv[optind][0] != '-') {
+				optarg = argv[optind++];
+			}
+			config->check_config_path = optarg;
 			break;
 		case OPT_RESTORE_HINTS:
 			config->restore_hints = true;

@@ -13,12 +13,12 @@
  * it and the default keymap, whenever the keyboard it had goes away.
  */
 #include "compositor/input.h"
+#include "compositor/input_config.h"
 #include "compositor/server.h"
 #include <wlr/types/wlr_keyboard.h>
 #include <wlr/types/wlr_keyboard_group.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/util/log.h>
-#include <xkbcommon/xkbcommon.h>
 
 bool fw_default_keyboard_init(struct fw_server *server) {
 	/* A keyboard group is a wlr_keyboard with no device of its own. */
@@ -26,27 +26,14 @@ bool fw_default_keyboard_init(struct fw_server *server) {
 	if (group == NULL) {
 		return false;
 	}
-	struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-	/* NULL names: xkbcommon reads XKB_DEFAULT_{RULES,MODEL,...}. */
-	struct xkb_keymap *keymap = context != NULL
-			? xkb_keymap_new_from_names(
-					  context, NULL, XKB_KEYMAP_COMPILE_NO_FLAGS)
-			: NULL;
-	if (keymap == NULL) {
-		wlr_log(WLR_ERROR, "Cannot compile the default XKB keymap");
-		xkb_context_unref(context);
-		wlr_keyboard_group_destroy(group);
-		return false;
-	}
-	bool ok = wlr_keyboard_set_keymap(&group->keyboard, keymap);
-	xkb_keymap_unref(keymap);
-	xkb_context_unref(context);
-	if (!ok) {
-		wlr_keyboard_group_destroy(group);
-		return false;
-	}
-	wlr_keyboard_set_repeat_info(&group->keyboard, 25, 600);
 	server->default_keyboard = group;
+	/* The keymap the configuration file names, else xkbcommon's default. */
+	if (!fw_input_configure_default_keyboard(server)) {
+		wlr_log(WLR_ERROR, "Cannot compile a keymap for the seat");
+		wlr_keyboard_group_destroy(group);
+		server->default_keyboard = NULL;
+		return false;
+	}
 	if (wlr_seat_get_keyboard(server->seat) == NULL) {
 		wlr_seat_set_keyboard(server->seat, group->input_device);
 	}

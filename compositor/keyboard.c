@@ -1,4 +1,5 @@
 #include "compositor/input.h"
+#include "compositor/input_config.h"
 #include "compositor/sched_glue.h"
 #include "compositor/server.h"
 #include <stdlib.h>
@@ -101,22 +102,8 @@ void fw_keyboard_create(
 	keyboard->server = server;
 	keyboard->device = device;
 
-	if (!is_virtual(device)) {
-		struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-		/* NULL names: xkbcommon reads XKB_DEFAULT_{RULES,MODEL,...}. */
-		struct xkb_keymap *keymap = context != NULL
-				? xkb_keymap_new_from_names(
-						  context, NULL, XKB_KEYMAP_COMPILE_NO_FLAGS)
-				: NULL;
-		if (keymap != NULL) {
-			wlr_keyboard_set_keymap(device->keyboard, keymap);
-		} else {
-			wlr_log(WLR_ERROR, "Cannot compile the XKB keymap");
-		}
-		xkb_keymap_unref(keymap);
-		xkb_context_unref(context);
-	}
-	wlr_keyboard_set_repeat_info(device->keyboard, 25, 600);
+	/* Its keymap and repeat rate, from the configuration file. */
+	fw_input_configure_keyboard(server, keyboard);
 
 	keyboard->modifiers.notify = handle_modifiers;
 	wl_signal_add(&device->keyboard->events.modifiers, &keyboard->modifiers);

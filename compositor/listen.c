@@ -1,4 +1,5 @@
 #include "compositor/client_create.h"
+#include "compositor/config_apply.h"
 #include "compositor/server.h"
 #include "scheduler/client_stats.h"
 #include "scheduler/gate.h"
@@ -53,15 +54,7 @@ static int handle_sigusr1(int signal_number, void *data) {
 static bool listen_through_gate(struct fw_server *server) {
 	struct gate_config config;
 	gate_config_default(&config);
-	if (server->config.sched_interval_ms > 0) {
-		config.sched.interval_ns =
-				(int64_t)(server->config.sched_interval_ms * 1e6);
-		config.sched.max_slice_ns = 3 * config.sched.interval_ns;
-	}
-	if (server->config.sched_max_slice_ms > 0) {
-		config.sched.max_slice_ns =
-				(int64_t)(server->config.sched_max_slice_ms * 1e6);
-	}
+	fw_config_sched_params(&server->config, &config.sched);
 	config.create_client = fw_real_wl_client_create;
 	sched_log_init(log_through_wlr);
 

@@ -1,3 +1,4 @@
+#include "compositor/config_apply.h"
 #include "compositor/ratings_glue.h"
 #include "compositor/server.h"
 #include "compositor/spawn.h"
@@ -17,6 +18,9 @@ int main(int argc, char *argv[]) {
 		setenv("WLR_DEBUG", "1", true);
 	}
 	wlr_log_init(config.log_level, NULL);
+	if (config.check_config) {
+		return fw_config_check(&config);
+	}
 	if (config.restore_hints) {
 		return fw_ratings_restore_journal();
 	}

@@ -18,6 +18,13 @@
 
 static void handle_frame(struct wl_listener *listener, void *data) {
 	struct fw_output *output = wl_container_of(listener, output, frame);
+	/* The scene makes a new scene output each time the layout gets the
+	 * output back (a disabled output enabled again). */
+	output->scene_output = wlr_scene_get_scene_output(
+			output->server->scene, output->wlr_output);
+	if (output->scene_output == NULL) {
+		return;
+	}
 	fw_output_sample_feedback(output);
 	bool committed = output->server->config.render_direct
 			? fw_render_output(output->scene_output)
@@ -84,16 +91,7 @@ void handle_new_output(struct wl_listener *listener, void *data) {
 				wlr_output->name);
 		return;
 	}
-	struct wlr_output_mode *mode = wlr_output_preferred_mode(wlr_output);
-	if (mode != NULL) {
-		wlr_output_set_mode(wlr_output, mode);
-	} else {
-		/* Nested and headless outputs have no modes: --output-size. */
-		wlr_output_set_custom_mode(wlr_output, server->config.output_width,
-				server->config.output_height, 0);
-	}
-	wlr_output_enable(wlr_output, true);
-	if (!wlr_output_commit(wlr_output)) {
+	if (!fw_output_config_commit_first(server, wlr_output)) {
 		wlr_log(WLR_ERROR, "Cannot enable output %s", wlr_output->name);
 		return;
 	}
@@ -109,10 +107,10 @@ void handle_new_output(struct wl_listener *listener, void *data) {
 	wl_list_insert(server->outputs.prev, &output->link);
 
 	/* The scene creates the scene output when the layout gets the output. */
-	wlr_output_layout_add_auto(server->output_layout, wlr_output);
+	fw_output_config_place(output);
 	output->scene_output =
 			wlr_scene_get_scene_output(server->scene, wlr_output);
-	if (output->scene_output == NULL) {
+	if (output->scene_output == NULL && wlr_output->enabled) {
 		wlr_output_layout_remove(server->output_layout, wlr_output);
 		wl_list_remove(&output->link);
 		wlr_output->data = NULL;

@@ -1,10 +1,12 @@
 #ifndef FAIRWAY_COMPOSITOR_OUTPUT_H
 #define FAIRWAY_COMPOSITOR_OUTPUT_H
 
+#include <stdbool.h>
 #include <wayland-server-core.h>
 #include <wlr/util/box.h>
 
 struct fw_server;
+struct wlr_output;
 
 struct fw_output {
 	struct wl_list link; /* fw_server.outputs */
@@ -30,6 +32,18 @@ struct fw_output *fw_output_at(struct fw_server *server, double lx, double ly);
 struct fw_output *fw_output_focused(struct fw_server *server);
 void fw_output_box(struct fw_output *output, struct wlr_box *box);
 void fw_output_update_manager(struct fw_server *server);
+
+/*
+ * output_config.c: the configuration file's output lines. Commits a new
+ * output with its configured mode, scale, transform and state, or its
+ * preferred mode if the file has none or they fail.
+ */
+bool fw_output_config_commit_first(
+		struct fw_server *server, struct wlr_output *output);
+/* Puts an enabled output at its configured position, else anywhere. */
+void fw_output_config_place(struct fw_output *output);
+/* Applies the file to a running output (a reload). */
+void fw_output_apply_config(struct fw_output *output);
 
 /* presentation.c */
 void fw_output_init_feedback(struct fw_output *output);

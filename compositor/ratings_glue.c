@@ -1,4 +1,5 @@
 #include "compositor/ratings_glue.h"
+#include "compositor/app_rules.h"
 #include "compositor/ratings_damage.h"
 #include "compositor/server.h"
 #include "compositor/xwayland_pid.h"
@@ -232,7 +233,9 @@ static struct fw_rated *surface_owner(
 static void set_class(
 		struct fw_ratings *ratings, struct fw_rated *rated, int64_t now) {
 	if (rated->proc != NULL) {
-		hints_proc_set_class(rated->proc, rated->class, now);
+		/* A per-application rule may override what was measured. */
+		fw_app_rules_set_hint(
+				ratings->server, rated->proc, rated->pid, rated->class, now);
 	}
 }
 
@@ -456,4 +459,11 @@ void fw_ratings_destroy(struct fw_server *server) {
 	}
 	hints_destroy(ratings->hints);
 	free(ratings);
+}
+
+void fw_ratings_set_hint_targets(struct fw_server *server) {
+	struct fw_ratings *ratings = server->ratings;
+	if (ratings != NULL && ratings->hints != NULL) {
+		hints_set_targets(ratings->hints, server->config.hints.targets);
+	}
 }

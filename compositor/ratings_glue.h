@@ -18,6 +18,8 @@ bool fw_ratings_create(struct fw_server *server);
 int fw_ratings_restore_journal(void);
 /* Restores every hinted thread. */
 void fw_ratings_destroy(struct fw_server *server);
+/* The hint map changed (a configuration reload): hints follow it now. */
+void fw_ratings_set_hint_targets(struct fw_server *server);
 /* Input went to client, to surface where known (both may be NULL). */
 void fw_ratings_note_input(struct fw_server *server, struct wl_client *client,
 		struct wlr_surface *surface);

@@ -1,4 +1,5 @@
 #include "compositor/input.h"
+#include "compositor/input_config.h"
 #include "compositor/sched_glue.h"
 #include "compositor/server.h"
 #include <stdlib.h>
@@ -47,6 +48,7 @@ void fw_seat_add_device(
 		break;
 	case WLR_INPUT_DEVICE_POINTER:
 		wlr_cursor_attach_input_device(server->cursor, device);
+		fw_input_add_pointer(server, device);
 		break;
 	case WLR_INPUT_DEVICE_TOUCH: {
 		struct fw_touch_device *touch = calloc(1, sizeof(*touch));

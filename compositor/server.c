@@ -1,4 +1,6 @@
 #include "compositor/server.h"
+#include "compositor/app_rules.h"
+#include "compositor/config_apply.h"
 #include "compositor/demo.h"
 #include "compositor/input.h"
 #include "compositor/output.h"
@@ -197,12 +199,17 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 	wl_list_init(&server->outputs);
 	wl_list_init(&server->views);
 	wl_list_init(&server->keyboards);
+	wl_list_init(&server->pointers);
 
 	server->display = wl_display_create();
 	if (server->display == NULL) {
 		goto error;
 	}
 	server->loop = wl_display_get_event_loop(server->display);
+	/* Before the backend: outputs and input devices read it. */
+	if (!fw_config_init(server)) {
+		goto error;
+	}
 
 	server->sigint_source = wl_event_loop_add_signal(
 			server->loop, SIGINT, handle_signal_terminate, server);
@@ -327,13 +334,15 @@ bool fw_server_start(struct fw_server *server) {
 	} else {
 		unsetenv("DISPLAY");
 	}
-	if (!fw_ratings_create(server)) {
+	server->app_rules = fw_app_rules_create(server);
+	if (server->app_rules == NULL || !fw_ratings_create(server)) {
 		return false;
 	}
 	wlr_log(WLR_INFO, "Running on WAYLAND_DISPLAY=%s DISPLAY=%s",
 			server->socket_name,
 			server->xwayland != NULL ? server->xwayland->display_name : "");
 
+	fw_config_autostart(server);
 	if (server->config.command != NULL) {
 		server->child_pid = fw_spawn(server->config.command);
 		if (server->child_pid < 0) {
@@ -367,6 +376,9 @@ void fw_server_destroy(struct fw_server *server) {
 	/* Hinted threads get their attributes back while their pids are
 	 * still theirs to check. */
 	fw_ratings_destroy(server);
+	/* Before XWayland and the shells it listens to go. */
+	fw_app_rules_destroy(server->app_rules);
+	server->app_rules = NULL;
 	/* Signal first, then hang up on every client, then reap: a client
 	 * that waits for its compositor to go away is not waited on forever. */
 	if (server->child_pid > 0) {
@@ -419,6 +431,7 @@ void fw_server_destroy(struct fw_server *server) {
 	if (server->sigchld_source != NULL) {
 		wl_event_source_remove(server->sigchld_source);
 	}
+	fw_config_finish(server);
 	/*
 	 * Before the display: its globals (xdg-output's manager) unhook from
 	 * the layout's destroy signal only when they see the layout go.

@@ -33,6 +33,11 @@ struct fw_config {
 	bool restore_hints; /* --restore-hints: replay the journal, exit */
 	enum wlr_log_importance log_level;
 	char **command; /* NULL-terminated argv, NULL without COMMAND */
+	const char *config_path; /* --config, else NULL: the usual places */
+	bool check_config; /* --check-config: check the file and exit */
+	const char *check_config_path; /* its FILE, else NULL */
+	/* The classes --hint-map set: those the file's hint-map cannot change. */
+	bool hint_map_set[RATINGS_CLASS_COUNT];
 };
 
 enum fw_cursor_mode {
@@ -54,10 +59,18 @@ enum fw_layer {
 
 struct fw_view;
 struct fw_demo;
+struct fw_file_config;
+struct fw_app_rules;
 struct gate;
 
 struct fw_server {
+	/* The command line merged with the configuration file (flags win). */
 	struct fw_config config;
+	struct fw_config flags; /* the command line alone */
+	struct fw_file_config *file; /* the configuration file in force */
+	struct wl_event_source *sighup_source; /* reloads it */
+	struct fw_app_rules *app_rules; /* its per-application rules */
+	struct wl_list pointers; /* fw_pointer.link: libinput's (input_config.c) */
 
 	struct wl_display *display;
 	struct wl_event_loop *loop;

@@ -82,6 +82,7 @@ void gate_client_stats_read(
 	stats->pid = conn->pid;
 	stats->uid = conn->uid;
 	stats->state = state_of(conn);
+	stats->client_priority = entity->client_priority;
 	stats->priority = entity->priority;
 	stats->sched = entity->stats;
 	stats->io = conn->stats;
@@ -96,9 +97,9 @@ int gate_client_stats_json(
 		const struct gate_client_stats *s, double t, char *buf, size_t size) {
 	return snprintf(buf, size,
 			"{\"t\":%.3f,\"pid\":%d,\"uid\":%u,\"state\":\"%s\","
-			"\"priority\":%d,\"turns\":%" PRIu64 ",\"expired\":%" PRIu64
-			",\"boosts\":%" PRIu64 ",\"preempted\":%" PRIu64
-			",\"rescued\":%" PRIu64
+			"\"client_priority\":%d,\"priority\":%d,\"turns\":%" PRIu64
+			",\"expired\":%" PRIu64 ",\"boosts\":%" PRIu64
+			",\"preempted\":%" PRIu64 ",\"rescued\":%" PRIu64
 			",\"dispatch_ms\":%.3f,\"requests\":%" PRIu64
 			",\"request_bytes\":%" PRIu64 ",\"events\":%" PRIu64
 			",\"event_bytes\":%" PRIu64 ",\"batches\":%" PRIu64
@@ -106,8 +107,8 @@ int gate_client_stats_json(
 			",\"queued_request_bytes\":%zu,\"queued_event_bytes\":%zu,"
 			"\"cost_per_request_us\":%.3f,\"voluntary_switches\":%" PRId64
 			",\"involuntary_switches\":%" PRId64 "}",
-			t, (int)s->pid, (unsigned)s->uid, s->state, s->priority,
-			s->sched.turns, s->sched.expired, s->sched.boosts,
+			t, (int)s->pid, (unsigned)s->uid, s->state, s->client_priority,
+			s->priority, s->sched.turns, s->sched.expired, s->sched.boosts,
 			s->sched.preempted, s->sched.rescued, s->sched.run_ns / 1e6,
 			s->io.requests, s->io.request_bytes, s->io.events,
 			s->io.event_bytes, s->io.batches, s->io.reads, s->io.throttled,

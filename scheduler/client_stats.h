@@ -17,7 +17,8 @@ struct gate_client_stats {
 	pid_t pid;
 	uid_t uid;
 	const char *state; /* "served", "ready" or "idle": static strings */
-	int priority;
+	int client_priority; /* set by the user (gate_set_client_priority) */
+	int priority; /* the smart priority */
 	/* Slices given and used up, input boosts, dispatch time. */
 	struct sched_stats sched;
 	/* Requests and events with their bytes, batches, reads, throttling. */

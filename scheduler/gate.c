@@ -173,6 +173,31 @@ void gate_note_input(struct gate *gate, struct wl_client *client) {
 	}
 }
 
+bool gate_set_client_priority(
+		struct gate *gate, struct wl_client *client, int priority) {
+	struct gate_connection *conn = gate_connection_from_client(client);
+	if (!conn) {
+		return false;
+	}
+	if (conn->entity.client_priority != priority) {
+		sched_log(SCHED_LOG_DEBUG, "client pid %d: client priority %d -> %d",
+				(int)conn->pid, conn->entity.client_priority, priority);
+	}
+	sched_entity_set_client_priority(&gate->policy, &conn->entity, priority);
+	return true;
+}
+
+int gate_client_priority(struct gate *gate, struct wl_client *client) {
+	struct gate_connection *conn = gate_connection_from_client(client);
+	return conn ? conn->entity.client_priority : 0;
+}
+
+void gate_set_sched_params(
+		struct gate *gate, const struct sched_params *params) {
+	gate->config.sched = *params;
+	sched_policy_set_params(&gate->policy, params);
+}
+
 void gate_set_trace(struct gate *gate, struct gate_trace *trace) {
 	gate->trace = trace;
 }

@@ -149,6 +149,19 @@ void gate_iterate(struct gate *gate);
 void gate_set_trace(struct gate *gate, struct gate_trace *trace);
 /* Input went to this client: the policy's input boost. */
 void gate_note_input(struct gate *gate, struct wl_client *client);
+/*
+ * A client's priority, Xorg's client->priority: in [SCHED_MIN_PRIORITY,
+ * SCHED_MAX_PRIORITY] (clamped), 0 for a new client. A ready client with
+ * a higher one is always served first, before the smart priorities are
+ * compared (policy.h). False if the client is not gated.
+ */
+bool gate_set_client_priority(
+		struct gate *gate, struct wl_client *client, int priority);
+/* Its client priority; 0 for a client that is not gated. */
+int gate_client_priority(struct gate *gate, struct wl_client *client);
+/* New time slices for every client, at once (a configuration reload). */
+void gate_set_sched_params(
+		struct gate *gate, const struct sched_params *params);
 
 /* The gate's record of a client, or NULL if it is not gated. */
 struct gate_connection *gate_connection_from_client(struct wl_client *client);

@@ -127,12 +127,19 @@ static void forget_thread(
 	free(thread);
 }
 
+/* What a process's threads get in class: its own target, if it has one. */
+static const struct hints_target *proc_target(
+		const struct hints_proc *proc, enum ratings_class class) {
+	return proc->fixed ? &proc->fixed_target
+					   : &proc->hints->config.targets[class];
+}
+
 /* Gives one thread the attributes of class (restore: its saved ones). */
 static void apply_thread(struct hints_proc *proc, struct hints_thread *thread,
 		enum ratings_class class, bool restore) {
 	struct hints *hints = proc->hints;
 	struct hint_kernel info = {hints->uclamp, hints->base_slice_ns};
-	const struct hints_target *target = &hints->config.targets[class];
+	const struct hints_target *target = proc_target(proc, class);
 	restore = restore || target->keep;
 	if (thread->left_alone || (restore && !thread->changed)) {
 		return;
@@ -243,7 +250,7 @@ static bool save_threads(struct hints_proc *proc) {
 static void apply_class(struct hints_proc *proc, enum ratings_class class,
 		bool restore, bool fresh_only) {
 	struct hints *hints = proc->hints;
-	if (!restore && !hints->config.targets[class].keep && !save_threads(proc)) {
+	if (!restore && !proc_target(proc, class)->keep && !save_threads(proc)) {
 		sched_log(SCHED_LOG_ERROR, "hints: no journal, so no change to pid %d",
 				(int)proc->pid);
 		return;
@@ -479,16 +486,19 @@ void hints_proc_update(struct hints_proc *proc, int64_t now) {
 		return;
 	}
 	int fresh = scan_threads(proc);
-	if (proc->wanted != proc->applied && take_token(proc, now)) {
-		sched_log(SCHED_LOG_INFO, "hints: pid %d %s -> %s", (int)proc->pid,
+	if ((proc->wanted != proc->applied || proc->retarget) &&
+			take_token(proc, now)) {
+		sched_log(SCHED_LOG_INFO, "hints: pid %d %s -> %s%s", (int)proc->pid,
 				ratings_class_name(proc->applied),
-				ratings_class_name(proc->wanted));
+				ratings_class_name(proc->wanted),
+				proc->fixed ? " (a target of its own)" : "");
 		proc->applied = proc->wanted;
-		bool restore = proc->hints->config.targets[proc->wanted].keep;
+		proc->retarget = false;
+		bool restore = proc_target(proc, proc->wanted)->keep;
 		apply_class(proc, proc->applied, restore, false);
 	} else if (fresh > 0) {
-		apply_class(proc, proc->applied,
-				proc->hints->config.targets[proc->applied].keep, true);
+		apply_class(proc, proc->applied, proc_target(proc, proc->applied)->keep,
+				true);
 	}
 }
 
@@ -496,6 +506,27 @@ void hints_proc_set_class(
 		struct hints_proc *proc, enum ratings_class class, int64_t now) {
 	proc->wanted = class;
 	hints_proc_update(proc, now);
+}
+
+static bool target_equal(
+		const struct hints_target *a, const struct hints_target *b) {
+	return a->keep == b->keep && a->policy == b->policy &&
+			a->set_nice == b->set_nice && a->nice == b->nice &&
+			a->slice_ns == b->slice_ns && a->uclamp_min == b->uclamp_min;
+}
+
+void hints_proc_set_target(
+		struct hints_proc *proc, const struct hints_target *target) {
+	bool fixed = target != NULL;
+	if (fixed == proc->fixed &&
+			(!fixed || target_equal(target, &proc->fixed_target))) {
+		return;
+	}
+	proc->fixed = fixed;
+	if (fixed) {
+		proc->fixed_target = *target;
+	}
+	proc->retarget = true;
 }
 
 static void restore_entry(const struct hint_journal_entry *entry, void *data) {
@@ -532,4 +563,16 @@ int hints_replay(const char *runtime_dir) {
 				"hints: restored %d thread(s) from an old journal", count);
 	}
 	return count;
+}
+
+void hints_set_targets(struct hints *hints,
+		const struct hints_target targets[RATINGS_CLASS_COUNT]) {
+	memcpy(hints->config.targets, targets, sizeof(hints->config.targets));
+	struct hints_proc *proc;
+	wl_list_for_each(proc, &hints->procs, link) {
+		if (!proc->gone) {
+			apply_class(proc, proc->applied,
+					proc_target(proc, proc->applied)->keep, false);
+		}
+	}
 }

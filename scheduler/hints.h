@@ -105,6 +105,10 @@ struct hints_proc {
 	int pidfd;
 	uint64_t start;
 	enum ratings_class wanted, applied;
+	/* A target of its own, whatever its class (hints_proc_set_target). */
+	bool fixed;
+	struct hints_target fixed_target;
+	bool retarget; /* the fixed target changed: apply it */
 	double tokens;
 	int64_t tokens_ns;
 	bool gone; /* exited, or its pid no longer verifies */
@@ -156,6 +160,20 @@ void hints_proc_set_class(
 		struct hints_proc *proc, enum ratings_class class, int64_t now);
 /* Applies a waiting change and gives new threads the current class. */
 void hints_proc_update(struct hints_proc *proc, int64_t now);
+/*
+ * Gives the process a target of its own that its class no longer decides
+ * (a per-application rule); NULL gives the choice back to its class. It
+ * takes effect with the next class change or update, rate-limited alike.
+ */
+void hints_proc_set_target(
+		struct hints_proc *proc, const struct hints_target *target);
+
+/*
+ * New targets for every class (a configuration reload): every process
+ * tracked gets its class's new target at once.
+ */
+void hints_set_targets(struct hints *hints,
+		const struct hints_target targets[RATINGS_CLASS_COUNT]);
 
 const char *hints_mode_name(enum hints_mode mode);
 

@@ -34,9 +34,8 @@ static int level_of(int priority) {
 	return priority - SCHED_MIN_PRIORITY;
 }
 
-void sched_policy_init(
+static void set_params(
 		struct sched_policy *policy, const struct sched_params *params) {
-	memset(policy, 0, sizeof(*policy));
 	if (params != NULL) {
 		policy->params = *params;
 	} else {
@@ -46,6 +45,12 @@ void sched_policy_init(
 	if (policy->params.max_slice_ns < policy->params.interval_ns) {
 		policy->params.max_slice_ns = policy->params.interval_ns;
 	}
+}
+
+void sched_policy_init(
+		struct sched_policy *policy, const struct sched_params *params) {
+	memset(policy, 0, sizeof(*policy));
+	set_params(policy, params);
 	wl_list_init(&policy->entities);
 	wl_list_init(&policy->ready);
 	/*
@@ -62,6 +67,16 @@ void sched_policy_finish(struct sched_policy *policy) {
 	assert(wl_list_empty(&policy->entities));
 	policy->current = NULL;
 	policy->previous = NULL;
+}
+
+void sched_policy_set_params(
+		struct sched_policy *policy, const struct sched_params *params) {
+	set_params(policy, params);
+	if (policy->slice_ns < policy->params.interval_ns) {
+		policy->slice_ns = policy->params.interval_ns;
+	} else if (policy->slice_ns > policy->params.max_slice_ns) {
+		policy->slice_ns = policy->params.max_slice_ns;
+	}
 }
 
 void sched_entity_add(
@@ -147,6 +162,20 @@ void sched_entity_set_ready(
 	}
 }
 
+void sched_entity_set_client_priority(struct sched_policy *policy,
+		struct sched_entity *entity, int client_priority) {
+	entity->client_priority = clamp_priority(client_priority);
+}
+
+/* Which of two entities goes first, before round-robin. */
+static bool outranks(
+		const struct sched_entity *a, const struct sched_entity *b) {
+	if (a->client_priority != b->client_priority) {
+		return a->client_priority > b->client_priority;
+	}
+	return a->priority > b->priority;
+}
+
 void sched_entity_note_input(
 		struct sched_policy *policy, struct sched_entity *entity) {
 	if (entity->priority < SCHED_MAX_PRIORITY) {
@@ -159,7 +188,7 @@ static bool higher_priority_ready(
 		struct sched_policy *policy, const struct sched_entity *current) {
 	struct sched_entity *entity;
 	wl_list_for_each(entity, &policy->ready, ready_link) {
-		if (entity->ready && entity->priority > current->priority) {
+		if (entity->ready && outranks(entity, current)) {
 			return true;
 		}
 	}
@@ -245,8 +274,8 @@ struct sched_entity *sched_policy_next(
 		 */
 		uint32_t robin =
 				policy->last_index[level_of(entity->priority)] - entity->index;
-		if (best == NULL || entity->priority > best->priority ||
-				(entity->priority == best->priority && robin > best_robin)) {
+		if (best == NULL || outranks(entity, best) ||
+				(!outranks(best, entity) && robin > best_robin)) {
 			best = entity;
 			best_robin = robin;
 		}

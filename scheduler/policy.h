@@ -36,6 +36,13 @@ struct sched_stats {
 };
 
 struct sched_entity {
+	/*
+	 * What the user gave it, in [SCHED_MIN_PRIORITY, SCHED_MAX_PRIORITY]:
+	 * Xorg's client->priority (XSync SetPriority). It is compared before
+	 * the smart priority and never changes by itself.
+	 */
+	int client_priority;
+	/* The smart priority: what scheduling made of its behaviour. */
 	int priority;
 	bool ready; /* has whole requests waiting */
 	uint32_t index; /* order of arrival, for round-robin */
@@ -73,6 +80,12 @@ void sched_policy_init(
 		struct sched_policy *policy, const struct sched_params *params);
 /* Every entity must have been removed first. */
 void sched_policy_finish(struct sched_policy *policy);
+/*
+ * New parameters while entities are scheduled (a configuration reload):
+ * the current slice is cut to the new bounds at the next pick.
+ */
+void sched_policy_set_params(
+		struct sched_policy *policy, const struct sched_params *params);
 
 /* Initializes the entity at the base priority and adds it. */
 void sched_entity_add(
@@ -82,12 +95,21 @@ void sched_entity_remove(
 		struct sched_policy *policy, struct sched_entity *entity);
 void sched_entity_set_ready(
 		struct sched_policy *policy, struct sched_entity *entity, bool ready);
+/*
+ * Sets its client priority, clamped to [SCHED_MIN_PRIORITY,
+ * SCHED_MAX_PRIORITY] (0 when added). As in Xorg, a ready entity with a
+ * higher client priority always goes first, whatever the smart priorities:
+ * a lower one is served only while no higher one has requests ready.
+ */
+void sched_entity_set_client_priority(struct sched_policy *policy,
+		struct sched_entity *entity, int client_priority);
 /* Input was delivered to it: +1, up to SCHED_MAX_PRIORITY. */
 void sched_entity_note_input(
 		struct sched_policy *policy, struct sched_entity *entity);
 
 /*
- * Whose turn it is at `now`. The current turn goes on while its slice lasts,
+ * Whose turn it is at `now`. "Higher" compares the client priority first,
+ * then the smart priority. The current turn goes on while its slice lasts,
  * its entity is ready and no ready entity has a higher priority. Otherwise
  * the turn ends: an entity still ready after using its whole slice loses 1
  * (down to SCHED_MIN_PRIORITY). Then every ready entity that has not run for

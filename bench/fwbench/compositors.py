@@ -105,8 +105,10 @@ def start(name, build, account, logdir, fairway_args=()):
     account.chown(runtime_dir)
     env = base_env(account, runtime_dir)
     if name in FAIRWAY_ARGS:
+        # No configuration file, as weston runs with --no-config: a user's
+        # rules or slices must not change what the bench measures.
         argv = [os.path.join(build, "compositor", "fairway"),
-                "--backend", "headless", "--no-xwayland",
+                "--backend", "headless", "--no-xwayland", "--config", "/dev/null",
                 "--output-size", f"{WIDTH}x{HEIGHT}"]
         argv += FAIRWAY_ARGS[name] + list(fairway_args)
     elif name == "sway":

@@ -7,3 +7,7 @@ chmod 700 "$tmp"
 export XDG_RUNTIME_DIR="$tmp"
 export WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1
 unset WAYLAND_DISPLAY WAYLAND_SOCKET DISPLAY
+# No configuration file but an empty one of its own (fairway(5)).
+export XDG_CONFIG_HOME="$tmp/config"
+mkdir -p "$XDG_CONFIG_HOME/fairway"
+: >"$XDG_CONFIG_HOME/fairway/config"

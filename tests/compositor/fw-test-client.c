@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include <wayland-client.h>
@@ -385,10 +386,31 @@ static const struct wl_pointer_listener pointer_listener = {
 		.axis_discrete = handle_pointer_axis_discrete,
 };
 
+/* Prints "keymap NAME", NAME being the keymap's first group's name
+ * ("English (US)"): which layout the compositor configured. Raw key codes
+ * are enough for the tests otherwise. */
 static void handle_keyboard_keymap(void *data, struct wl_keyboard *keyboard,
 		uint32_t format, int32_t fd, uint32_t size) {
-	// Raw key codes are enough for the tests; no keymap is needed.
+	char *text = size > 0 ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0)
+						  : MAP_FAILED;
 	close(fd);
+	if (text == MAP_FAILED) {
+		printf("keymap ?\n");
+		return;
+	}
+	const char *key = "name[Group1]=\"";
+	const char *name = memmem(text, size, key, strlen(key));
+	const char *end = name != NULL
+			? memchr(name + strlen(key), '"',
+					  size - (size_t)(name - text) - strlen(key))
+			: NULL;
+	if (end != NULL) {
+		name += strlen(key);
+		printf("keymap %.*s\n", (int)(end - name), name);
+	} else {
+		printf("keymap ?\n");
+	}
+	munmap(text, size);
 }
 
 static void handle_keyboard_enter(void *data, struct wl_keyboard *keyboard,
@@ -417,7 +439,7 @@ static void handle_keyboard_modifiers(void *data, struct wl_keyboard *keyboard,
 
 static void handle_keyboard_repeat_info(
 		void *data, struct wl_keyboard *keyboard, int32_t rate, int32_t delay) {
-	// Key repeat does not matter to the tests.
+	printf("repeat %d %d\n", rate, delay);
 }
 
 static const struct wl_keyboard_listener keyboard_listener = {

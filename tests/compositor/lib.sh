@@ -22,7 +22,9 @@ export WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1
 unset WAYLAND_DISPLAY WAYLAND_SOCKET DISPLAY
 # Tests run as root in CI; keep user configs out of foot and friends.
 export HOME="$FW_TMP/home" XDG_CONFIG_HOME="$FW_TMP/home/.config"
-mkdir -p "$XDG_CONFIG_HOME"
+# And fairway's own: an empty file, so that no system-wide one is read.
+mkdir -p "$XDG_CONFIG_HOME/fairway"
+: >"$XDG_CONFIG_HOME/fairway/config"
 
 FW_SOCKET="fw-test-$$"
 FW_PID=""      # the `timeout` wrapping fairway

@@ -820,6 +820,115 @@ static void test_flooders_and_light(void) {
 	}
 }
 
+/*
+ * The client priority (Xorg's client->priority) is compared before the
+ * smart one: a client that sank far below another by using whole slices
+ * still goes first when its client priority is higher, and one with a
+ * lower client priority waits even when it is the better behaved.
+ */
+static void test_client_priority_beats_smart(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity a, b;
+	sched_entity_add(&policy, &a, 0);
+	sched_entity_add(&policy, &b, 0);
+	CHECK_INT(a.client_priority, 0);
+
+	/* a floods alone for 5 slices and sinks to -5. */
+	int64_t t = run_alone(&policy, &a, 5);
+	CHECK_INT(a.priority, -5);
+	/* b, boosted by input to 3, preempts it at the next pick. */
+	for (int i = 0; i < 3; i++) {
+		sched_entity_note_input(&policy, &b);
+	}
+	sched_entity_set_ready(&policy, &b, true);
+	CHECK_PTR(sched_policy_next(&policy, t + US(10)), &b);
+
+	/* A client priority of 1 makes a go first, at smart -5 against 3. */
+	sched_entity_set_client_priority(&policy, &a, 1);
+	CHECK_INT(a.client_priority, 1);
+	CHECK_PTR(sched_policy_next(&policy, t + US(20)), &a);
+	CHECK_INT(b.stats.preempted, 1);
+	CHECK_INT(a.priority, -5);
+	CHECK_INT(b.priority, 3);
+	/*
+	 * And it keeps going while it has requests, slice after slice, even
+	 * as its smart priority sinks to the floor: b waits.
+	 */
+	t += US(20);
+	for (int i = 0; i < 30; i++) {
+		t += MS(5);
+		CHECK_PTR(sched_policy_next(&policy, t), &a);
+	}
+	CHECK_INT(a.priority, SCHED_MIN_PRIORITY);
+	/* Out of requests, it lets b in at once. */
+	sched_entity_set_ready(&policy, &a, false);
+	CHECK_PTR(sched_policy_next(&policy, t + 1), &b);
+
+	/* Clamped to the range. */
+	sched_entity_set_client_priority(&policy, &a, 99);
+	CHECK_INT(a.client_priority, SCHED_MAX_PRIORITY);
+	sched_entity_set_client_priority(&policy, &a, -99);
+	CHECK_INT(a.client_priority, SCHED_MIN_PRIORITY);
+
+	sched_entity_remove(&policy, &a);
+	sched_entity_remove(&policy, &b);
+	sched_policy_finish(&policy);
+}
+
+/* Below 0, a client yields to one that sank far below it by flooding. */
+static void test_client_priority_below_base(void) {
+	struct sched_policy policy;
+	setup(&policy);
+	struct sched_entity flooder, polite;
+	sched_entity_add(&policy, &flooder, 0);
+	sched_entity_add(&policy, &polite, 0);
+	int64_t t = run_alone(&policy, &flooder, 5);
+	CHECK_INT(flooder.priority, -5);
+
+	/* At the same client priority, the one that rested cuts in. */
+	sched_entity_set_ready(&policy, &polite, true);
+	CHECK_PTR(sched_policy_next(&policy, t + 1), &polite);
+	sched_entity_set_ready(&policy, &polite, false);
+	CHECK_PTR(sched_policy_next(&policy, t + 2), &flooder);
+
+	/* At -1 it waits behind the flooder, whatever their smart ones. */
+	sched_entity_set_client_priority(&policy, &polite, -1);
+	sched_entity_set_ready(&policy, &polite, true);
+	CHECK_INT(polite.priority, 0);
+	CHECK(flooder.priority < polite.priority);
+	for (int i = 1; i <= 10; i++) {
+		CHECK_PTR(sched_policy_next(&policy, t + 2 + i * MS(5)), &flooder);
+	}
+	CHECK_INT(polite.stats.turns, 1);
+	/* Level again, the smart priorities decide. */
+	sched_entity_set_client_priority(&policy, &polite, 0);
+	CHECK_PTR(sched_policy_next(&policy, t + 2 + MS(51)), &polite);
+
+	sched_entity_remove(&policy, &flooder);
+	sched_entity_remove(&policy, &polite);
+	sched_policy_finish(&policy);
+}
+
+/* New parameters on a running policy: the slice follows at once. */
+static void test_set_params(void) {
+	struct sched_policy policy;
+	struct sched_entity a;
+	setup_one_running(&policy, &a);
+	CHECK_INT(sched_policy_slice_left(&policy, 0), MS(5));
+	struct sched_params params;
+	sched_params_default(&params);
+	params.interval_ns = MS(2);
+	params.max_slice_ns = MS(1); /* below the interval: raised to it */
+	sched_policy_set_params(&policy, &params);
+	CHECK_INT(policy.params.max_slice_ns, MS(2));
+	CHECK_INT(sched_policy_slice_left(&policy, 0), MS(2));
+	CHECK_PTR(sched_policy_next(&policy, MS(2)), &a);
+	CHECK_INT(a.priority, -1);
+	sched_entity_remove(&policy, &a);
+	sched_policy_finish(&policy);
+}
+
 int main(void) {
 	RUN_TEST(test_defaults);
 	RUN_TEST(test_drop_on_full_slice);
@@ -840,5 +949,8 @@ int main(void) {
 	RUN_TEST(test_no_drop_when_dry_between_picks);
 	RUN_TEST(test_remove_current);
 	RUN_TEST(test_flooders_and_light);
+	RUN_TEST(test_client_priority_beats_smart);
+	RUN_TEST(test_client_priority_below_base);
+	RUN_TEST(test_set_params);
 	return 0;
 }
