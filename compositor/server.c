@@ -1,5 +1,6 @@
 #include "compositor/server.h"
 #include "compositor/demo.h"
+#include "compositor/idle.h"
 #include "compositor/input.h"
 #include "compositor/output.h"
 #include "compositor/protocols.h"
@@ -256,6 +257,10 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 	if (!fw_protocols_init(server)) {
 		goto error;
 	}
+	if (!fw_idle_create(server)) {
+		wlr_log(WLR_ERROR, "Cannot create the idle globals");
+		goto error;
+	}
 	fw_decoration_init(server);
 
 	server->xdg_shell = wlr_xdg_shell_create(server->display);
@@ -402,6 +407,8 @@ void fw_server_destroy(struct fw_server *server) {
 	if (server->request_activate.link.next != NULL) {
 		wl_list_remove(&server->request_activate.link);
 	}
+	/* Before the wlr_idle it listens to. */
+	fw_idle_destroy(server);
 	fw_output_finish_manager(server);
 	fw_cursor_finish(server);
 	fw_seat_finish(server);

@@ -54,6 +54,7 @@ enum fw_layer {
 
 struct fw_view;
 struct fw_demo;
+struct fw_idle;
 struct gate;
 
 struct fw_server {
@@ -94,6 +95,7 @@ struct fw_server {
 
 	struct wlr_seat *seat;
 	struct wlr_idle *idle;
+	struct fw_idle *idle_policy; /* idle.c: inhibitors, ext-idle-notify */
 	struct wlr_relative_pointer_manager_v1 *relative_pointer;
 	int touch_devices;
 	struct wl_listener new_input;
