@@ -7,7 +7,6 @@
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
 #include <wlr/types/wlr_gamma_control_v1.h>
 #include <wlr/types/wlr_idle.h>
-#include <wlr/types/wlr_input_inhibitor.h>
 #include <wlr/types/wlr_input_method_v2.h>
 #include <wlr/types/wlr_keyboard_shortcuts_inhibit_v1.h>
 #include <wlr/types/wlr_pointer_constraints_v1.h>
@@ -53,7 +52,6 @@ bool fw_protocols_init(struct fw_server *server) {
 	ok = ok && wlr_data_control_manager_v1_create(display) != NULL;
 	ok = ok && wlr_primary_selection_v1_device_manager_create(display) != NULL;
 	ok = ok && wlr_viewporter_create(display) != NULL;
-	ok = ok && wlr_input_inhibit_manager_create(display) != NULL;
 	ok = ok && wlr_keyboard_shortcuts_inhibit_v1_create(display) != NULL;
 	ok = ok && wlr_pointer_gestures_v1_create(display) != NULL;
 	if (!ok) {

@@ -49,11 +49,14 @@ enum fw_layer {
 	FW_LAYER_TOP,
 	FW_LAYER_OVERLAY,
 	FW_LAYER_POPUPS,
+	/* The session lock; while locked, the only layer enabled (lock.c). */
+	FW_LAYER_LOCK,
 	FW_LAYER_COUNT,
 };
 
 struct fw_view;
 struct fw_demo;
+struct fw_lock;
 struct fw_idle;
 struct gate;
 
@@ -96,6 +99,7 @@ struct fw_server {
 	struct wlr_seat *seat;
 	struct wlr_idle *idle;
 	struct fw_idle *idle_policy; /* idle.c: inhibitors, ext-idle-notify */
+	struct fw_lock *lock; /* lock.c: session lock, input inhibitor */
 	struct wlr_relative_pointer_manager_v1 *relative_pointer;
 	int touch_devices;
 	struct wl_listener new_input;

@@ -1,5 +1,6 @@
 #include "compositor/view.h"
 #include "compositor/input.h"
+#include "compositor/lock.h"
 #include "compositor/output.h"
 #include "compositor/sched_glue.h"
 #include "compositor/server.h"
@@ -318,7 +319,8 @@ void fw_view_unmap(struct fw_view *view) {
 }
 
 void fw_view_focus(struct fw_view *view) {
-	if (view == NULL || !view->mapped) {
+	if (view == NULL || !view->mapped ||
+			!fw_lock_input_allowed(view->server, view->surface)) {
 		return;
 	}
 	struct fw_server *server = view->server;
