@@ -17,6 +17,7 @@
 #include <wayland-client.h>
 
 #include "fw-test-buffer.h"
+#include "xdg-activation-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
 struct popup {
@@ -38,6 +39,7 @@ struct test_client {
 	struct wl_seat *seat;
 	struct wl_pointer *pointer;
 	struct wl_keyboard *keyboard;
+	struct xdg_activation_v1 *activation;
 
 	struct wl_surface *surface;
 	struct xdg_surface *xdg_surface;
@@ -287,6 +289,34 @@ static const struct wl_callback_listener request_done_listener = {
 		.done = handle_request_done,
 };
 
+static void handle_token_done(
+		void *data, struct xdg_activation_token_v1 *token, const char *name) {
+	struct test_client *client = data;
+	xdg_activation_token_v1_destroy(token);
+	xdg_activation_v1_activate(client->activation, name, client->surface);
+	struct wl_callback *callback = wl_display_sync(client->display);
+	wl_callback_add_listener(
+			callback, &request_done_listener, (void *)"activation");
+}
+
+static const struct xdg_activation_token_v1_listener token_listener = {
+		.done = handle_token_done,
+};
+
+// Asks, through xdg-activation, that this window be focused, as a client
+// that wants attention does: a token for itself, then activate.
+static void request_activation(struct test_client *client) {
+	if (client->activation == NULL) {
+		fprintf(stderr, "fw-test-client: no xdg_activation_v1\n");
+		return;
+	}
+	struct xdg_activation_token_v1 *token =
+			xdg_activation_v1_get_activation_token(client->activation);
+	xdg_activation_token_v1_add_listener(token, &token_listener, client);
+	xdg_activation_token_v1_set_surface(token, client->surface);
+	xdg_activation_token_v1_commit(token);
+}
+
 static const char *surface_name(
 		struct test_client *client, struct wl_surface *surface) {
 	if (surface != NULL && surface == client->popup.surface) {
@@ -477,6 +507,9 @@ static void handle_registry_global(void *data, struct wl_registry *registry,
 		client->seat = wl_registry_bind(
 				registry, name, &wl_seat_interface, min_version(version, 5));
 		wl_seat_add_listener(client->seat, &seat_listener, client);
+	} else if (strcmp(interface, xdg_activation_v1_interface.name) == 0) {
+		client->activation = wl_registry_bind(
+				registry, name, &xdg_activation_v1_interface, 1);
 	}
 }
 
@@ -538,8 +571,10 @@ static const char usage[] =
 		"  --move-on-click       left press starts xdg_toplevel.move\n"
 		"  --resize-on-click     left press starts a bottom-right resize\n"
 		"  --duration S          exit after S seconds (default: run on)\n"
-		"  --stdin               exit when stdin closes\n"
+		"  --stdin               exit when stdin closes; a line 'activate'\n"
+		"                        asks for focus through xdg-activation\n"
 		"  --truncate-after-map  once shown, shrink the buffer's pool to 0\n"
+
 		"Prints one line per event on stdout.\n";
 
 static int parse_options(struct test_client *client, int argc, char *argv[],
@@ -689,9 +724,13 @@ static int run(struct test_client *client, int duration, bool watch_stdin) {
 		}
 		if (nfds == 2 && fds[1].revents) {
 			char byte[256];
-			if (read(STDIN_FILENO, byte, sizeof(byte)) <= 0) {
+			ssize_t got = read(STDIN_FILENO, byte, sizeof(byte));
+			if (got <= 0) {
 				printf("stdin-closed\n");
 				break;
+			}
+			if (memmem(byte, (size_t)got, "activate", 8) != NULL) {
+				request_activation(client);
 			}
 		}
 		if (deadline >= 0 && now_ms() >= deadline) {
@@ -772,6 +811,9 @@ int main(int argc, char *argv[]) {
 	status = run(&client, duration, watch_stdin);
 
 out:
+	if (client.activation != NULL) {
+		xdg_activation_v1_destroy(client.activation);
+	}
 	if (client.popup.xdg_popup != NULL) {
 		xdg_popup_destroy(client.popup.xdg_popup);
 		xdg_surface_destroy(client.popup.xdg_surface);

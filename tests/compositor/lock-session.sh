@@ -1,0 +1,124 @@
+#!/bin/sh
+# ext-session-lock-v1 with a locker of our own, on two outputs, attacked the
+# ways a user would: keys typed behind the lock (with and without an
+# Alt+Tab), the other bindings, a click where a window was, a window mapped
+# while locked, and the locker killed with SIGKILL. Each output shows only
+# the lock surface, or fairway's solid colour once the locker is dead, and a
+# second locker can then lock and unlock. Extra arguments go to fairway
+# (meson runs this once more with --render scene).
+. "$(dirname "$0")/lib-lock.sh"
+need_prog wtype
+need_prog grim
+
+A=3060c0 B=c06030 C=c0c030 L1=30c060 L2=8040a0
+export TERMINAL="touch $FW_TMP/terminal-started"
+fw_start --no-xwayland --outputs 2 --output-size 640x480 \
+	--stats "$FW_TMP/stats" "$@"
+
+start_fed a "$FW_TEST_CLIENT" --stdin --color $A --size 300x200 --title A
+wait_until 20 "window A mapped" has_line "$FW_TMP/a.out" '^mapped'
+start_bg "$FW_TEST_CLIENT" --color $B --size 300x200 --title B \
+	>"$FW_TMP/b.out" 2>"$FW_TMP/b.err"
+b_pid=$BG_PID
+wait_until 20 "window B focused" has_line "$FW_TMP/b.out" '^keyboard-enter'
+wait_color 20 $B 50000
+set -- $BBOX
+b_x=$(($1 + $3 / 2)) b_y=$(($2 + $4 / 2))
+
+# --- locked ---
+start_locker l1 --color $L1
+l1_pid=$BG_PID
+wait_until 20 "the first locker locked" has_line "$FW_TMP/l1.out" '^locked'
+wait_until 20 "only the locker on both outputs" shows_only $L1 $A $B
+log "locked: $FW_SEEN"
+wait_until 20 "the lock surface focused" has_line "$FW_TMP/l1.out" '^keyboard-enter'
+has_line "$FW_TMP/b.out" '^keyboard-leave' || fail "B kept the keyboard"
+
+a_mark=$(lines "$FW_TMP/a.out") b_mark=$(lines "$FW_TMP/b.out")
+l1_keys=$(count_since "$FW_TMP/l1.out" 0 '^key .* pressed')
+reported() {
+	[ -n "$(boosts "$1")" ]
+}
+boosted() {
+	[ "$(boosts "$1")" -gt "$2" ]
+}
+wait_until 20 "--stats to report the locker" reported $l1_pid
+l1_boosts=$(boosts $l1_pid) b_boosts=$(boosts $b_pid)
+
+wtype hello
+wtype -M alt -k Tab -m alt
+wtype world
+wtype -M logo -k Return -m logo
+wtype -M logo -k q -m logo
+"$FW_TEST_POINTER" --extent 1280x480 move $b_x $b_y click \
+	2>"$FW_TMP/pointer.err" || fail "fw-test-pointer: $(cat "$FW_TMP/pointer.err")"
+wtype -M logo -M shift -k e -m shift -m logo
+# A asks for the focus itself (xdg-activation), then a task bar asks for it.
+tell a activate
+wait_until 20 "A's xdg-activation request handled" has_line "$FW_TMP/a.out" '^activation-requested'
+"$FW_TEST_TOPLEVEL" activate A >"$FW_TMP/toplevel.out" 2>"$FW_TMP/toplevel.err" ||
+	fail "fw-test-toplevel: $(cat "$FW_TMP/toplevel.err")"
+wtype z
+# hello, Tab, world, Return, q, e, z: 15 presses, all the locker's.
+wait_until 20 "the locker to get the keys" \
+	has_since "$FW_TMP/l1.out" 0 '^key .* pressed' $((l1_keys + 15))
+for w in a b; do
+	eval mark=\$${w}_mark
+	n=$(count_since "$FW_TMP/$w.out" "$mark" '^key \|^keyboard-enter\|^button\|^pointer-enter\|^close\|activated')
+	[ "$n" -eq 0 ] || fail "window $w got input or focus behind the lock: $(tail -n +$((mark + 1)) "$FW_TMP/$w.out")"
+done
+[ -e "$FW_TMP/terminal-started" ] && fail "Super+Return started a terminal behind the lock"
+alive "$FW_PID" || fail "Super+Shift+E ended fairway behind the lock"
+log "keys, Alt+Tab, Super+Return/Q/Shift+E, a click and activation requests: all refused or the locker's"
+
+wait_until 20 "the locker's input boost (--stats)" boosted $l1_pid $l1_boosts
+[ "$(boosts $b_pid)" = "$b_boosts" ] ||
+	fail "window B got input boosts while locked: $b_boosts, then $(boosts $b_pid)"
+log "locker boosts $l1_boosts -> $(boosts $l1_pid), window B stays at $b_boosts"
+
+# A window that maps while locked neither shows nor takes the keyboard.
+start_bg "$FW_TEST_CLIENT" --color $C --size 300x200 --title C \
+	>"$FW_TMP/c.out" 2>"$FW_TMP/c.err"
+wait_until 20 "window C configured" has_line "$FW_TMP/c.out" '^configured'
+sleep 1
+shows_only $L1 $A $B $C || fail "window C shows behind the lock: $FW_SEEN"
+n=$(count_since "$FW_TMP/c.out" 0 '^keyboard-enter\|activated')
+[ "$n" -eq 0 ] || fail "window C took focus behind the lock"
+
+# --- the locker dies ---
+kill -9 "$l1_pid"
+wait_until 20 "the solid colour once the locker died" shows_only $LOCK_COLOR $L1 $A $B $C
+log "after SIGKILL: $FW_SEEN"
+wtype -M alt -k Tab -m alt
+wtype typed-while-dead
+"$FW_TEST_POINTER" --extent 1280x480 move $b_x $b_y click \
+	2>"$FW_TMP/pointer.err" || fail "fw-test-pointer: $(cat "$FW_TMP/pointer.err")"
+shows_only $LOCK_COLOR $L1 $A $B $C || fail "the dead lock shows something: $FW_SEEN"
+alive "$FW_PID" || fail "fairway died with the locker"
+
+# --- a second locker takes over, and unlocks ---
+start_locker l2 --color $L2
+wait_until 20 "the second locker locked" has_line "$FW_TMP/l2.out" '^locked'
+wait_until 20 "only the second locker" shows_only $L2 $LOCK_COLOR $A $B $C
+wait_until 20 "the second lock surface focused" has_line "$FW_TMP/l2.out" '^keyboard-enter'
+wtype x
+wait_until 20 "the second locker to get a key" has_line "$FW_TMP/l2.out" '^key '
+tell l2 unlock
+wait_until 20 "the second locker unlocked" has_line "$FW_TMP/l2.out" '^unlocked'
+
+# B had the keyboard before the lock, and gets it back; nothing typed
+# behind the lock reaches anyone, the key typed now reaches B.
+wait_until 20 "B focused again" has_since "$FW_TMP/b.out" "$b_mark" '^keyboard-enter' 1
+wtype z
+wait_until 20 "the key typed after unlocking to reach B" \
+	has_since "$FW_TMP/b.out" "$b_mark" '^key ' 2
+sleep 0.5
+n=$(count_since "$FW_TMP/b.out" "$b_mark" '^key ')
+[ "$n" -eq 2 ] || fail "B got $n key events, want the 2 of the key typed after unlocking"
+n=$(count_since "$FW_TMP/a.out" "$a_mark" '^key \|^keyboard-enter')
+[ "$n" -eq 0 ] || fail "A got keys or focus"
+n=$(count_since "$FW_TMP/c.out" 0 '^key \|^keyboard-enter')
+[ "$n" -eq 0 ] || fail "C, mapped while locked, got keys or focus"
+wait_color 20 $C 5000
+log "unlocked: B has the keyboard back, C shows (below B)"
+pass
