@@ -17,6 +17,7 @@
 #include <wayland-client.h>
 
 #include "fw-test-buffer.h"
+#include "idle-inhibit-unstable-v1-client-protocol.h"
 #include "xdg-activation-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
@@ -39,6 +40,8 @@ struct test_client {
 	struct wl_seat *seat;
 	struct wl_pointer *pointer;
 	struct wl_keyboard *keyboard;
+	struct zwp_idle_inhibit_manager_v1 *idle_inhibit_manager;
+	struct zwp_idle_inhibitor_v1 *idle_inhibitor;
 	struct xdg_activation_v1 *activation;
 
 	struct wl_surface *surface;
@@ -61,6 +64,7 @@ struct test_client {
 	bool resize_on_click;
 	bool want_popup;
 	bool truncate_after_map;
+	bool idle_inhibit;
 	struct popup popup;
 
 	struct wl_surface *pointer_surface;
@@ -507,6 +511,10 @@ static void handle_registry_global(void *data, struct wl_registry *registry,
 		client->seat = wl_registry_bind(
 				registry, name, &wl_seat_interface, min_version(version, 5));
 		wl_seat_add_listener(client->seat, &seat_listener, client);
+	} else if (strcmp(interface, zwp_idle_inhibit_manager_v1_interface.name) ==
+			0) {
+		client->idle_inhibit_manager = wl_registry_bind(
+				registry, name, &zwp_idle_inhibit_manager_v1_interface, 1);
 	} else if (strcmp(interface, xdg_activation_v1_interface.name) == 0) {
 		client->activation = wl_registry_bind(
 				registry, name, &xdg_activation_v1_interface, 1);
@@ -574,7 +582,7 @@ static const char usage[] =
 		"  --stdin               exit when stdin closes; a line 'activate'\n"
 		"                        asks for focus through xdg-activation\n"
 		"  --truncate-after-map  once shown, shrink the buffer's pool to 0\n"
-
+		"  --idle-inhibit        hold an idle inhibitor on the window\n"
 		"Prints one line per event on stdout.\n";
 
 static int parse_options(struct test_client *client, int argc, char *argv[],
@@ -593,6 +601,7 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 			{"duration", required_argument, NULL, 'd'},
 			{"stdin", no_argument, NULL, 'i'},
 			{"truncate-after-map", no_argument, NULL, 'T'},
+			{"idle-inhibit", no_argument, NULL, 'I'},
 			{"help", no_argument, NULL, 'h'},
 			{0},
 	};
@@ -662,6 +671,9 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 			break;
 		case 'T':
 			client->truncate_after_map = true;
+			break;
+		case 'I':
+			client->idle_inhibit = true;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -790,6 +802,11 @@ int main(int argc, char *argv[]) {
 		status = 1;
 		goto out;
 	}
+	if (client.idle_inhibit && client.idle_inhibit_manager == NULL) {
+		fprintf(stderr, "fw-test-client: no zwp_idle_inhibit_manager_v1\n");
+		status = 1;
+		goto out;
+	}
 	if ((client.move_on_click || client.resize_on_click) &&
 			client.seat == NULL) {
 		fprintf(stderr, "fw-test-client: no wl_seat for move/resize\n");
@@ -806,11 +823,22 @@ int main(int argc, char *argv[]) {
 	xdg_toplevel_add_listener(client.toplevel, &toplevel_listener, &client);
 	xdg_toplevel_set_title(client.toplevel, client.title);
 	xdg_toplevel_set_app_id(client.toplevel, client.app_id);
+	if (client.idle_inhibit) {
+		client.idle_inhibitor = zwp_idle_inhibit_manager_v1_create_inhibitor(
+				client.idle_inhibit_manager, client.surface);
+		printf("idle-inhibitor\n");
+	}
 	wl_surface_commit(client.surface);
 
 	status = run(&client, duration, watch_stdin);
 
 out:
+	if (client.idle_inhibitor != NULL) {
+		zwp_idle_inhibitor_v1_destroy(client.idle_inhibitor);
+	}
+	if (client.idle_inhibit_manager != NULL) {
+		zwp_idle_inhibit_manager_v1_destroy(client.idle_inhibit_manager);
+	}
 	if (client.activation != NULL) {
 		xdg_activation_v1_destroy(client.activation);
 	}
