@@ -38,12 +38,12 @@ wtype -M logo -k Return -m logo
 wtype -M logo -k q -m logo
 "$FW_TEST_POINTER" move $b_x $b_y click 2>"$FW_TMP/pointer.err" ||
 	fail "fw-test-pointer: $(cat "$FW_TMP/pointer.err")"
-wtype -M logo -M shift -k e -m shift -m logo
 # A asks for the focus itself (xdg-activation), then a task bar asks for it.
 tell a activate
 wait_until 20 "A's xdg-activation request handled" has_line "$FW_TMP/a.out" '^activation-requested'
 "$FW_TEST_TOPLEVEL" activate A >"$FW_TMP/toplevel.out" 2>"$FW_TMP/toplevel.err" ||
 	fail "fw-test-toplevel: $(cat "$FW_TMP/toplevel.err")"
+wtype -M logo -M shift -k e -m shift -m logo
 start_bg "$FW_TEST_CLIENT" --color $C --size 300x200 --title C \
 	>"$FW_TMP/c.out" 2>"$FW_TMP/c.err"
 wait_until 20 "window C mapped under the overlay" has_line "$FW_TMP/c.out" '^mapped'
