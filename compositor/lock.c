@@ -615,7 +615,9 @@ static void handle_new_lock(struct wl_listener *listener, void *data) {
 		struct lock_output *output;
 		wl_list_for_each(output, &lock->outputs, link) {
 			output->shown = false;
-			wlr_output_schedule_frame(output->output);
+			if (output->output->enabled) {
+				wlr_output_schedule_frame(output->output);
+			}
 		}
 		set_layers(lock, true);
 	}
