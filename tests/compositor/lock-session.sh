@@ -2,13 +2,14 @@
 # ext-session-lock-v1 with a locker of our own, on two outputs, attacked the
 # ways a user would: keys typed behind the lock (with and without an
 # Alt+Tab), the other bindings, a click where a window was, a window mapped
-# while locked, and the locker killed with SIGKILL. Each output shows only
-# the lock surface, or fairway's solid colour once the locker is dead, and a
-# second locker can then lock and unlock. Extra arguments go to fairway
-# (meson runs this once more with --render scene).
+# while locked, an output resized, and the locker killed with SIGKILL. Each
+# output shows only the lock surface, or fairway's solid colour once the
+# locker is dead, and a second locker can then lock and unlock. Extra
+# arguments go to fairway (meson runs this once more with --render scene).
 . "$(dirname "$0")/lib-lock.sh"
 need_prog wtype
 need_prog grim
+need_prog wlr-randr
 
 A=3060c0 B=c06030 C=c0c030 L1=30c060 L2=8040a0
 export TERMINAL="touch $FW_TMP/terminal-started"
@@ -140,4 +141,24 @@ n=$(count_since "$FW_TMP/c.out" 0 '^key \|^keyboard-enter')
 wait_until 20 "window C presented once unlocked" has_line "$FW_TMP/c.out" '^mapped'
 wait_color 20 $C 5000
 log "unlocked: B has the keyboard back, C shows (below B)"
+
+# --- an output that changes size while locked: the lock surface there is
+# configured to the new size, which counts as a window event for the
+# locker in the gate, and the lock still covers the output. (Last: the
+# output change moves every window, which the checks above do not want.)
+start_locker l3 --color $L1
+l3_pid=$BG_PID
+wait_until 20 "the third locker locked" has_line "$FW_TMP/l3.out" '^locked'
+wait_until 20 "the third lock surface focused" has_line "$FW_TMP/l3.out" '^keyboard-enter'
+wait_until 20 "the third locker's boosts to settle (--stats)" settled $l3_pid
+l3_boosts=$(boosts $l3_pid)
+wlr-randr --output HEADLESS-2 --custom-mode 800x600 2>"$FW_TMP/randr.err" ||
+	fail "wlr-randr: $(cat "$FW_TMP/randr.err")"
+wait_until 20 "the lock surface configured to 800x600" has_line "$FW_TMP/l3.out" '^configured 800 600'
+wait_until 20 "the configure's boost (--stats)" boosted $l3_pid $l3_boosts
+wait_until 20 "the resized output locked all over" shows_none $LOCK_COLOR $A $B $C
+[ "$(pixels $L1)" -gt 614400 ] || fail "the lock surface did not grow: $(pixels $L1) pixels"
+log "resized while locked: $(pixels $L1) pixels of the locker, boosts $l3_boosts -> $(boosts $l3_pid)"
+tell l3 unlock
+wait_until 20 "the third locker unlocked" has_line "$FW_TMP/l3.out" '^unlocked'
 pass
