@@ -98,10 +98,6 @@ static bool inhibited(struct fw_lock *lock) {
 	return lock->input_inhibit->active_client != NULL;
 }
 
-bool fw_lock_is_locked(struct fw_server *server) {
-	return server->lock != NULL && server->lock->locked;
-}
-
 bool fw_lock_input_allowed(
 		struct fw_server *server, struct wlr_surface *surface) {
 	struct fw_lock *lock = server->lock;

@@ -22,7 +22,5 @@ bool fw_lock_input_allowed(
 		struct fw_server *server, struct wlr_surface *surface);
 /* Whether the compositor's key and pointer bindings may run now. */
 bool fw_lock_bindings_allowed(struct fw_server *server);
-/* Whether the session is locked (outputs show only the lock). */
-bool fw_lock_is_locked(struct fw_server *server);
 
 #endif
