@@ -1,5 +1,6 @@
 #include "compositor/input.h"
 #include "compositor/layer_shell.h"
+#include "compositor/lock.h"
 #include "compositor/sched_glue.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -74,11 +75,29 @@ static void process_resize(struct fw_server *server) {
 	}
 }
 
+/*
+ * fw_view_at, less what may not get input now (lock.c): while the session
+ * is locked or input inhibited, other clients' windows are not there.
+ */
+static struct fw_view *input_target_at(struct fw_server *server, double lx,
+		double ly, struct wlr_surface **surface, double *sx, double *sy) {
+	struct fw_view *view = fw_view_at(server, lx, ly, surface, sx, sy);
+	struct wlr_surface *target = *surface;
+	if (target == NULL && view != NULL) {
+		target = view->surface;
+	}
+	if (!fw_lock_input_allowed(server, target)) {
+		*surface = NULL;
+		return NULL;
+	}
+	return view;
+}
+
 void fw_cursor_refocus(struct fw_server *server, uint32_t time_msec) {
 	struct wlr_seat *seat = server->seat;
 	double sx, sy;
 	struct wlr_surface *surface = NULL;
-	fw_view_at(
+	input_target_at(
 			server, server->cursor->x, server->cursor->y, &surface, &sx, &sy);
 	if (surface == NULL) {
 		wlr_xcursor_manager_set_cursor_image(
@@ -178,7 +197,7 @@ static void handle_button(struct wl_listener *listener, void *data) {
 
 	double sx, sy;
 	struct wlr_surface *surface = NULL;
-	struct fw_view *view = fw_view_at(
+	struct fw_view *view = input_target_at(
 			server, server->cursor->x, server->cursor->y, &surface, &sx, &sy);
 	if (view != NULL) {
 		fw_view_focus(view);
@@ -227,7 +246,7 @@ static void handle_touch_down(struct wl_listener *listener, void *data) {
 	wlr_cursor_absolute_to_layout_coords(
 			server->cursor, event->device, event->x, event->y, &lx, &ly);
 	struct wlr_surface *surface = NULL;
-	struct fw_view *view = fw_view_at(server, lx, ly, &surface, &sx, &sy);
+	struct fw_view *view = input_target_at(server, lx, ly, &surface, &sx, &sy);
 	if (view != NULL) {
 		fw_view_focus(view);
 	} else if (surface != NULL) {
@@ -267,7 +286,7 @@ static void handle_touch_motion(struct wl_listener *listener, void *data) {
 	 * that surface is not reported (we cannot map it to its coords). */
 	struct wlr_surface *surface = NULL;
 	double sx, sy;
-	fw_view_at(server, lx, ly, &surface, &sx, &sy);
+	input_target_at(server, lx, ly, &surface, &sx, &sy);
 	if (surface == point->surface) {
 		wlr_seat_touch_notify_motion(
 				server->seat, event->time_msec, event->touch_id, sx, sy);

@@ -1,5 +1,6 @@
 #include "compositor/input.h"
 #include "compositor/input_config.h"
+#include "compositor/lock.h"
 #include "compositor/sched_glue.h"
 #include "compositor/server.h"
 #include <stdlib.h>
@@ -43,8 +44,10 @@ static void handle_key(struct wl_listener *listener, void *data) {
 		wlr_idle_notify_activity(server->idle, server->seat);
 	}
 	bool handled = false;
+	/* No binding runs while the session is locked or input inhibited. */
 	if (event->state == WL_KEYBOARD_KEY_STATE_PRESSED &&
-			wlr_keyboard->xkb_state != NULL) {
+			wlr_keyboard->xkb_state != NULL &&
+			fw_lock_bindings_allowed(server)) {
 		/* libinput keycodes are evdev codes; xkb's are offset by 8. */
 		const xkb_keysym_t *syms;
 		int nsyms = xkb_state_key_get_syms(
@@ -55,6 +58,11 @@ static void handle_key(struct wl_listener *listener, void *data) {
 		}
 	}
 	if (handled) {
+		return;
+	}
+	/* Focus is never given where input is refused; this is the backstop. */
+	struct wlr_surface *focused = server->seat->keyboard_state.focused_surface;
+	if (!fw_lock_input_allowed(server, focused)) {
 		return;
 	}
 	wlr_seat_set_keyboard(server->seat, keyboard->device);

@@ -1,4 +1,5 @@
 #include "compositor/output.h"
+#include "compositor/idle.h"
 #include "compositor/render.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -32,6 +33,8 @@ static void handle_frame(struct wl_listener *listener, void *data) {
 	if (committed) {
 		output->server->frames_rendered++;
 	}
+	/* A frame is where a surface shows or stops showing. */
+	fw_idle_update(output->server);
 	/* Clients wait on frame callbacks even when nothing was damaged. */
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);

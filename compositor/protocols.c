@@ -7,8 +7,6 @@
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
 #include <wlr/types/wlr_gamma_control_v1.h>
 #include <wlr/types/wlr_idle.h>
-#include <wlr/types/wlr_idle_inhibit_v1.h>
-#include <wlr/types/wlr_input_inhibitor.h>
 #include <wlr/types/wlr_input_method_v2.h>
 #include <wlr/types/wlr_keyboard_shortcuts_inhibit_v1.h>
 #include <wlr/types/wlr_pointer_constraints_v1.h>
@@ -45,7 +43,6 @@ bool fw_protocols_init(struct fw_server *server) {
 	ok = ok &&
 			wlr_xdg_output_manager_v1_create(display, server->output_layout) !=
 					NULL;
-	ok = ok && wlr_idle_inhibit_v1_create(display) != NULL;
 	ok = ok && wlr_tablet_v2_create(display) != NULL;
 	ok = ok && wlr_pointer_constraints_v1_create(display) != NULL;
 	ok = ok && wlr_input_method_manager_v2_create(display) != NULL;
@@ -55,7 +52,6 @@ bool fw_protocols_init(struct fw_server *server) {
 	ok = ok && wlr_data_control_manager_v1_create(display) != NULL;
 	ok = ok && wlr_primary_selection_v1_device_manager_create(display) != NULL;
 	ok = ok && wlr_viewporter_create(display) != NULL;
-	ok = ok && wlr_input_inhibit_manager_create(display) != NULL;
 	ok = ok && wlr_keyboard_shortcuts_inhibit_v1_create(display) != NULL;
 	ok = ok && wlr_pointer_gestures_v1_create(display) != NULL;
 	if (!ok) {

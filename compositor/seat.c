@@ -1,5 +1,6 @@
 #include "compositor/input.h"
 #include "compositor/input_config.h"
+#include "compositor/lock.h"
 #include "compositor/sched_glue.h"
 #include "compositor/server.h"
 #include <stdlib.h>
@@ -82,7 +83,8 @@ void fw_seat_focus_surface(
 		wlr_seat_keyboard_clear_focus(seat);
 		return;
 	}
-	if (seat->keyboard_state.focused_surface == surface) {
+	if (seat->keyboard_state.focused_surface == surface ||
+			!fw_lock_input_allowed(server, surface)) {
 		return;
 	}
 	fw_sched_note_window_event(server, surface);

@@ -2,7 +2,9 @@
 #include "compositor/app_rules.h"
 #include "compositor/config_apply.h"
 #include "compositor/demo.h"
+#include "compositor/idle.h"
 #include "compositor/input.h"
+#include "compositor/lock.h"
 #include "compositor/output.h"
 #include "compositor/protocols.h"
 #include "compositor/ratings_glue.h"
@@ -264,6 +266,10 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 	if (!fw_protocols_init(server)) {
 		goto error;
 	}
+	if (!fw_lock_create(server) || !fw_idle_create(server)) {
+		wlr_log(WLR_ERROR, "Cannot create the session lock or idle globals");
+		goto error;
+	}
 	fw_decoration_init(server);
 
 	server->xdg_shell = wlr_xdg_shell_create(server->display);
@@ -415,6 +421,9 @@ void fw_server_destroy(struct fw_server *server) {
 	if (server->request_activate.link.next != NULL) {
 		wl_list_remove(&server->request_activate.link);
 	}
+	/* Before the cursor, layout and outputs they listen to. */
+	fw_idle_destroy(server);
+	fw_lock_destroy(server);
 	fw_output_finish_manager(server);
 	fw_cursor_finish(server);
 	fw_seat_finish(server);

@@ -54,6 +54,8 @@ enum fw_layer {
 	FW_LAYER_TOP,
 	FW_LAYER_OVERLAY,
 	FW_LAYER_POPUPS,
+	/* The session lock; while locked, the only layer enabled (lock.c). */
+	FW_LAYER_LOCK,
 	FW_LAYER_COUNT,
 };
 
@@ -61,6 +63,8 @@ struct fw_view;
 struct fw_demo;
 struct fw_file_config;
 struct fw_app_rules;
+struct fw_lock;
+struct fw_idle;
 struct gate;
 
 struct fw_server {
@@ -107,6 +111,8 @@ struct fw_server {
 
 	struct wlr_seat *seat;
 	struct wlr_idle *idle;
+	struct fw_idle *idle_policy; /* idle.c: inhibitors, ext-idle-notify */
+	struct fw_lock *lock; /* lock.c: session lock, input inhibitor */
 	struct wlr_relative_pointer_manager_v1 *relative_pointer;
 	int touch_devices;
 	struct wl_listener new_input;

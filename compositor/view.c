@@ -1,6 +1,7 @@
 #include "compositor/view.h"
 #include "compositor/input.h"
 #include "compositor/layer_shell.h"
+#include "compositor/lock.h"
 #include "compositor/output.h"
 #include "compositor/sched_glue.h"
 #include "compositor/server.h"
@@ -348,7 +349,8 @@ void fw_view_unmap(struct fw_view *view) {
 }
 
 void fw_view_focus(struct fw_view *view) {
-	if (view == NULL || !view->mapped) {
+	if (view == NULL || !view->mapped ||
+			!fw_lock_input_allowed(view->server, view->surface)) {
 		return;
 	}
 	struct fw_server *server = view->server;

@@ -18,6 +18,8 @@
 #include <wayland-client.h>
 
 #include "fw-test-buffer.h"
+#include "idle-inhibit-unstable-v1-client-protocol.h"
+#include "xdg-activation-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
 struct popup {
@@ -39,6 +41,9 @@ struct test_client {
 	struct wl_seat *seat;
 	struct wl_pointer *pointer;
 	struct wl_keyboard *keyboard;
+	struct zwp_idle_inhibit_manager_v1 *idle_inhibit_manager;
+	struct zwp_idle_inhibitor_v1 *idle_inhibitor;
+	struct xdg_activation_v1 *activation;
 
 	struct wl_surface *surface;
 	struct xdg_surface *xdg_surface;
@@ -64,6 +69,7 @@ struct test_client {
 	bool commands; // --commands: stdin lines drive the window
 	char line[512];
 	size_t line_len;
+	bool idle_inhibit;
 	struct popup popup;
 
 	struct wl_surface *pointer_surface;
@@ -292,6 +298,34 @@ static const struct wl_callback_listener request_done_listener = {
 		.done = handle_request_done,
 };
 
+static void handle_token_done(
+		void *data, struct xdg_activation_token_v1 *token, const char *name) {
+	struct test_client *client = data;
+	xdg_activation_token_v1_destroy(token);
+	xdg_activation_v1_activate(client->activation, name, client->surface);
+	struct wl_callback *callback = wl_display_sync(client->display);
+	wl_callback_add_listener(
+			callback, &request_done_listener, (void *)"activation");
+}
+
+static const struct xdg_activation_token_v1_listener token_listener = {
+		.done = handle_token_done,
+};
+
+// Asks, through xdg-activation, that this window be focused, as a client
+// that wants attention does: a token for itself, then activate.
+static void request_activation(struct test_client *client) {
+	if (client->activation == NULL) {
+		fprintf(stderr, "fw-test-client: no xdg_activation_v1\n");
+		return;
+	}
+	struct xdg_activation_token_v1 *token =
+			xdg_activation_v1_get_activation_token(client->activation);
+	xdg_activation_token_v1_add_listener(token, &token_listener, client);
+	xdg_activation_token_v1_set_surface(token, client->surface);
+	xdg_activation_token_v1_commit(token);
+}
+
 static const char *surface_name(
 		struct test_client *client, struct wl_surface *surface) {
 	if (surface != NULL && surface == client->popup.surface) {
@@ -503,6 +537,13 @@ static void handle_registry_global(void *data, struct wl_registry *registry,
 		client->seat = wl_registry_bind(
 				registry, name, &wl_seat_interface, min_version(version, 5));
 		wl_seat_add_listener(client->seat, &seat_listener, client);
+	} else if (strcmp(interface, zwp_idle_inhibit_manager_v1_interface.name) ==
+			0) {
+		client->idle_inhibit_manager = wl_registry_bind(
+				registry, name, &zwp_idle_inhibit_manager_v1_interface, 1);
+	} else if (strcmp(interface, xdg_activation_v1_interface.name) == 0) {
+		client->activation = wl_registry_bind(
+				registry, name, &xdg_activation_v1_interface, 1);
 	}
 }
 
@@ -564,12 +605,15 @@ static const char usage[] =
 		"  --move-on-click       left press starts xdg_toplevel.move\n"
 		"  --resize-on-click     left press starts a bottom-right resize\n"
 		"  --duration S          exit after S seconds (default: run on)\n"
-		"  --stdin               exit when stdin closes\n"
+		"  --stdin               exit when stdin closes; a line 'activate'\n"
+		"                        asks for focus through xdg-activation\n"
 		"  --truncate-after-map  once shown, shrink the buffer's pool to 0\n"
 		"  --maximized           ask to be maximized before mapping\n"
 		"  --commands            read commands from stdin, one a line:\n"
-		"                        'title TEXT', 'maximize', 'unmaximize';\n"
+		"                        'title TEXT', 'maximize', 'unmaximize',\n"
+		"                        'activate';\n"
 		"                        exit when stdin closes\n"
+		"  --idle-inhibit        hold an idle inhibitor on the window\n"
 		"Prints one line per event on stdout.\n";
 
 static int parse_options(struct test_client *client, int argc, char *argv[],
@@ -590,6 +634,7 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 			{"truncate-after-map", no_argument, NULL, 'T'},
 			{"maximized", no_argument, NULL, 'M'},
 			{"commands", no_argument, NULL, 'C'},
+			{"idle-inhibit", no_argument, NULL, 'I'},
 			{"help", no_argument, NULL, 'h'},
 			{0},
 	};
@@ -667,6 +712,9 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 			client->commands = true;
 			*watch_stdin = true;
 			break;
+		case 'I':
+			client->idle_inhibit = true;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -689,6 +737,8 @@ static void run_command(struct test_client *client, const char *line) {
 		xdg_toplevel_set_maximized(client->toplevel);
 	} else if (strcmp(line, "unmaximize") == 0) {
 		xdg_toplevel_unset_maximized(client->toplevel);
+	} else if (strcmp(line, "activate") == 0) {
+		request_activation(client);
 	} else {
 		fprintf(stderr, "fw-test-client: unknown command: %s\n", line);
 		return;
@@ -772,7 +822,11 @@ static int run(struct test_client *client, int duration, bool watch_stdin) {
 				open = read_commands(client);
 			} else {
 				char byte[256];
-				open = read(STDIN_FILENO, byte, sizeof(byte)) > 0;
+				ssize_t got = read(STDIN_FILENO, byte, sizeof(byte));
+				open = got > 0;
+				if (open && memmem(byte, (size_t)got, "activate", 8) != NULL) {
+					request_activation(client);
+				}
 			}
 			if (!open) {
 				printf("stdin-closed\n");
@@ -836,6 +890,11 @@ int main(int argc, char *argv[]) {
 		status = 1;
 		goto out;
 	}
+	if (client.idle_inhibit && client.idle_inhibit_manager == NULL) {
+		fprintf(stderr, "fw-test-client: no zwp_idle_inhibit_manager_v1\n");
+		status = 1;
+		goto out;
+	}
 	if ((client.move_on_click || client.resize_on_click) &&
 			client.seat == NULL) {
 		fprintf(stderr, "fw-test-client: no wl_seat for move/resize\n");
@@ -855,11 +914,25 @@ int main(int argc, char *argv[]) {
 	if (client.maximized) {
 		xdg_toplevel_set_maximized(client.toplevel);
 	}
+	if (client.idle_inhibit) {
+		client.idle_inhibitor = zwp_idle_inhibit_manager_v1_create_inhibitor(
+				client.idle_inhibit_manager, client.surface);
+		printf("idle-inhibitor\n");
+	}
 	wl_surface_commit(client.surface);
 
 	status = run(&client, duration, watch_stdin);
 
 out:
+	if (client.idle_inhibitor != NULL) {
+		zwp_idle_inhibitor_v1_destroy(client.idle_inhibitor);
+	}
+	if (client.idle_inhibit_manager != NULL) {
+		zwp_idle_inhibit_manager_v1_destroy(client.idle_inhibit_manager);
+	}
+	if (client.activation != NULL) {
+		xdg_activation_v1_destroy(client.activation);
+	}
 	if (client.popup.xdg_popup != NULL) {
 		xdg_popup_destroy(client.popup.xdg_popup);
 		xdg_surface_destroy(client.popup.xdg_surface);
