@@ -7,6 +7,7 @@
 #include "scheduler/hints.h"
 #include "scheduler/log.h"
 #include "scheduler/ratings.h"
+#include "scheduler/state_dir.h"
 #include <pixman.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,21 +365,21 @@ static void handle_new_xsurface(struct wl_listener *listener, void *data) {
 
 int fw_ratings_restore_journal(void) {
 	sched_log_init(log_through_wlr);
-	const char *runtime_dir = getenv("XDG_RUNTIME_DIR");
-	if (runtime_dir == NULL) {
-		fprintf(stderr, "fairway: XDG_RUNTIME_DIR is not set\n");
+	const char *state_dir = state_dir_locate();
+	if (state_dir == NULL) {
+		fprintf(stderr, "fairway: no trustworthy state directory\n");
 		return 1;
 	}
-	int count = hints_replay(runtime_dir);
+	int count = hints_replay(state_dir);
 	printf("restored %d thread(s)\n", count < 0 ? 0 : count);
 	return count < 0 ? 1 : 0;
 }
 
 bool fw_ratings_create(struct fw_server *server) {
 	sched_log_init(log_through_wlr);
-	const char *runtime_dir = getenv("XDG_RUNTIME_DIR");
 	/* What a fairway that crashed left behind goes back first. */
-	hints_replay(runtime_dir);
+	const char *state_dir = state_dir_locate();
+	hints_replay(state_dir);
 
 	struct fw_ratings *ratings = calloc(1, sizeof(*ratings));
 	if (ratings == NULL) {
@@ -389,11 +390,10 @@ bool fw_ratings_create(struct fw_server *server) {
 	wl_list_init(&ratings->rated);
 	wl_list_init(&ratings->xsurfaces);
 	if (server->config.hints.mode != HINTS_OFF) {
-		ratings->hints = hints_create(&server->config.hints, runtime_dir);
+		/* Without a journal it can trust, fairway changes nothing. */
+		ratings->hints = hints_create(&server->config.hints, state_dir);
 		if (ratings->hints == NULL) {
-			wlr_log(WLR_ERROR, "Cannot set up kernel hints");
-			free(ratings);
-			return false;
+			wlr_log(WLR_ERROR, "Cannot set up kernel hints: running without");
 		}
 	}
 	ratings->timer =

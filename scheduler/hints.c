@@ -334,7 +334,7 @@ static int scan_threads(struct hints_proc *proc) {
 }
 
 struct hints *hints_create(
-		const struct hints_config *config, const char *runtime_dir) {
+		const struct hints_config *config, const char *state_dir) {
 	struct hints *hints = calloc(1, sizeof(*hints));
 	if (hints == NULL) {
 		return NULL;
@@ -349,12 +349,12 @@ struct hints *hints_create(
 	struct rlimit lim = {0};
 	getrlimit(RLIMIT_NICE, &lim);
 	if (config->mode == HINTS_ON) {
-		if (runtime_dir == NULL) {
-			sched_log(SCHED_LOG_ERROR, "hints: no runtime dir for the journal");
+		if (state_dir == NULL) {
+			sched_log(SCHED_LOG_ERROR, "hints: no state dir for the journal");
 			free(hints);
 			return NULL;
 		}
-		hints->journal = hint_journal_create(runtime_dir);
+		hints->journal = hint_journal_create(state_dir);
 		if (hints->journal == NULL) {
 			free(hints);
 			return NULL;
@@ -498,6 +498,49 @@ void hints_proc_set_class(
 	hints_proc_update(proc, now);
 }
 
+/* The kernel's bounds on a custom slice (and hints_config.c's). */
+#define MIN_SLICE_NS (100 * 1000)
+#define MAX_SLICE_NS (100 * 1000 * 1000)
+
+/*
+ * A journal entry is a thread's original attributes, which fairway saved
+ * before its first change: only a thread in SCHED_OTHER or SCHED_BATCH is
+ * ever changed, and every change sets the fork flag and one of the
+ * policies hints use. So an entry asking for anything else, or for a
+ * thread without that mark, was never fairway's: it is refused. The
+ * values are held to the kernel's ranges, and nice to no lower than
+ * fairway's floor unless the thread is there already (state_dir.h keeps
+ * others' files out; this is the second line).
+ */
+static bool clamp_entry(const struct hint_kernel *info, struct hint_attr *want,
+		const struct hint_attr *current) {
+	if (!hint_fair_policy(want->policy) || !current->reset_on_fork ||
+			!(hint_fair_policy(current->policy) ||
+					current->policy == SCHED_IDLE)) {
+		return false;
+	}
+	int floor =
+			current->nice < HINTS_NICE_FLOOR ? current->nice : HINTS_NICE_FLOOR;
+	if (want->nice < floor) {
+		want->nice = floor;
+	} else if (want->nice > 19) {
+		want->nice = 19;
+	}
+	if (want->runtime_ns != 0 && want->runtime_ns != info->base_slice_ns) {
+		if (want->runtime_ns < MIN_SLICE_NS) {
+			want->runtime_ns = MIN_SLICE_NS;
+		} else if (want->runtime_ns > MAX_SLICE_NS) {
+			want->runtime_ns = MAX_SLICE_NS;
+		}
+	}
+	if (want->util_min < -1) {
+		want->util_min = -1;
+	} else if (want->util_min > 1024) {
+		want->util_min = 1024;
+	}
+	return true;
+}
+
 static void restore_entry(const struct hint_journal_entry *entry, void *data) {
 	const struct hint_kernel *info = data;
 	uint64_t start;
@@ -507,26 +550,41 @@ static void restore_entry(const struct hint_journal_entry *entry, void *data) {
 			start != entry->start || !hints_get_attr(entry->tid, &current)) {
 		return;
 	}
-	if (!hint_attr_equal(&current, &entry->attr) &&
-			!hint_attr_set(info, entry->tid, &entry->attr, &current)) {
+	struct hint_attr want = entry->attr;
+	if (!clamp_entry(info, &want, &current)) {
+		sched_log(SCHED_LOG_ERROR,
+				"hints: journal entry for tid %d refused: policy %" PRIu32
+				" on a thread with policy %" PRIu32 "%s is nothing fairway "
+				"saved",
+				(int)entry->tid, entry->attr.policy, current.policy,
+				current.reset_on_fork ? "" : " and no fork flag");
+		return;
+	}
+	if (!hint_attr_equal(&current, &want) &&
+			!hint_attr_set(info, entry->tid, &want, &current)) {
 		sched_log(SCHED_LOG_ERROR, "hints: cannot restore tid %d: %s",
 				(int)entry->tid, strerror(errno));
 		return;
 	}
-	/* Gone between the check and the change: give the new one back. */
+	/*
+	 * Gone between the check and the change: the tid may be someone
+	 * else's now, and what it holds is not ours to give or take back.
+	 */
 	if (!hint_proc_start_time(entry->pid, entry->tid, &start) ||
 			start != entry->start) {
-		hint_attr_set(info, entry->tid, &current, &entry->attr);
+		sched_log(SCHED_LOG_INFO,
+				"hints: tid %d went away during its restore; left alone",
+				(int)entry->tid);
 	}
 }
 
-int hints_replay(const char *runtime_dir) {
-	if (runtime_dir == NULL) {
+int hints_replay(const char *state_dir) {
+	if (state_dir == NULL) {
 		return 0;
 	}
 	struct hint_kernel info;
 	hint_kernel_probe(&info);
-	int count = hint_journal_replay(runtime_dir, restore_entry, &info);
+	int count = hint_journal_replay(state_dir, restore_entry, &info);
 	if (count > 0) {
 		sched_log(SCHED_LOG_INFO,
 				"hints: restored %d thread(s) from an old journal", count);

@@ -127,16 +127,22 @@ struct hints {
 };
 
 /*
- * Detects privileges and logs them. runtime_dir holds the journal (NULL:
- * none). Call hints_replay first so that old changes are undone.
+ * Detects privileges and logs them. state_dir (state_dir.h) holds the
+ * journal; NULL, or a directory that fails its checks, fails here unless
+ * nothing is to be journalled (dry-run, off). Call hints_replay first so
+ * that old changes are undone.
  */
 struct hints *hints_create(
-		const struct hints_config *config, const char *runtime_dir);
+		const struct hints_config *config, const char *state_dir);
 /* Restores every thread. Accepts NULL. */
 void hints_destroy(struct hints *hints);
 
-/* Restores what crashed fairways left in runtime_dir; entries replayed. */
-int hints_replay(const char *runtime_dir);
+/*
+ * Restores what crashed fairways left in state_dir; entries replayed, or
+ * -1 if the directory is refused. Only fairway's own journals are read,
+ * and an entry only restores what fairway could have changed (hints.c).
+ */
+int hints_replay(const char *state_dir);
 
 /*
  * Starts tracking a process. Takes pidfd (-1: one is opened here; the

@@ -3,6 +3,7 @@
 #include "tests/unit/check.h"
 #include <dirent.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -360,6 +361,61 @@ static void test_undo(void) {
 	close(child.ack);
 }
 
+/* A stale journal (writer pid 999999 is above pid_max) of one entry. */
+static void write_journal(pid_t pid, uint32_t policy, int nice) {
+	uint64_t start;
+	CHECK(hint_proc_start_time(pid, pid, &start));
+	char path[128];
+	snprintf(path, sizeof(path), "%s/fairway-hints-999999.journal", dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	CHECK(fd >= 0);
+	dprintf(fd,
+			"fairway-hints 1 999999 0\n%d %d %" PRIu64 " %" PRIu32
+			" 1 %d 0 -1\n",
+			(int)pid, (int)pid, start, policy, nice);
+	close(fd);
+}
+
+/*
+ * A journal entry restores only what fairway could have saved, on a thread
+ * that carries its mark: SCHED_IDLE, or any change to a thread without the
+ * fork flag, is refused, and nice goes no lower than fairway's floor.
+ */
+static void test_replay_clamps(void) {
+	struct child child = start_child(0);
+	struct hint_attr orig, now;
+	CHECK(hints_get_attr(child.pid, &orig));
+	CHECK(!orig.reset_on_fork);
+	write_journal(child.pid, SCHED_BATCH, 7);
+	CHECK_INT(hints_replay(dir), 1);
+	CHECK(hints_get_attr(child.pid, &now));
+	CHECK(hint_attr_equal(&now, &orig));
+
+	/* fairway's mark, as every change of its own leaves it. */
+	struct hint_kernel info;
+	hint_kernel_probe(&info);
+	struct hint_attr marked = orig;
+	marked.reset_on_fork = true;
+	CHECK(hint_attr_set(&info, child.pid, &marked, &orig));
+	write_journal(child.pid, SCHED_IDLE, 0);
+	CHECK_INT(hints_replay(dir), 1);
+	CHECK(hints_get_attr(child.pid, &now));
+	CHECK(hint_attr_equal(&now, &marked));
+
+	write_journal(child.pid, SCHED_OTHER, -20);
+	CHECK_INT(hints_replay(dir), 1);
+	CHECK(hints_get_attr(child.pid, &now));
+	CHECK_INT(now.policy, SCHED_OTHER);
+	CHECK_INT(now.nice, privileged ? HINTS_NICE_FLOOR : orig.nice);
+
+	write_journal(child.pid, SCHED_BATCH, 7);
+	CHECK_INT(hints_replay(dir), 1);
+	CHECK(hints_get_attr(child.pid, &now));
+	CHECK_INT(now.policy, SCHED_BATCH);
+	CHECK_INT(now.nice, 7);
+	stop_child(&child);
+}
+
 static void test_parse(void) {
 	struct hints_config config;
 	hints_config_default(&config);
@@ -395,6 +451,7 @@ int main(void) {
 	test_dry_run();
 	test_pid_reuse();
 	test_undo();
+	test_replay_clamps();
 	rmdir(dir);
 	return 0;
 }
