@@ -24,10 +24,6 @@
 #include <wlr/util/log.h>
 #include <wlr/xwayland.h>
 
-#ifndef SO_PEERPIDFD
-#define SO_PEERPIDFD 77 /* Linux 6.5; newer than bookworm's headers */
-#endif
-
 /* T_update (seed 001, Table III): how often classes go to the kernel. */
 #define T_UPDATE_MS 1000
 
@@ -75,7 +71,7 @@ __attribute__((format(printf, 2, 0))) static void log_through_wlr(
 }
 
 static struct fw_rated *rated_get(
-		struct fw_ratings *ratings, pid_t pid, int pidfd) {
+		struct fw_ratings *ratings, pid_t pid, int pidfd, uid_t uid) {
 	struct fw_rated *rated;
 	wl_list_for_each(rated, &ratings->rated, link) {
 		if (rated->pid == pid) {
@@ -98,7 +94,7 @@ static struct fw_rated *rated_get(
 	rated->class = RATINGS_IDLE;
 	ratings_client_init(&rated->rc, pid);
 	if (ratings->hints != NULL) {
-		rated->proc = hints_proc_create(ratings->hints, pid, pidfd);
+		rated->proc = hints_proc_create(ratings->hints, pid, pidfd, uid);
 	} else if (pidfd >= 0) {
 		close(pidfd);
 	}
@@ -153,6 +149,7 @@ static struct fw_rated_client *client_get(
 	}
 	struct fw_server *server = ratings->server;
 	pid_t pid = 0;
+	uid_t uid = HINTS_ANY_UID;
 	int pidfd = -1;
 	struct gate_connection *conn =
 			server->gate != NULL ? gate_connection_from_client(client) : NULL;
@@ -161,14 +158,14 @@ static struct fw_rated_client *client_get(
 		/* Its socketpair names fairway, which made it. */
 		pid = xwayland_pid;
 	} else if (conn != NULL) {
-		pid = conn->pid;
-		socklen_t len = sizeof(pidfd);
-		if (getsockopt(conn->outer_fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd,
-					&len) != 0) {
-			pidfd = -1; /* before 6.5: pidfd_open and start times */
-		}
+		/* Pinned at accept (peer.h); pid 0 if it could not be. */
+		pid = conn->peer.pid;
+		uid = conn->peer.uid;
+		pidfd = peer_dup_pidfd(&conn->peer);
 	} else {
-		wl_client_get_credentials(client, &pid, NULL, NULL);
+		/* --scheduler off: a pid, checked from here on (hints.h). */
+		gid_t gid;
+		wl_client_get_credentials(client, &pid, &uid, &gid);
 	}
 	struct fw_rated_client *rc = calloc(1, sizeof(*rc));
 	if (rc == NULL) {
@@ -178,7 +175,7 @@ static struct fw_rated_client *client_get(
 		return NULL;
 	}
 	if (pid > 0 && pid != getpid()) {
-		rc->rated = rated_get(ratings, pid, pidfd);
+		rc->rated = rated_get(ratings, pid, pidfd, uid);
 	} else if (pidfd >= 0) {
 		close(pidfd);
 	}
@@ -201,7 +198,7 @@ static struct fw_rated *xsurface_rated(struct fw_rated_xsurface *xs) {
 		return xs->rated;
 	}
 	struct fw_rated_client *parent = client_get(ratings, client);
-	xs->rated = rated_get(ratings, pid, -1);
+	xs->rated = rated_get(ratings, pid, -1, HINTS_ANY_UID);
 	if (xs->rated != NULL && xs->rated->xwayland == NULL && parent != NULL &&
 			parent->rated != NULL) {
 		xs->rated->xwayland = parent->rated;

@@ -254,6 +254,25 @@ static bool validate(struct gate_connection *conn) {
 	return true;
 }
 
+/*
+ * A socket fairway made: the kernel named the writer of the first bytes
+ * (peer.h). Asking stops there, as each read would bring a pidfd.
+ */
+static void pin_writer(struct gate_connection *conn) {
+	struct stream_sender *sender = &conn->requests.sender;
+	conn->pin_writer = false;
+	peer_pass_credentials(conn->outer_fd, false);
+	peer_pin_pid(&conn->peer, sender->pid, sender->uid, sender->pidfd,
+			peer_now_ticks());
+	sender->pidfd = -1;
+	if (conn->peer.pid > 0) {
+		conn->pid = conn->peer.pid;
+		conn->uid = conn->peer.uid;
+	}
+	sched_log(SCHED_LOG_DEBUG, "client on fairway's own socket is pid %d%s",
+			(int)sender->pid, conn->peer.pid > 0 ? "" : " (not pinned)");
+}
+
 static int handle_outer(int fd, uint32_t mask, void *data) {
 	struct gate_connection *conn = data;
 	if (mask & WL_EVENT_WRITABLE) {
@@ -269,6 +288,9 @@ static int handle_outer(int fd, uint32_t mask, void *data) {
 		if (!requests_full(conn)) {
 			n = stream_recv(&conn->requests, fd, cap - len, &eof, &fds);
 			conn->stats.reads++;
+			if (conn->pin_writer && conn->requests.sender.known) {
+				pin_writer(conn);
+			}
 		}
 		/* Whole messages before any fault below are served first. */
 		if (n > 0 && !validate(conn)) {
@@ -455,6 +477,7 @@ static void connection_free(struct gate_connection *conn) {
 		gate->answering = NULL;
 	}
 	sched_entity_remove(&gate->policy, &conn->entity);
+	peer_finish(&conn->peer);
 	wl_list_remove(&conn->client_destroy.link);
 	wl_list_remove(&conn->resource_created.link);
 	wl_list_remove(&conn->link);
@@ -494,7 +517,9 @@ struct gate_connection *gate_connection_from_client(struct wl_client *client) {
 	return conn;
 }
 
-struct gate_connection *connection_create(struct gate *gate, int outer_fd) {
+struct gate_connection *connection_create(
+		struct gate *gate, int outer_fd, bool accepted) {
+	uint64_t now_ticks = peer_now_ticks();
 	struct gate_connection *conn = calloc(1, sizeof(*conn));
 	if (!conn) {
 		goto error_fd;
@@ -503,12 +528,19 @@ struct gate_connection *connection_create(struct gate *gate, int outer_fd) {
 	conn->outer_fd = outer_fd;
 	stream_init(&conn->requests);
 	stream_init(&conn->events);
+	peer_init(&conn->peer);
 
 	struct ucred cred;
 	socklen_t cred_len = sizeof(cred);
 	if (getsockopt(outer_fd, SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) == 0) {
 		conn->pid = cred.pid;
 		conn->uid = cred.uid;
+	}
+	if (accepted) {
+		peer_pin_socket(&conn->peer, outer_fd, now_ticks);
+	} else {
+		conn->pin_writer = true;
+		peer_pass_credentials(outer_fd, true);
 	}
 
 	int pair[2];
@@ -565,6 +597,7 @@ error_pair:
 	close(pair[0]);
 	close(pair[1]);
 error_conn:
+	peer_finish(&conn->peer);
 	free(conn);
 error_fd:
 	close(outer_fd);

@@ -79,7 +79,7 @@ static int handle_socket(int fd, uint32_t mask, void *data) {
 	for (;;) {
 		int client_fd = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (client_fd >= 0) {
-			connection_create(gate, client_fd);
+			connection_create(gate, client_fd, true);
 			continue;
 		}
 		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
@@ -162,7 +162,7 @@ const char *gate_socket_name(const struct gate *gate) {
 }
 
 struct wl_client *gate_adopt(struct gate *gate, int fd) {
-	struct gate_connection *conn = connection_create(gate, fd);
+	struct gate_connection *conn = connection_create(gate, fd, false);
 	return conn ? conn->client : NULL;
 }
 

@@ -1,6 +1,7 @@
 #ifndef FAIRWAY_SCHEDULER_GATE_H
 #define FAIRWAY_SCHEDULER_GATE_H
 
+#include "scheduler/peer.h"
 #include "scheduler/policy.h"
 #include "scheduler/socket.h"
 #include "scheduler/stream.h"
@@ -78,6 +79,12 @@ struct gate_connection {
 	struct wl_list drop_link;
 	pid_t pid;
 	uid_t uid;
+	/*
+	 * The process its hints may reach, pinned at accept (peer.h); for a
+	 * socket fairway made itself, from its first bytes' writer.
+	 */
+	struct peer peer;
+	bool pin_writer;
 
 	struct stream requests; /* client -> libwayland */
 	struct stream events; /* libwayland -> client */
@@ -135,7 +142,12 @@ void gate_destroy(struct gate *gate);
 bool gate_listen(struct gate *gate, const char *name);
 const char *gate_socket_name(const struct gate *gate);
 
-/* Gates a connected client socket, taking ownership of fd. */
+/*
+ * Gates a socket fairway made itself (one end of a socketpair whose other
+ * end it handed to a process it started), taking ownership of fd even on
+ * failure. SO_PEERCRED names fairway there, so the client's process is
+ * pinned from the writer of the first bytes instead (peer.h).
+ */
 struct wl_client *gate_adopt(struct gate *gate, int fd);
 
 /*

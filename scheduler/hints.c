@@ -1,5 +1,6 @@
 #include "scheduler/hints.h"
 #include "scheduler/log.h"
+#include "scheduler/peer.h"
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -388,7 +389,7 @@ void hints_destroy(struct hints *hints) {
 }
 
 struct hints_proc *hints_proc_create(
-		struct hints *hints, pid_t pid, int pidfd) {
+		struct hints *hints, pid_t pid, int pidfd, uid_t uid) {
 	if (pid <= 0) {
 		if (pidfd >= 0) {
 			close(pidfd);
@@ -405,6 +406,7 @@ struct hints_proc *hints_proc_create(
 	proc->hints = hints;
 	proc->pid = pid;
 	proc->pidfd = pidfd;
+	proc->uid = uid;
 	proc->wanted = proc->applied = RATINGS_IDLE;
 	proc->tokens = hints->config.burst;
 	proc->tokens_ns = INT64_MIN;
@@ -414,8 +416,10 @@ struct hints_proc *hints_proc_create(
 	}
 	/* The start time read while the pidfd's process is alive is its own. */
 	if (proc->pidfd < 0 || !hint_proc_start_time(pid, pid, &proc->start) ||
-			!pidfd_alive(proc->pidfd)) {
-		sched_log(SCHED_LOG_DEBUG, "hints: pid %d is gone already", (int)pid);
+			!peer_uids_are(pid, uid) || !pidfd_alive(proc->pidfd)) {
+		sched_log(SCHED_LOG_DEBUG,
+				"hints: pid %d is gone already, or not of uid %d alone",
+				(int)pid, (int)uid);
 		if (proc->pidfd >= 0) {
 			close(proc->pidfd);
 		}
@@ -467,7 +471,17 @@ void hints_proc_update(struct hints_proc *proc, int64_t now) {
 	if (proc->gone) {
 		return;
 	}
-	if (!verify(proc, NULL)) {
+	bool alive = verify(proc, NULL);
+	if (alive && !peer_uids_are(proc->pid, proc->uid)) {
+		/* It exec'd a setuid program, say: no longer the client's own. */
+		sched_log(SCHED_LOG_INFO,
+				"hints: pid %d no longer runs as uid %d alone: given back "
+				"what it had, and left alone",
+				(int)proc->pid, (int)proc->uid);
+		apply_class(proc, proc->applied, true, false);
+		alive = false;
+	}
+	if (!alive) {
 		proc->gone = true;
 		struct hints_thread *thread, *tmp;
 		wl_list_for_each_safe(thread, tmp, &proc->threads, link) {

@@ -104,6 +104,9 @@ struct hints_proc {
 	pid_t pid;
 	int pidfd;
 	uint64_t start;
+	uid_t uid; /* what its real, effective and saved uids must be */
+	/* fairway waits on it (Xwayland): never below SCHED_BATCH. */
+	bool never_idle;
 	enum ratings_class wanted, applied;
 	double tokens;
 	int64_t tokens_ns;
@@ -144,12 +147,19 @@ void hints_destroy(struct hints *hints);
  */
 int hints_replay(const char *state_dir);
 
+/* For hints_proc_create: whatever uid, as long as it is one (no setuid). */
+#define HINTS_ANY_UID ((uid_t)-1)
+
 /*
  * Starts tracking a process. Takes pidfd (-1: one is opened here; the
- * caller's, from SO_PEERPIDFD, names the peer beyond doubt). NULL if the
- * process is gone already.
+ * caller's, pinned at accept (peer.h), names the peer beyond doubt). Its
+ * real, effective and saved uids must all be uid, now and before every
+ * change, as rtkit requires: a client that exec'd a setuid program is
+ * given back what it had and left alone. NULL if the process is gone
+ * already or its uids do not match.
  */
-struct hints_proc *hints_proc_create(struct hints *hints, pid_t pid, int pidfd);
+struct hints_proc *hints_proc_create(
+		struct hints *hints, pid_t pid, int pidfd, uid_t uid);
 /* Restores its threads and forgets it. Accepts NULL. */
 void hints_proc_destroy(struct hints_proc *proc);
 

@@ -1,6 +1,7 @@
 #ifndef FAIRWAY_SCHEDULER_STREAM_H
 #define FAIRWAY_SCHEDULER_STREAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -29,12 +30,24 @@ struct stream_fd {
 	int fd;
 };
 
+/*
+ * Who wrote the first bytes that came with credentials, on a socket that
+ * passes them (peer.h, peer_pass_credentials).
+ */
+struct stream_sender {
+	bool known;
+	pid_t pid;
+	uid_t uid;
+	int pidfd; /* SCM_PIDFD where the kernel sends one, else -1 */
+};
+
 struct stream {
 	uint8_t *data;
 	size_t head, tail, capacity; /* bytes queued are data[head..tail) */
 	uint64_t offset; /* stream offset of data[head] */
 	struct stream_fd *fds;
 	size_t fds_head, fds_tail, fds_capacity;
+	struct stream_sender sender;
 };
 
 void stream_init(struct stream *stream);

@@ -169,7 +169,8 @@ static void test_apply_and_restore(void) {
 	CHECK_INT(orig.count, 4);
 	CHECK_INT(orig.attr[1].nice, 2);
 
-	struct hints_proc *proc = hints_proc_create(hints, child.pid, -1);
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
 	CHECK(proc != NULL);
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 1 * S);
 	check_class(hints, child.pid, &orig, RATINGS_INTERACTIVE);
@@ -220,7 +221,8 @@ static void test_rate_limit(void) {
 	struct child child = start_child(1);
 	struct snapshot orig;
 	snap(child.pid, &orig);
-	struct hints_proc *proc = hints_proc_create(hints, child.pid, -1);
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
 	hints_proc_set_class(proc, RATINGS_BACKGROUND, 1);
 	/* The bucket is empty: the third change waits. */
@@ -245,7 +247,8 @@ static void test_dry_run(void) {
 	struct child child = start_child(2);
 	struct snapshot orig, after;
 	snap(child.pid, &orig);
-	struct hints_proc *proc = hints_proc_create(hints, child.pid, -1);
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
 	hints_proc_set_class(proc, RATINGS_BACKGROUND, S);
 	CHECK(hints->changes >= 6);
@@ -292,7 +295,7 @@ static void test_pid_reuse(void) {
 	struct hints *hints = hints_create(&config, dir);
 	struct child child = start_child(0);
 	pid_t pid = child.pid;
-	struct hints_proc *proc = hints_proc_create(hints, pid, -1);
+	struct hints_proc *proc = hints_proc_create(hints, pid, -1, geteuid());
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
 	hints_proc_set_class(proc, RATINGS_BACKGROUND, 1);
 	CHECK_INT(proc->applied, RATINGS_INTERACTIVE);
@@ -348,7 +351,8 @@ static void test_undo(void) {
 	hints_config_default(&config);
 	struct hints *hints = hints_create(&config, dir);
 	struct child child = start_child(1);
-	struct hints_proc *proc = hints_proc_create(hints, child.pid, -1);
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
 	hints->after_change = kill_during_change;
 	hints->after_change_data = &child;
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
@@ -382,7 +386,8 @@ static void write_journal(pid_t pid, uint32_t policy, int nice) {
  * fork flag, is refused, and nice goes no lower than fairway's floor.
  */
 static void test_replay_clamps(void) {
-	struct child child = start_child(0);
+	/* One thread: its start acknowledges that the main one set its nice. */
+	struct child child = start_child(1);
 	struct hint_attr orig, now;
 	CHECK(hints_get_attr(child.pid, &orig));
 	CHECK(!orig.reset_on_fork);
