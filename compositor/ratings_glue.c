@@ -1,7 +1,6 @@
 #include "compositor/ratings_glue.h"
 #include "compositor/ratings_damage.h"
 #include "compositor/server.h"
-#include "compositor/xwayland_pid.h"
 #include "scheduler/clock.h"
 #include "scheduler/gate.h"
 #include "scheduler/hints.h"
@@ -60,8 +59,6 @@ struct fw_ratings {
 	struct wl_list rated, xsurfaces;
 	struct fw_damage_tracker *damage;
 	struct wl_event_source *timer;
-	struct wl_client *xwayland; /* the client xwayland_pid was found for */
-	pid_t xwayland_pid;
 	struct wl_listener new_xsurface;
 };
 
@@ -120,23 +117,24 @@ static void handle_client_destroy(struct wl_listener *listener, void *data) {
 	free(rc);
 }
 
-static struct wl_client *xwayland_client(struct fw_server *server, pid_t *pid) {
-	struct fw_ratings *ratings = server->ratings;
-	if (ratings == NULL || server->xwayland == NULL ||
-			server->xwayland->server == NULL ||
-			server->xwayland->server->client == NULL) {
+static struct wl_client *xwayland_client(struct fw_server *server) {
+	if (server->xwayland == NULL || server->xwayland->server == NULL) {
 		return NULL;
 	}
-	struct wl_client *client = server->xwayland->server->client;
-	if (ratings->xwayland != client) {
-		ratings->xwayland = client;
-		ratings->xwayland_pid =
-				fw_xwayland_find_pid(server->xwayland->display_name);
-		wlr_log(WLR_DEBUG, "ratings: Xwayland of %s is pid %d",
-				server->xwayland->display_name, (int)ratings->xwayland_pid);
-	}
-	*pid = ratings->xwayland_pid;
-	return client;
+	return server->xwayland->server->client;
+}
+
+/*
+ * Xwayland's process: the writer at the other end of the socketpair
+ * wlroots made for it, as the gate pinned it (peer.h), never a process
+ * found by its name. 0 until it is known, and without the gate.
+ */
+static pid_t xwayland_pid(struct fw_server *server) {
+	struct wl_client *client = xwayland_client(server);
+	struct gate_connection *conn = client != NULL && server->gate != NULL
+			? gate_connection_from_client(client)
+			: NULL;
+	return conn != NULL ? conn->peer.pid : 0;
 }
 
 static struct fw_rated_client *client_get(
@@ -153,16 +151,16 @@ static struct fw_rated_client *client_get(
 	int pidfd = -1;
 	struct gate_connection *conn =
 			server->gate != NULL ? gate_connection_from_client(client) : NULL;
-	pid_t xwayland_pid = 0;
-	if (xwayland_client(server, &xwayland_pid) == client) {
-		/* Its socketpair names fairway, which made it. */
-		pid = xwayland_pid;
-	} else if (conn != NULL) {
+	if (conn != NULL) {
+		if (conn->pin_writer) {
+			/* Xwayland has not written yet: asked again later. */
+			return NULL;
+		}
 		/* Pinned at accept (peer.h); pid 0 if it could not be. */
 		pid = conn->peer.pid;
 		uid = conn->peer.uid;
 		pidfd = peer_dup_pidfd(&conn->peer);
-	} else {
+	} else if (client != xwayland_client(server)) {
 		/* --scheduler off: a pid, checked from here on (hints.h). */
 		gid_t gid;
 		wl_client_get_credentials(client, &pid, &uid, &gid);
@@ -187,17 +185,25 @@ static struct fw_rated_client *client_get(
 	return rc;
 }
 
-/* The X client behind an X window, once _NET_WM_PID names it. */
+/*
+ * The X client behind an X window, once its pid is known: wlroots 0.15
+ * asks Xwayland through the X-Resource extension (XResQueryClientIds),
+ * where Xwayland reports the pid its X socket's peer had. No uid is known
+ * for it, but its uids must agree (no setuid program).
+ */
 static struct fw_rated *xsurface_rated(struct fw_rated_xsurface *xs) {
 	struct fw_ratings *ratings = xs->ratings;
-	pid_t xwayland_pid = 0;
-	struct wl_client *client = xwayland_client(ratings->server, &xwayland_pid);
+	struct wl_client *client = xwayland_client(ratings->server);
 	pid_t pid = xs->xsurface->pid;
 	if (xs->rated != NULL || client == NULL || pid <= 0 ||
-			pid == xwayland_pid || pid == getpid()) {
+			pid == xwayland_pid(ratings->server) || pid == getpid()) {
 		return xs->rated;
 	}
 	struct fw_rated_client *parent = client_get(ratings, client);
+	if (parent == NULL) {
+		/* Xwayland's own process is not known yet: later. */
+		return NULL;
+	}
 	xs->rated = rated_get(ratings, pid, -1, HINTS_ANY_UID);
 	if (xs->rated != NULL && xs->rated->xwayland == NULL && parent != NULL &&
 			parent->rated != NULL) {
@@ -240,9 +246,8 @@ void fw_ratings_note_input(struct fw_server *server, struct wl_client *client,
 	if (ratings == NULL) {
 		return;
 	}
-	pid_t xwayland_pid;
 	if (surface == NULL && client != NULL &&
-			xwayland_client(server, &xwayland_pid) == client) {
+			xwayland_client(server) == client) {
 		/* Which X client: the one whose window has the focus. */
 		surface = server->seat->keyboard_state.focused_surface;
 		if (surface == NULL || surface->resource == NULL ||
