@@ -16,6 +16,13 @@ struct gate_connection *connection_create(
 		struct gate *gate, int outer_fd, bool accepted);
 
 /*
+ * Drops the client once libwayland is out of the call it is in: it may be
+ * in the middle of sending to this very client. gate_iterate drops it
+ * before it next waits.
+ */
+void connection_drop_later(struct gate_connection *conn);
+
+/*
  * Serves libwayland whole queued requests, at most max_bytes and
  * max_requests: its read callback runs, reads them and dispatches them
  * before this returns. Returns how many requests it was served, or -1 if

@@ -156,18 +156,18 @@ static int take_fds(struct stream *stream, struct msghdr *msg, uint64_t tag) {
 	return count;
 }
 
-ssize_t stream_recv(struct stream *stream, int fd, size_t max, int *eof,
-		int *fds_in_one_read) {
+ssize_t stream_recv(struct stream *stream, int fd, size_t max, size_t max_fds,
+		int *eof, int *fds_in_one_read) {
 	/* Room for the writer's credentials too, where they are passed. */
 	union {
 		char buf[CMSG_SPACE(STREAM_MAX_FDS_PER_RECV * sizeof(int)) +
 				CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
 	} control;
-	size_t total = 0;
+	size_t total = 0, fds_taken = 0;
 	*eof = 0;
 	*fds_in_one_read = 0;
-	while (total < max) {
+	while (total < max && fds_taken < max_fds) {
 		size_t want = max - total < RECV_CHUNK ? max - total : RECV_CHUNK;
 		if (reserve_bytes(stream, want) < 0) {
 			errno = ENOMEM;
@@ -199,6 +199,7 @@ ssize_t stream_recv(struct stream *stream, int fd, size_t max, int *eof,
 			errno = ENOMEM;
 			return -1;
 		}
+		fds_taken += (size_t)fds;
 		if (fds > *fds_in_one_read) {
 			*fds_in_one_read = fds;
 		}
@@ -224,16 +225,30 @@ ssize_t stream_recv(struct stream *stream, int fd, size_t max, int *eof,
 	return total;
 }
 
-/* Drops the first `len` bytes and every fd tagged before their end. */
+/*
+ * Drops the first `len` bytes and every fd tagged before their end. An
+ * emptied buffer that a burst grew is given back.
+ */
 static void consume(struct stream *stream, size_t len, size_t fds_sent) {
 	stream->head += len;
 	stream->offset += len;
 	stream->fds_head += fds_sent;
 	if (stream->head == stream->tail) {
 		stream->head = stream->tail = 0;
+		if (stream->capacity > STREAM_KEEP_CAPACITY) {
+			free(stream->data);
+			stream->data = NULL;
+			stream->capacity = 0;
+		}
 	}
 	if (stream->fds_head == stream->fds_tail) {
 		stream->fds_head = stream->fds_tail = 0;
+		if (stream->fds_capacity * sizeof(*stream->fds) >
+				STREAM_KEEP_CAPACITY) {
+			free(stream->fds);
+			stream->fds = NULL;
+			stream->fds_capacity = 0;
+		}
 	}
 }
 

@@ -50,6 +50,12 @@ struct stream {
 	struct stream_sender sender;
 };
 
+/*
+ * A buffer grown past this by a burst is given back once it empties, so
+ * that a client holds only what it needs queued.
+ */
+#define STREAM_KEEP_CAPACITY (64 * 1024)
+
 void stream_init(struct stream *stream);
 /* Frees the buffers and closes the fds still queued. */
 void stream_finish(struct stream *stream);
@@ -68,16 +74,19 @@ static inline size_t stream_fd_count(const struct stream *stream) {
 
 /*
  * Reads what the socket holds, up to max bytes, in as many recvmsg calls as
- * it takes, stopping at a short read. Returns the bytes read; 0 with *eof
- * set when the peer hung up (an end right after data shows at the next
- * call);
- * -1 with errno on an error other than EAGAIN. *fds_in_one_read reports the
- * largest number of fds that came in a single recvmsg, so that the caller
- * can refuse floods that libwayland could not have taken either; it is
- * STREAM_MAX_FDS_PER_RECV + 1 when the kernel had to drop fds (MSG_CTRUNC).
+ * it takes, stopping at a short read, and before any further recvmsg once
+ * max_fds fds came: one recvmsg brings the fds of one sendmsg, so a read
+ * takes at most max_fds + 27 fds from a client that keeps to libwayland's
+ * 28 a message (more in one message ends that client anyway). Returns the
+ * bytes read; 0 with *eof set when the peer hung up (an end right after
+ * data shows at the next call); -1 with errno on an error other than
+ * EAGAIN. *fds_in_one_read reports the largest number of fds that came in
+ * a single recvmsg, so that the caller can refuse floods that libwayland
+ * could not have taken either; it is STREAM_MAX_FDS_PER_RECV + 1 when the
+ * kernel had to drop fds (MSG_CTRUNC).
  */
-ssize_t stream_recv(struct stream *stream, int fd, size_t max, int *eof,
-		int *fds_in_one_read);
+ssize_t stream_recv(struct stream *stream, int fd, size_t max, size_t max_fds,
+		int *eof, int *fds_in_one_read);
 
 /*
  * Sends the first len bytes of the stream with their fds, at most

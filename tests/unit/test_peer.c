@@ -153,7 +153,7 @@ static void test_pin_writer(void) {
 	CHECK(write(go[1], "g", 1) == 1);
 	int eof = 0, most = 0;
 	for (int i = 0; i < 1000 && stream_len(&stream) < 5; i++) {
-		CHECK(stream_recv(&stream, pair[0], 4096, &eof, &most) >= 0);
+		CHECK(stream_recv(&stream, pair[0], 4096, 1024, &eof, &most) >= 0);
 		usleep(1000);
 	}
 	CHECK_INT(stream_len(&stream), 5);
