@@ -174,6 +174,11 @@ static struct fw_rated_client *client_get(
 	}
 	if (pid > 0 && pid != getpid()) {
 		rc->rated = rated_get(ratings, pid, pidfd, uid);
+		if (rc->rated != NULL && rc->rated->proc != NULL &&
+				client == xwayland_client(server)) {
+			/* wlroots' window manager blocks fairway on Xwayland. */
+			hints_proc_never_idle(rc->rated->proc);
+		}
 	} else if (pidfd >= 0) {
 		close(pidfd);
 	}

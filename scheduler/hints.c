@@ -61,6 +61,14 @@ static void compute_target(struct hints_proc *proc,
 		 * that fairway could set: otherwise it would stay there. */
 		out->policy = SCHED_BATCH;
 	}
+	if (out->policy == SCHED_IDLE && proc->never_idle) {
+		/*
+		 * fairway waits on it: under load, a SCHED_IDLE Xwayland holds
+		 * up wlroots' window manager, which blocks fairway's thread on
+		 * its replies, and with it every client.
+		 */
+		out->policy = SCHED_BATCH;
+	}
 	out->reset_on_fork = true;
 	if (target->set_nice) {
 		int want = target->nice < HINTS_NICE_FLOOR ? HINTS_NICE_FLOOR
@@ -448,6 +456,10 @@ void hints_proc_destroy(struct hints_proc *proc) {
 	wl_list_remove(&proc->link);
 	close(proc->pidfd);
 	free(proc);
+}
+
+void hints_proc_never_idle(struct hints_proc *proc) {
+	proc->never_idle = true;
 }
 
 static bool take_token(struct hints_proc *proc, int64_t now) {

@@ -105,7 +105,11 @@ struct hints_proc {
 	int pidfd;
 	uint64_t start;
 	uid_t uid; /* what its real, effective and saved uids must be */
-	/* fairway waits on it (Xwayland): never below SCHED_BATCH. */
+	/*
+	 * fairway blocks on it (Xwayland: wlroots' window manager waits on
+	 * its replies on fairway's thread): never below SCHED_BATCH, whatever
+	 * its class asks. Set it with hints_proc_never_idle.
+	 */
 	bool never_idle;
 	enum ratings_class wanted, applied;
 	double tokens;
@@ -162,6 +166,8 @@ struct hints_proc *hints_proc_create(
 		struct hints *hints, pid_t pid, int pidfd, uid_t uid);
 /* Restores its threads and forgets it. Accepts NULL. */
 void hints_proc_destroy(struct hints_proc *proc);
+/* fairway waits on this process: it never gets SCHED_IDLE. */
+void hints_proc_never_idle(struct hints_proc *proc);
 
 /*
  * Asks for a class; takes effect at once if the rate limit allows (urgent

@@ -421,6 +421,30 @@ static void test_replay_clamps(void) {
 	stop_child(&child);
 }
 
+/* A process fairway waits on is never put in SCHED_IDLE. */
+static void test_never_idle(void) {
+	struct hints_config config;
+	hints_config_default(&config);
+	struct hints *hints = hints_create(&config, dir);
+	struct child child = start_child(1);
+	struct snapshot orig, now;
+	snap(child.pid, &orig);
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
+	CHECK(proc != NULL);
+	hints_proc_never_idle(proc);
+	hints_proc_set_class(proc, RATINGS_BACKGROUND, 0);
+	snap(child.pid, &now);
+	for (int i = 0; i < now.count; i++) {
+		CHECK_INT(now.attr[i].policy, SCHED_BATCH);
+		CHECK(now.attr[i].reset_on_fork);
+	}
+	hints_destroy(hints);
+	snap(child.pid, &now);
+	check_same(&orig, &now);
+	stop_child(&child);
+}
+
 static void test_parse(void) {
 	struct hints_config config;
 	hints_config_default(&config);
@@ -457,6 +481,7 @@ int main(void) {
 	test_pid_reuse();
 	test_undo();
 	test_replay_clamps();
+	test_never_idle();
 	rmdir(dir);
 	return 0;
 }
