@@ -31,7 +31,17 @@ struct fw_rated {
 	pid_t pid;
 	int refs;
 	struct ratings_client rc;
-	struct hints_proc *proc; /* NULL without hints or once gone */
+	/*
+	 * Its hints, made at its first class change, off the input path:
+	 * NULL before, without hints, or once gone. Until then, the pidfd
+	 * and uid it will be checked against.
+	 */
+	struct hints_proc *proc;
+	bool hinted; /* proc made, or tried */
+	int pidfd;
+	uid_t uid;
+	bool never_idle; /* Xwayland: hints_proc_never_idle */
+	bool due; /* its class waits for handle_hints_due */
 	struct fw_rated *xwayland; /* an X client's Xwayland, referenced */
 	double frame; /* damage shown by the frame being counted */
 	enum ratings_class class;
@@ -59,6 +69,8 @@ struct fw_ratings {
 	struct wl_list rated, xsurfaces;
 	struct fw_damage_tracker *damage;
 	struct wl_event_source *timer;
+	/* Runs the class changes input asked for, after the input went out. */
+	struct wl_event_source *hints_due;
 	struct wl_listener new_xsurface;
 };
 
@@ -89,25 +101,30 @@ static struct fw_rated *rated_get(
 	rated->pid = pid;
 	rated->refs = 1;
 	rated->class = RATINGS_IDLE;
+	rated->pidfd = pidfd;
+	rated->uid = uid;
 	ratings_client_init(&rated->rc, pid);
-	if (ratings->hints != NULL) {
-		rated->proc = hints_proc_create(ratings->hints, pid, pidfd, uid);
-	} else if (pidfd >= 0) {
-		close(pidfd);
-	}
 	wl_list_insert(ratings->rated.prev, &rated->link);
 	return rated;
+}
+
+static void rated_free(struct fw_rated *rated) {
+	/* Gone from the compositor: its threads get their own back. */
+	hints_proc_destroy(rated->proc);
+	if (rated->pidfd >= 0) {
+		close(rated->pidfd);
+	}
+	wl_list_remove(&rated->link);
+	free(rated);
 }
 
 static void rated_unref(struct fw_rated *rated) {
 	if (rated == NULL || --rated->refs > 0) {
 		return;
 	}
-	/* Gone from the compositor: its threads get their own back. */
-	hints_proc_destroy(rated->proc);
-	rated_unref(rated->xwayland);
-	wl_list_remove(&rated->link);
-	free(rated);
+	struct fw_rated *xwayland = rated->xwayland;
+	rated_free(rated);
+	rated_unref(xwayland);
 }
 
 static void handle_client_destroy(struct wl_listener *listener, void *data) {
@@ -174,10 +191,9 @@ static struct fw_rated_client *client_get(
 	}
 	if (pid > 0 && pid != getpid()) {
 		rc->rated = rated_get(ratings, pid, pidfd, uid);
-		if (rc->rated != NULL && rc->rated->proc != NULL &&
-				client == xwayland_client(server)) {
+		if (rc->rated != NULL && client == xwayland_client(server)) {
 			/* wlroots' window manager blocks fairway on Xwayland. */
-			hints_proc_never_idle(rc->rated->proc);
+			rc->rated->never_idle = true;
 		}
 	} else if (pidfd >= 0) {
 		close(pidfd);
@@ -238,10 +254,48 @@ static struct fw_rated *surface_owner(
 	return rc != NULL ? rc->rated : NULL;
 }
 
+/*
+ * Hands the class to the kernel: the /proc walk, the journal's fsync and
+ * the sched_setattr calls, never on the input path (handle_hints_due).
+ */
 static void set_class(
 		struct fw_ratings *ratings, struct fw_rated *rated, int64_t now) {
+	if (!rated->hinted && ratings->hints != NULL) {
+		rated->hinted = true;
+		rated->proc = hints_proc_create(
+				ratings->hints, rated->pid, rated->pidfd, rated->uid);
+		rated->pidfd = -1;
+		if (rated->proc != NULL && rated->never_idle) {
+			hints_proc_never_idle(rated->proc);
+		}
+	}
 	if (rated->proc != NULL) {
 		hints_proc_set_class(rated->proc, rated->class, now);
+	}
+}
+
+static void handle_hints_due(void *data) {
+	struct fw_ratings *ratings = data;
+	ratings->hints_due = NULL;
+	int64_t now = sched_clock_now_ns();
+	struct fw_rated *rated;
+	wl_list_for_each(rated, &ratings->rated, link) {
+		if (rated->due) {
+			rated->due = false;
+			set_class(ratings, rated, now);
+		}
+	}
+}
+
+/*
+ * Input made a client interactive: its hints follow once the input has
+ * gone out and the loop is idle, as the gate's boost did at once.
+ */
+static void set_class_soon(struct fw_ratings *ratings, struct fw_rated *rated) {
+	rated->due = true;
+	if (ratings->hints_due == NULL) {
+		ratings->hints_due = wl_event_loop_add_idle(
+				ratings->server->loop, handle_hints_due, ratings);
 	}
 }
 
@@ -272,7 +326,7 @@ void fw_ratings_note_input(struct fw_server *server, struct wl_client *client,
 	for (; rated != NULL; rated = rated->xwayland) {
 		if (ratings_client_note_input(&rated->rc, &ratings->params, now)) {
 			rated->class = RATINGS_INTERACTIVE;
-			set_class(ratings, rated, now);
+			set_class_soon(ratings, rated);
 		}
 	}
 }
@@ -436,6 +490,9 @@ void fw_ratings_destroy(struct fw_server *server) {
 	}
 	server->ratings = NULL;
 	wl_event_source_remove(ratings->timer);
+	if (ratings->hints_due != NULL) {
+		wl_event_source_remove(ratings->hints_due);
+	}
 	wl_list_remove(&ratings->new_xsurface.link);
 	struct fw_rated_xsurface *xs, *xs_tmp;
 	wl_list_for_each_safe(xs, xs_tmp, &ratings->xsurfaces, link) {
@@ -450,16 +507,11 @@ void fw_ratings_destroy(struct fw_server *server) {
 		}
 	}
 	fw_damage_tracker_destroy(ratings->damage);
-	/* X clients keep their Xwayland referenced: let go of those last. */
+	/* What is left goes, referenced or not (X clients hold Xwayland's). */
 	while (!wl_list_empty(&ratings->rated)) {
 		struct fw_rated *rated =
 				wl_container_of(ratings->rated.next, rated, link);
-		hints_proc_destroy(rated->proc);
-		rated->proc = NULL;
-		wl_list_remove(&rated->link);
-		wl_list_init(&rated->link);
-		rated->xwayland = NULL;
-		free(rated);
+		rated_free(rated);
 	}
 	hints_destroy(ratings->hints);
 	free(ratings);

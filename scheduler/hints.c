@@ -1,7 +1,6 @@
 #include "scheduler/hints.h"
 #include "scheduler/log.h"
 #include "scheduler/peer.h"
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <sched.h>
@@ -97,19 +96,25 @@ static bool pidfd_alive(int pidfd) {
 	return errno == EPERM;
 }
 
-/* The pid and tid still name the process and thread we took them for. */
+/*
+ * The pid and tid still name the process and thread we took them for. A
+ * live pidfd holds its pid: while it answers, the pid is the process's,
+ * and a tid under /proc/PID/task with the thread's start time is that
+ * thread.
+ */
 static bool verify(struct hints_proc *proc, struct hints_thread *thread) {
 	uint64_t start;
-	if (!pidfd_alive(proc->pidfd) ||
-			!hint_proc_start_time(proc->pid, proc->pid, &start) ||
-			start != proc->start) {
+	if (!pidfd_alive(proc->pidfd)) {
 		return false;
 	}
-	if (thread != NULL) {
-		if (!hint_proc_start_time(proc->pid, thread->tid, &start) ||
-				start != thread->start) {
+	if (thread == NULL) {
+		if (!hint_proc_start_time(proc->pid, proc->pid, &start) ||
+				start != proc->start) {
 			return false;
 		}
+	} else if (!hint_proc_start_time(proc->pid, thread->tid, &start) ||
+			start != thread->start) {
+		return false;
 	}
 	/* Checked again last: a pid recycled after the reads fails here. */
 	return pidfd_alive(proc->pidfd);
@@ -127,13 +132,19 @@ static void log_change(struct hints_proc *proc, struct hints_thread *thread,
 			want->reset_on_fork ? " reset-on-fork" : "");
 }
 
-static void forget_thread(
-		struct hints_proc *proc, struct hints_thread *thread) {
+/* A thread that exited: nothing left to restore, nor to journal. */
+static void forget_thread(struct hints_thread *thread, void *data) {
+	struct hints_proc *proc = data;
 	if (thread->changed && proc->hints->journal != NULL) {
 		hint_journal_remove(proc->hints->journal, thread->tid);
 	}
-	wl_list_remove(&thread->link);
-	free(thread);
+}
+
+static void forget_threads(struct hints_proc *proc) {
+	for (size_t i = 0; i < proc->threads.count; i++) {
+		forget_thread(&proc->threads.items[i], proc);
+	}
+	hint_threads_finish(&proc->threads);
 }
 
 /* Gives one thread the attributes of class (restore: its saved ones). */
@@ -147,7 +158,12 @@ static void apply_thread(struct hints_proc *proc, struct hints_thread *thread,
 		return;
 	}
 	struct hint_attr current, want;
-	if (!verify(proc, thread) || !hints_get_attr(thread->tid, &current)) {
+	if (!verify(proc, thread)) {
+		/* Read again at the next scan: a new thread, or none. */
+		thread->stale = true;
+		return;
+	}
+	if (!hints_get_attr(thread->tid, &current)) {
 		return;
 	}
 	if (!thread->changed && !hint_fair_policy(current.policy)) {
@@ -220,8 +236,8 @@ static bool save_threads(struct hints_proc *proc) {
 	if (hints->config.mode == HINTS_DRY_RUN) {
 		return true;
 	}
-	struct hints_thread *thread;
-	wl_list_for_each(thread, &proc->threads, link) {
+	for (size_t i = 0; i < proc->threads.count; i++) {
+		struct hints_thread *thread = &proc->threads.items[i];
 		if (thread->changed || thread->left_alone) {
 			continue;
 		}
@@ -257,11 +273,8 @@ static void apply_class(struct hints_proc *proc, enum ratings_class class,
 				(int)proc->pid);
 		return;
 	}
-	struct hints_thread *thread, *tmp;
-	wl_list_for_each_safe(thread, tmp, &proc->threads, link) {
-		if (proc->gone) {
-			break;
-		}
+	for (size_t i = 0; i < proc->threads.count && !proc->gone; i++) {
+		struct hints_thread *thread = &proc->threads.items[i];
 		if (!fresh_only || !thread->seen) {
 			apply_thread(proc, thread, class, restore);
 		}
@@ -272,74 +285,25 @@ static void apply_class(struct hints_proc *proc, enum ratings_class class,
 	}
 }
 
-static struct hints_thread *find_thread(struct hints_proc *proc, pid_t tid) {
-	struct hints_thread *thread;
-	wl_list_for_each(thread, &proc->threads, link) {
-		if (thread->tid == tid) {
-			return thread;
-		}
-	}
-	return NULL;
-}
-
 /*
- * Brings the thread list up to date; new threads have seen == false until
- * apply_class gets to them. Returns how many are new.
+ * Brings the threads up to date; new ones have seen == false until
+ * apply_class gets to them. Returns how many threads wait for the class.
  */
-static int scan_threads(struct hints_proc *proc) {
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)proc->pid);
-	DIR *dir = opendir(path);
-	if (dir == NULL) {
+static size_t scan_threads(struct hints_proc *proc) {
+	if (hint_threads_scan(&proc->threads, proc->pid, forget_thread, proc) < 0) {
 		return 0;
 	}
-	struct hints_thread *thread, *tmp;
-	uint64_t *found = NULL;
-	size_t found_count = 0;
-	int fresh = 0;
-	struct dirent *ent;
-	while ((ent = readdir(dir)) != NULL) {
-		char *end;
-		long tid = strtol(ent->d_name, &end, 10);
-		uint64_t start;
-		if (*end != '\0' || tid <= 0 || tid > INT32_MAX ||
-				!hint_proc_start_time(proc->pid, (pid_t)tid, &start)) {
-			continue;
-		}
-		thread = find_thread(proc, (pid_t)tid);
-		if (thread != NULL && thread->start != start) {
-			forget_thread(proc, thread);
-			thread = NULL;
-		}
-		if (thread == NULL) {
-			thread = calloc(1, sizeof(*thread));
-			if (thread == NULL) {
-				continue;
-			}
-			thread->tid = (pid_t)tid;
-			thread->start = start;
-			wl_list_insert(proc->threads.prev, &thread->link);
-			fresh++;
-		}
-		uint64_t *grown = realloc(found, (found_count + 1) * sizeof(*found));
-		if (grown != NULL) {
-			found = grown;
-			found[found_count++] = (uint64_t)tid;
-		}
+	if (proc->threads.untracked > 0 && !proc->told_untracked) {
+		proc->told_untracked = true;
+		sched_log(SCHED_LOG_INFO,
+				"hints: pid %d has %zu threads more than the %d hinted",
+				(int)proc->pid, proc->threads.untracked, HINT_THREADS_MAX);
 	}
-	closedir(dir);
-	wl_list_for_each_safe(thread, tmp, &proc->threads, link) {
-		bool present = false;
-		for (size_t i = 0; i < found_count && !present; i++) {
-			present = found[i] == (uint64_t)thread->tid;
-		}
-		if (!present) {
-			/* Exited: nothing left to restore. */
-			forget_thread(proc, thread);
-		}
+	size_t unseen = 0;
+	for (size_t i = 0; i < proc->threads.count; i++) {
+		unseen += !proc->threads.items[i].seen;
 	}
-	free(found);
-	return fresh;
+	return unseen;
 }
 
 struct hints *hints_create(
@@ -418,7 +382,7 @@ struct hints_proc *hints_proc_create(
 	proc->wanted = proc->applied = RATINGS_IDLE;
 	proc->tokens = hints->config.burst;
 	proc->tokens_ns = INT64_MIN;
-	wl_list_init(&proc->threads);
+	hint_threads_init(&proc->threads);
 	if (proc->pidfd < 0) {
 		proc->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	}
@@ -434,7 +398,6 @@ struct hints_proc *hints_proc_create(
 		free(proc);
 		return NULL;
 	}
-	scan_threads(proc);
 	wl_list_insert(&hints->procs, &proc->link);
 	return proc;
 }
@@ -446,10 +409,7 @@ void hints_proc_destroy(struct hints_proc *proc) {
 	if (!proc->gone && verify(proc, NULL)) {
 		apply_class(proc, proc->applied, true, false);
 	}
-	struct hints_thread *thread, *tmp;
-	wl_list_for_each_safe(thread, tmp, &proc->threads, link) {
-		forget_thread(proc, thread);
-	}
+	forget_threads(proc);
 	if (proc->hints->journal != NULL) {
 		hint_journal_sync(proc->hints->journal);
 	}
@@ -495,16 +455,13 @@ void hints_proc_update(struct hints_proc *proc, int64_t now) {
 	}
 	if (!alive) {
 		proc->gone = true;
-		struct hints_thread *thread, *tmp;
-		wl_list_for_each_safe(thread, tmp, &proc->threads, link) {
-			forget_thread(proc, thread);
-		}
+		forget_threads(proc);
 		if (proc->hints->journal != NULL) {
 			hint_journal_sync(proc->hints->journal);
 		}
 		return;
 	}
-	int fresh = scan_threads(proc);
+	size_t unseen = scan_threads(proc);
 	if (proc->wanted != proc->applied && take_token(proc, now)) {
 		sched_log(SCHED_LOG_INFO, "hints: pid %d %s -> %s", (int)proc->pid,
 				ratings_class_name(proc->applied),
@@ -512,7 +469,11 @@ void hints_proc_update(struct hints_proc *proc, int64_t now) {
 		proc->applied = proc->wanted;
 		bool restore = proc->hints->config.targets[proc->wanted].keep;
 		apply_class(proc, proc->applied, restore, false);
-	} else if (fresh > 0) {
+	} else if (unseen > 0 && proc->wanted == proc->applied &&
+			(proc->hints->config.targets[proc->applied].keep ||
+					take_token(proc, now))) {
+		/* New threads cost a change too: a process that keeps starting
+		 * threads is hinted no faster than one that changes class. */
 		apply_class(proc, proc->applied,
 				proc->hints->config.targets[proc->applied].keep, true);
 	}

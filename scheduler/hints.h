@@ -3,6 +3,7 @@
 
 #include "scheduler/hint_attr.h"
 #include "scheduler/hint_journal.h"
+#include "scheduler/hint_threads.h"
 #include "scheduler/ratings.h"
 #include <stdbool.h>
 #include <stdint.h>
@@ -26,7 +27,10 @@
  *   HINTS_DEFAULT_BURST changes, refilled by one every
  *   HINTS_DEFAULT_REFILL_MS (sustained 0.5 changes a second, as rtkit's 25
  *   actions per 20 s allows about 1). A change that finds the bucket empty
- *   waits for the next update. Restores are never held back.
+ *   waits for the next update; so do threads that turned up since, which
+ *   take a token too. Restores are never held back.
+ * - At most HINT_THREADS_MAX threads a process are tracked
+ *   (hint_threads.h); the rest keep what they have.
  *
  * Privilege, detected at start and logged: lowering nice needs
  * CAP_SYS_NICE or the client's own RLIMIT_NICE, and fairway never raises
@@ -87,16 +91,6 @@ void hints_config_default(struct hints_config *config);
  */
 bool hints_config_parse_target(struct hints_config *config, const char *text);
 
-struct hints_thread {
-	pid_t tid;
-	uint64_t start;
-	struct hint_attr saved; /* valid once changed */
-	bool changed; /* saved, journalled, and changed by us */
-	bool left_alone; /* a policy (real-time, idle) we never touch */
-	bool seen; /* found by the latest scan */
-	struct wl_list link; /* hints_proc.threads */
-};
-
 struct hints;
 
 struct hints_proc {
@@ -115,7 +109,8 @@ struct hints_proc {
 	double tokens;
 	int64_t tokens_ns;
 	bool gone; /* exited, or its pid no longer verifies */
-	struct wl_list threads; /* hints_thread.link */
+	bool told_untracked; /* logged that it has more threads than tracked */
+	struct hint_threads threads;
 	struct wl_list link; /* hints.procs */
 };
 

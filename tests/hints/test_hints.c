@@ -445,6 +445,70 @@ static void test_never_idle(void) {
 	stop_child(&child);
 }
 
+/* The attributes of one thread of pid. */
+static struct hint_attr attr_of(pid_t tid) {
+	struct hint_attr attr;
+	CHECK(hints_get_attr(tid, &attr));
+	return attr;
+}
+
+/* How many of pid's threads have the interactive class's slice. */
+static int count_interactive(pid_t pid) {
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	CHECK(d != NULL);
+	int count = 0;
+	struct dirent *ent;
+	while ((ent = readdir(d)) != NULL) {
+		if (ent->d_name[0] != '.' &&
+				attr_of(atoi(ent->d_name)).runtime_ns == 500 * 1000) {
+			count++;
+		}
+	}
+	closedir(d);
+	return count;
+}
+
+/* Past HINT_THREADS_MAX threads, the rest keep what they have. */
+static void test_thread_cap(void) {
+	struct hints_config config;
+	hints_config_default(&config);
+	struct hints *hints = hints_create(&config, dir);
+	struct child child = start_child(HINT_THREADS_MAX + 44);
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
+	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	CHECK_INT(count_interactive(child.pid), HINT_THREADS_MAX);
+	/* The main thread, the lowest tid, is among them. */
+	CHECK_INT(attr_of(child.pid).runtime_ns, 500 * 1000);
+	CHECK_INT(proc->threads.untracked, 45);
+	hints_destroy(hints);
+	CHECK_INT(count_interactive(child.pid), 0);
+	stop_child(&child);
+}
+
+/* Threads that turn up cost a change from the bucket, as a class does. */
+static void test_new_threads_take_tokens(void) {
+	struct hints_config config;
+	hints_config_default(&config);
+	config.burst = 1;
+	config.refill_ns = 10 * S;
+	struct hints *hints = hints_create(&config, dir);
+	struct child child = start_child(1);
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
+	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	CHECK_INT(count_interactive(child.pid), 2);
+	more_threads(&child);
+	hints_proc_update(proc, 1 * S);
+	CHECK_INT(count_interactive(child.pid), 2);
+	hints_proc_update(proc, 10 * S);
+	CHECK_INT(count_interactive(child.pid), 3);
+	hints_destroy(hints);
+	stop_child(&child);
+}
+
 static void test_parse(void) {
 	struct hints_config config;
 	hints_config_default(&config);
@@ -482,6 +546,8 @@ int main(void) {
 	test_undo();
 	test_replay_clamps();
 	test_never_idle();
+	test_thread_cap();
+	test_new_threads_take_tokens();
 	rmdir(dir);
 	return 0;
 }
