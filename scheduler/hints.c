@@ -207,20 +207,26 @@ static void apply_thread(struct hints_proc *proc, struct hints_thread *thread,
 		}
 		if (!verify(proc, thread)) {
 			/*
-			 * The tid may be someone else's now. If it shows our change,
-			 * give back what the tid had just before it.
+			 * The process went away during the change. What the tid had
+			 * just before goes back only to our own thread, as its start
+			 * time shows it: a tid that is someone else's now is not ours
+			 * to touch, whatever it shows.
 			 */
+			uint64_t start;
 			struct hint_attr after;
-			if (hints_get_attr(thread->tid, &after) &&
+			bool ours = hint_proc_start_time(proc->pid, thread->tid, &start) &&
+					start == thread->start;
+			if (ours && hints_get_attr(thread->tid, &after) &&
 					hint_attr_equal(&after, &want)) {
 				hint_attr_set(&info, thread->tid, &current, &want);
 			}
 			hints->undone++;
 			proc->gone = true;
 			sched_log(SCHED_LOG_INFO,
-					"hints: pid %d went away during a change; undone on tid "
-					"%d",
-					(int)proc->pid, (int)thread->tid);
+					"hints: pid %d went away during a change; tid %d %s",
+					(int)proc->pid, (int)thread->tid,
+					ours ? "given back what it had"
+						 : "is no longer its own: left alone");
 			return;
 		}
 	}

@@ -18,7 +18,8 @@
  *   clients) are touched, each through a pidfd: the one SO_PEERPIDFD gave,
  *   or pidfd_open plus a start-time check. Before and after each change the
  *   pidfd must show the process alive and /proc the same start times for
- *   it and the thread; a change that may have hit a recycled pid is undone.
+ *   it and the thread; a change whose process went away meanwhile is
+ *   undone on its thread, never on a tid that is someone else's now.
  * - SCHED_FLAG_RESET_ON_FORK is always set: children never inherit a boost.
  * - Each thread's attributes are saved (and journalled, hint_journal.h)
  *   before its first change and restored exactly when its process leaves,
@@ -122,7 +123,9 @@ struct hints {
 	struct hint_journal *journal; /* NULL: none (dry-run, no runtime dir) */
 	struct wl_list procs; /* hints_proc.link */
 	uint64_t changes; /* sched_setattr calls made (or, dry-run, logged) */
-	uint64_t undone; /* changes undone because the pid was recycled */
+	/* changes whose process went away before they were checked: given
+	 * back where the tid is still its thread's, else left alone */
+	uint64_t undone;
 	/* Tests only: called between a change and its verification. */
 	void (*after_change)(struct hints_proc *proc, pid_t tid, void *data);
 	void *after_change_data;

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -365,6 +366,101 @@ static void test_undo(void) {
 	close(child.ack);
 }
 
+struct recycle {
+	struct child *child;
+	pid_t stranger; /* the new process on the child's pid, or -1 */
+	struct hint_attr shown; /* what the stranger's thread shows */
+};
+
+/*
+ * Between the change and its check, the child dies and its pid (its only
+ * tid) goes to a stranger that shows exactly the change just made: the
+ * stranger's thread must be left as it is.
+ */
+static void recycle_during_change(
+		struct hints_proc *proc, pid_t tid, void *data) {
+	struct recycle *r = data;
+	if (r->child->pid < 0) {
+		return;
+	}
+	struct hint_attr changed;
+	CHECK(hints_get_attr(tid, &changed));
+	pid_t pid = r->child->pid;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	r->child->pid = -1;
+	int ready[2];
+	CHECK(pipe(ready) == 0);
+	for (int tries = 0; tries < 20 && r->stranger != pid; tries++) {
+		if (r->stranger > 0) {
+			kill(r->stranger, SIGKILL);
+			waitpid(r->stranger, NULL, 0);
+			r->stranger = -1;
+		}
+		int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+		if (fd < 0) {
+			break;
+		}
+		dprintf(fd, "%d", (int)pid - 1);
+		close(fd);
+		r->stranger = fork();
+		CHECK(r->stranger >= 0);
+		if (r->stranger == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			struct hint_kernel info;
+			hint_kernel_probe(&info);
+			struct hint_attr mine;
+			CHECK(hints_get_attr(0, &mine));
+			CHECK(hint_attr_set(&info, 0, &changed, &mine));
+			char c = 1;
+			write(ready[1], &c, 1);
+			for (;;) {
+				pause();
+			}
+		}
+		if (r->stranger == pid) {
+			char c;
+			CHECK_INT(read(ready[0], &c, 1), 1);
+			CHECK(hints_get_attr(pid, &r->shown));
+			CHECK(hint_attr_equal(&r->shown, &changed));
+		}
+	}
+	close(ready[0]);
+	close(ready[1]);
+}
+
+static void test_undo_spares_recycled_tid(void) {
+	struct hints_config config;
+	hints_config_default(&config);
+	struct hints *hints = hints_create(&config, dir);
+	struct child child = start_child(0);
+	/* Start times count clock ticks: the stranger must start a later one. */
+	usleep(50 * 1000);
+	struct recycle r = {.child = &child, .stranger = -1};
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
+	hints->after_change = recycle_during_change;
+	hints->after_change_data = &r;
+	pid_t pid = child.pid;
+	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	CHECK(proc->gone);
+	if (r.stranger == pid) {
+		struct hint_attr now;
+		CHECK(hints_get_attr(pid, &now));
+		CHECK(hint_attr_equal(&now, &r.shown));
+		fprintf(stderr, "tid %d recycled mid-change: left alone\n", pid);
+	} else {
+		fprintf(stderr, "tid reuse not forced; skipped\n");
+	}
+	hints_destroy(hints);
+	if (r.stranger > 0) {
+		kill(r.stranger, SIGKILL);
+		waitpid(r.stranger, NULL, 0);
+	}
+	close(child.cmd);
+	close(child.ack);
+}
+
 /* A stale journal (writer pid 999999 is above pid_max) of one entry. */
 static void write_journal(pid_t pid, uint32_t policy, int nice) {
 	uint64_t start;
@@ -548,6 +644,7 @@ int main(void) {
 	test_never_idle();
 	test_thread_cap();
 	test_new_threads_take_tokens();
+	test_undo_spares_recycled_tid();
 	rmdir(dir);
 	return 0;
 }
