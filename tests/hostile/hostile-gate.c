@@ -94,6 +94,8 @@ int main(int argc, char *argv[]) {
 		case_max_clients();
 	} else if (strcmp(name, "total-queued") == 0) {
 		case_total_queued();
+	} else if (strcmp(name, "log-strings") == 0) {
+		case_log_strings();
 	} else {
 		fprintf(stderr, "unknown case %s\n", name);
 		return 2;
