@@ -54,6 +54,13 @@ static pid_t *read_tids(pid_t pid, size_t *count) {
 	return tids;
 }
 
+/* Whether tid is tracked, and known to be the thread it was. */
+static bool tracked(const struct hint_threads *threads, pid_t tid) {
+	const struct hints_thread *found = bsearch(&tid, threads->items,
+			threads->count, sizeof(*threads->items), compare_tid);
+	return found != NULL && !found->stale;
+}
+
 int hint_threads_scan(struct hint_threads *threads, pid_t pid,
 		hint_threads_gone_func gone, void *data) {
 	size_t tid_count;
@@ -76,7 +83,15 @@ int hint_threads_scan(struct hint_threads *threads, pid_t pid,
 		}
 	}
 	size_t room = kept < HINT_THREADS_MAX ? HINT_THREADS_MAX - kept : 0;
-	size_t most = kept + (room < tid_count ? room : tid_count);
+	/* The main thread first, wherever its tid falls (tids wrap around). */
+	bool main_new = bsearch(&pid, tids, tid_count, sizeof(*tids),
+							compare_tid) != NULL &&
+			!tracked(threads, pid);
+	bool main_reserved = main_new && room > 0;
+	if (main_reserved) {
+		room--;
+	}
+	size_t most = kept + main_reserved + (room < tid_count ? room : tid_count);
 	struct hints_thread *items = calloc(most > 0 ? most : 1, sizeof(*items));
 	if (items == NULL) {
 		free(tids);
@@ -108,11 +123,12 @@ int hint_threads_scan(struct hint_threads *threads, pid_t pid,
 		}
 		j++;
 		uint64_t start;
-		if (room == 0) {
+		bool main = tid == pid && main_reserved;
+		if (room == 0 && !main) {
 			threads->untracked++;
 		} else if (hint_proc_start_time(pid, tid, &start)) {
 			items[n++] = (struct hints_thread){.tid = tid, .start = start};
-			room--;
+			room -= main ? 0 : 1;
 			fresh++;
 		}
 	}

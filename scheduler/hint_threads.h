@@ -11,8 +11,9 @@
  * The threads of a hinted process, sorted by tid, so that each scan of
  * /proc/PID/task is one readdir, a sort and a merge, however many threads
  * the process has: a list searched for every tid took a quadratic walk
- * each second. At most HINT_THREADS_MAX are tracked (the lowest tids, the
- * main thread first); the rest keep what they have. A known thread's start
+ * each second. At most HINT_THREADS_MAX are tracked: the main thread, then
+ * the lowest tids (tids wrap around, so the main thread's may not be the
+ * lowest); the rest keep what they have. A known thread's start
  * time is not read again at each scan: every change reads it first
  * (hints.c), and marks it stale when it no longer matches.
  */

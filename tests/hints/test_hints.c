@@ -584,6 +584,39 @@ static void test_thread_cap(void) {
 	stop_child(&child);
 }
 
+/*
+ * A process started just below pid_max has its threads' tids wrap around
+ * below its own: its main thread is hinted all the same.
+ */
+static void test_main_thread_after_wrap(void) {
+	FILE *max_file = fopen("/proc/sys/kernel/pid_max", "r");
+	int pid_max = 0;
+	CHECK(max_file != NULL && fscanf(max_file, "%d", &pid_max) == 1);
+	fclose(max_file);
+	int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || dprintf(fd, "%d", pid_max - 20) < 0) {
+		fprintf(stderr, "no ns_last_pid: wrap-around not forced\n");
+		if (fd >= 0) {
+			close(fd);
+		}
+		return;
+	}
+	close(fd);
+	struct child child = start_child(HINT_THREADS_MAX + 44);
+	struct hints_config config;
+	hints_config_default(&config);
+	struct hints *hints = hints_create(&config, dir);
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
+	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	fprintf(stderr, "main thread %d of %d threads\n", (int)child.pid,
+			(int)(proc->threads.count + proc->threads.untracked));
+	CHECK_INT(attr_of(child.pid).runtime_ns, 500 * 1000);
+	CHECK_INT(count_interactive(child.pid), HINT_THREADS_MAX);
+	hints_destroy(hints);
+	stop_child(&child);
+}
+
 /* Threads that turn up cost a change from the bucket, as a class does. */
 static void test_new_threads_take_tokens(void) {
 	struct hints_config config;
@@ -643,6 +676,7 @@ int main(void) {
 	test_replay_clamps();
 	test_never_idle();
 	test_thread_cap();
+	test_main_thread_after_wrap();
 	test_new_threads_take_tokens();
 	test_undo_spares_recycled_tid();
 	rmdir(dir);
