@@ -7,7 +7,11 @@
 #include <string.h>
 #include <wayland-server-protocol.h>
 
-/* Protocol errors logged a second at most; the rest are counted. */
+/*
+ * Protocol errors logged: a burst of ERRORS_BURST, then ERRORS_PER_SECOND;
+ * the rest are counted into the next line.
+ */
+#define ERRORS_BURST 50
 #define ERRORS_PER_SECOND 10
 
 /*
@@ -19,17 +23,21 @@
  */
 static void log_protocol_error(
 		const struct wl_protocol_logger_message *message) {
-	static int64_t second_ns;
-	static unsigned in_second, unlogged;
+	static double tokens = ERRORS_BURST;
+	static int64_t tokens_ns;
+	static unsigned unlogged;
 	int64_t now = sched_clock_now_ns();
-	if (now - second_ns >= 1000 * SCHED_NS_PER_MS) {
-		second_ns = now;
-		in_second = 0;
+	if (tokens_ns != 0) {
+		tokens += (double)(now - tokens_ns) * ERRORS_PER_SECOND /
+				(1000.0 * SCHED_NS_PER_MS);
+		tokens = tokens > ERRORS_BURST ? ERRORS_BURST : tokens;
 	}
-	if (in_second++ >= ERRORS_PER_SECOND) {
+	tokens_ns = now;
+	if (tokens < 1) {
 		unlogged++;
 		return;
 	}
+	tokens -= 1;
 	struct wl_client *client = wl_resource_get_client(message->resource);
 	struct gate_connection *conn = gate_connection_from_client(client);
 	const char *reason = message->arguments[2].s;
