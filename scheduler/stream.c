@@ -32,6 +32,9 @@ void stream_finish(struct stream *stream) {
 
 /* Makes room for `extra` more bytes at the tail, compacting first. */
 static int reserve_bytes(struct stream *stream, size_t extra) {
+	if (stream_len(stream) + extra > stream->high) {
+		stream->high = stream_len(stream) + extra;
+	}
 	if (stream->capacity - stream->tail >= extra) {
 		return 0;
 	}
@@ -225,30 +228,40 @@ ssize_t stream_recv(struct stream *stream, int fd, size_t max, size_t max_fds,
 	return total;
 }
 
-/*
- * Drops the first `len` bytes and every fd tagged before their end. An
- * emptied buffer that a burst grew is given back.
- */
+/* Gives back what a burst grew, once the stream is quiet again. */
+static void emptied(struct stream *stream) {
+	stream->quiet =
+			stream->high <= STREAM_KEEP_CAPACITY / 4 ? stream->quiet + 1 : 0;
+	stream->high = 0;
+	if (stream->quiet < STREAM_QUIET_EMPTIES) {
+		return;
+	}
+	stream->quiet = 0;
+	if (stream->capacity > STREAM_KEEP_CAPACITY) {
+		free(stream->data);
+		stream->data = NULL;
+		stream->capacity = 0;
+	}
+	if (stream->fds_head == stream->fds_tail &&
+			stream->fds_capacity * sizeof(*stream->fds) >
+					STREAM_KEEP_CAPACITY) {
+		free(stream->fds);
+		stream->fds = NULL;
+		stream->fds_head = stream->fds_tail = stream->fds_capacity = 0;
+	}
+}
+
+/* Drops the first `len` bytes and every fd tagged before their end. */
 static void consume(struct stream *stream, size_t len, size_t fds_sent) {
 	stream->head += len;
 	stream->offset += len;
 	stream->fds_head += fds_sent;
-	if (stream->head == stream->tail) {
-		stream->head = stream->tail = 0;
-		if (stream->capacity > STREAM_KEEP_CAPACITY) {
-			free(stream->data);
-			stream->data = NULL;
-			stream->capacity = 0;
-		}
-	}
 	if (stream->fds_head == stream->fds_tail) {
 		stream->fds_head = stream->fds_tail = 0;
-		if (stream->fds_capacity * sizeof(*stream->fds) >
-				STREAM_KEEP_CAPACITY) {
-			free(stream->fds);
-			stream->fds = NULL;
-			stream->fds_capacity = 0;
-		}
+	}
+	if (stream->head == stream->tail) {
+		stream->head = stream->tail = 0;
+		emptied(stream);
 	}
 }
 

@@ -48,13 +48,19 @@ struct stream {
 	struct stream_fd *fds;
 	size_t fds_head, fds_tail, fds_capacity;
 	struct stream_sender sender;
+	/* Toward giving back what a burst grew (STREAM_KEEP_CAPACITY). */
+	size_t high; /* the most queued since the stream last emptied */
+	unsigned quiet; /* times in a row it emptied having held little */
 };
 
 /*
- * A buffer grown past this by a burst is given back once it empties, so
- * that a client holds only what it needs queued.
+ * A buffer grown past this by a burst is given back once the stream has
+ * emptied STREAM_QUIET_EMPTIES times in a row without holding more than
+ * a quarter of it: a client holds only what it needs queued, and one that
+ * bursts all the time keeps its buffer rather than regrow it each time.
  */
 #define STREAM_KEEP_CAPACITY (64 * 1024)
+#define STREAM_QUIET_EMPTIES 64
 
 void stream_init(struct stream *stream);
 /* Frees the buffers and closes the fds still queued. */
