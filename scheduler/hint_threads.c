@@ -56,6 +56,9 @@ static pid_t *read_tids(pid_t pid, size_t *count) {
 
 /* Whether tid is tracked, and known to be the thread it was. */
 static bool tracked(const struct hint_threads *threads, pid_t tid) {
+	if (threads->count == 0) {
+		return false;
+	}
 	const struct hints_thread *found = bsearch(&tid, threads->items,
 			threads->count, sizeof(*threads->items), compare_tid);
 	return found != NULL && !found->stale;
@@ -84,8 +87,9 @@ int hint_threads_scan(struct hint_threads *threads, pid_t pid,
 	}
 	size_t room = kept < HINT_THREADS_MAX ? HINT_THREADS_MAX - kept : 0;
 	/* The main thread first, wherever its tid falls (tids wrap around). */
-	bool main_new = bsearch(&pid, tids, tid_count, sizeof(*tids),
-							compare_tid) != NULL &&
+	bool main_new = tid_count > 0 &&
+			bsearch(&pid, tids, tid_count, sizeof(*tids), compare_tid) !=
+					NULL &&
 			!tracked(threads, pid);
 	bool main_reserved = main_new && room > 0;
 	if (main_reserved) {
