@@ -53,8 +53,7 @@ static const char *locate_root(void) {
 	}
 	struct stat st;
 	bool ok = fstat(run, &st) == 0 && dir_trusted(&st, "/run");
-	const char *name = STATE_DIR_ROOT + strlen("/run/");
-	if (ok && mkdirat(run, name, 0700) != 0 && errno != EEXIST) {
+	if (ok && mkdirat(run, STATE_DIR_NAME, 0700) != 0 && errno != EEXIST) {
 		sched_log(SCHED_LOG_ERROR, "state dir %s: %s", STATE_DIR_ROOT,
 				strerror(errno));
 		ok = false;

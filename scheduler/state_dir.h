@@ -19,7 +19,8 @@
  * through a symlink, and created only where nothing is (O_EXCL).
  */
 
-#define STATE_DIR_ROOT "/run/fairway"
+#define STATE_DIR_NAME "fairway"
+#define STATE_DIR_ROOT "/run/" STATE_DIR_NAME
 
 /*
  * The state directory of this process, made if need be: static storage, or
