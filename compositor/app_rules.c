@@ -1,7 +1,6 @@
 #include "compositor/app_rules.h"
 #include "compositor/config_file.h"
 #include "compositor/server.h"
-#include "compositor/xwayland_pid.h"
 #include "scheduler/gate.h"
 #include "scheduler/hints.h"
 #include <fnmatch.h>
@@ -168,16 +167,17 @@ static void apply_client(struct fw_app_client *ac) {
 }
 
 static pid_t client_pid(struct fw_server *server, struct wl_client *client) {
+	struct gate_connection *conn =
+			server->gate != NULL ? gate_connection_from_client(client) : NULL;
+	if (conn != NULL) {
+		/* Pinned at accept, Xwayland's at its first write (peer.h). */
+		return conn->pin_writer ? 0 : conn->peer.pid;
+	}
 	struct wlr_xwayland *xwayland = server->xwayland;
 	if (xwayland != NULL && xwayland->server != NULL &&
 			xwayland->server->client == client) {
 		/* Its socketpair names fairway, which made it. */
-		return fw_xwayland_find_pid(xwayland->display_name);
-	}
-	struct gate_connection *conn =
-			server->gate != NULL ? gate_connection_from_client(client) : NULL;
-	if (conn != NULL) {
-		return conn->pid; /* the client's own socket's peer */
+		return 0;
 	}
 	pid_t pid = 0;
 	wl_client_get_credentials(client, &pid, NULL, NULL);

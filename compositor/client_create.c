@@ -1,7 +1,9 @@
 #include "compositor/client_create.h"
 #include "scheduler/gate.h"
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <wayland-server-core.h>
 #include <wlr/util/log.h>
 
@@ -13,9 +15,9 @@
  * connection must pass the gate too. So fairway defines wl_client_create
  * itself: the executable's definition comes first in the dynamic linker's
  * search order, so libwlroots' call lands here, and the fd goes to the gate
- * instead. wlroots stops owning the fd after that call ("not ours anymore"
- * in server.c), so the gate may keep it. The gate makes its own clients
- * through fw_real_wl_client_create.
+ * instead. wlroots stops owning the fd once that call returned a client
+ * ("not ours anymore" in server.c). The gate makes its own clients through
+ * fw_real_wl_client_create.
  */
 
 typedef struct wl_client *(*client_create_func_t)(struct wl_display *, int);
@@ -38,10 +40,26 @@ void fw_client_create_set_gate(struct gate *gate) {
 	adopting_gate = gate;
 }
 
+/*
+ * As libwayland's own, fd is the caller's again when this fails: wlroots
+ * then closes it (server_finish_process closes wl_fd[0], which it sets to
+ * -1 only once a client came back). The gate closes what it is given even
+ * when it fails, so it is given a copy, and fd is closed here only once
+ * the gate holds the client.
+ */
 struct wl_client *wl_client_create(struct wl_display *display, int fd) {
-	if (adopting_gate) {
-		wlr_log(WLR_DEBUG, "Gating a client made by hand (XWayland's)");
-		return gate_adopt(adopting_gate, fd);
+	if (!adopting_gate) {
+		return fw_real_wl_client_create(display, fd);
 	}
-	return fw_real_wl_client_create(display, fd);
+	wlr_log(WLR_DEBUG, "Gating a client made by hand (XWayland's)");
+	int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (own < 0) {
+		wlr_log_errno(WLR_ERROR, "Cannot gate a client made by hand");
+		return NULL;
+	}
+	struct wl_client *client = gate_adopt(adopting_gate, own);
+	if (client != NULL) {
+		close(fd);
+	}
+	return client;
 }

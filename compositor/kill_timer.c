@@ -22,10 +22,10 @@ static void *run_kill_timer(void *data) {
 	return NULL;
 }
 
-bool fw_kill_timer_init(struct fw_kill_timer *timer, pid_t pid, int delay_ms) {
+bool fw_kill_timer_init(struct fw_kill_timer *timer, int pidfd, int delay_ms) {
 	timer->delay_ms = delay_ms;
 	atomic_init(&timer->fired, false);
-	timer->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	timer->pidfd = pidfd;
 	if (timer->pidfd < 0) {
 		return false;
 	}

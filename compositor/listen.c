@@ -1,6 +1,7 @@
 #include "compositor/client_create.h"
 #include "compositor/config_apply.h"
 #include "compositor/server.h"
+#include "scheduler/capped_file.h"
 #include "scheduler/client_stats.h"
 #include "scheduler/gate.h"
 #include "scheduler/log.h"
@@ -15,8 +16,17 @@ __attribute__((format(printf, 2, 0))) static void log_through_wlr(
 	_wlr_vlog((enum wlr_log_importance)importance, fmt, args);
 }
 
+/*
+ * What --stats and --trace may take on disk: each file up to its cap, and
+ * the full one before it as FILE.1 (capped_file.h). A busy client's trace
+ * writes some 100 bytes a message, so 256 MiB a few minutes of flood.
+ */
+#define STATS_FILE_CAP (16u << 20)
+#define TRACE_FILE_CAP (256u << 20)
+
 static bool start_stats_file(struct fw_server *server) {
-	server->stats_file = fopen(server->config.stats_path, "we");
+	server->stats_file =
+			capped_file_open(server->config.stats_path, STATS_FILE_CAP);
 	if (server->stats_file == NULL) {
 		wlr_log_errno(WLR_ERROR, "Cannot open %s", server->config.stats_path);
 		return false;
@@ -31,7 +41,8 @@ static bool start_stats_file(struct fw_server *server) {
 }
 
 static bool start_trace(struct fw_server *server) {
-	server->trace_file = fopen(server->config.trace_path, "we");
+	server->trace_file =
+			capped_file_open(server->config.trace_path, TRACE_FILE_CAP);
 	if (server->trace_file == NULL) {
 		wlr_log_errno(WLR_ERROR, "Cannot open %s", server->config.trace_path);
 		return false;
@@ -124,16 +135,12 @@ void fw_server_stop_listening(struct fw_server *server) {
 	}
 	gate_trace_destroy(server->trace);
 	server->trace = NULL;
-	if (server->trace_file != NULL) {
-		fclose(server->trace_file);
-		server->trace_file = NULL;
-	}
+	capped_file_close(server->trace_file);
+	server->trace_file = NULL;
 	gate_stats_file_destroy(server->stats);
 	server->stats = NULL;
-	if (server->stats_file != NULL) {
-		fclose(server->stats_file);
-		server->stats_file = NULL;
-	}
+	capped_file_close(server->stats_file);
+	server->stats_file = NULL;
 	fw_client_create_set_gate(NULL);
 	gate_destroy(server->gate);
 	server->gate = NULL;

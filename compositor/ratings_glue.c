@@ -2,12 +2,12 @@
 #include "compositor/app_rules.h"
 #include "compositor/ratings_damage.h"
 #include "compositor/server.h"
-#include "compositor/xwayland_pid.h"
 #include "scheduler/clock.h"
 #include "scheduler/gate.h"
 #include "scheduler/hints.h"
 #include "scheduler/log.h"
 #include "scheduler/ratings.h"
+#include "scheduler/state_dir.h"
 #include <pixman.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,10 +24,6 @@
 #include <wlr/util/log.h>
 #include <wlr/xwayland.h>
 
-#ifndef SO_PEERPIDFD
-#define SO_PEERPIDFD 77 /* Linux 6.5; newer than bookworm's headers */
-#endif
-
 /* T_update (seed 001, Table III): how often classes go to the kernel. */
 #define T_UPDATE_MS 1000
 
@@ -36,7 +32,17 @@ struct fw_rated {
 	pid_t pid;
 	int refs;
 	struct ratings_client rc;
-	struct hints_proc *proc; /* NULL without hints or once gone */
+	/*
+	 * Its hints, made at its first class change, off the input path:
+	 * NULL before, without hints, or once gone. Until then, the pidfd
+	 * and uid it will be checked against.
+	 */
+	struct hints_proc *proc;
+	bool hinted; /* proc made, or tried */
+	int pidfd;
+	uid_t uid;
+	bool never_idle; /* Xwayland: hints_proc_never_idle */
+	bool due; /* its class waits for handle_hints_due */
 	struct fw_rated *xwayland; /* an X client's Xwayland, referenced */
 	double frame; /* damage shown by the frame being counted */
 	enum ratings_class class;
@@ -64,8 +70,8 @@ struct fw_ratings {
 	struct wl_list rated, xsurfaces;
 	struct fw_damage_tracker *damage;
 	struct wl_event_source *timer;
-	struct wl_client *xwayland; /* the client xwayland_pid was found for */
-	pid_t xwayland_pid;
+	/* Runs the class changes input asked for, after the input went out. */
+	struct wl_event_source *hints_due;
 	struct wl_listener new_xsurface;
 };
 
@@ -75,7 +81,7 @@ __attribute__((format(printf, 2, 0))) static void log_through_wlr(
 }
 
 static struct fw_rated *rated_get(
-		struct fw_ratings *ratings, pid_t pid, int pidfd) {
+		struct fw_ratings *ratings, pid_t pid, int pidfd, uid_t uid) {
 	struct fw_rated *rated;
 	wl_list_for_each(rated, &ratings->rated, link) {
 		if (rated->pid == pid) {
@@ -96,25 +102,30 @@ static struct fw_rated *rated_get(
 	rated->pid = pid;
 	rated->refs = 1;
 	rated->class = RATINGS_IDLE;
+	rated->pidfd = pidfd;
+	rated->uid = uid;
 	ratings_client_init(&rated->rc, pid);
-	if (ratings->hints != NULL) {
-		rated->proc = hints_proc_create(ratings->hints, pid, pidfd);
-	} else if (pidfd >= 0) {
-		close(pidfd);
-	}
 	wl_list_insert(ratings->rated.prev, &rated->link);
 	return rated;
+}
+
+static void rated_free(struct fw_rated *rated) {
+	/* Gone from the compositor: its threads get their own back. */
+	hints_proc_destroy(rated->proc);
+	if (rated->pidfd >= 0) {
+		close(rated->pidfd);
+	}
+	wl_list_remove(&rated->link);
+	free(rated);
 }
 
 static void rated_unref(struct fw_rated *rated) {
 	if (rated == NULL || --rated->refs > 0) {
 		return;
 	}
-	/* Gone from the compositor: its threads get their own back. */
-	hints_proc_destroy(rated->proc);
-	rated_unref(rated->xwayland);
-	wl_list_remove(&rated->link);
-	free(rated);
+	struct fw_rated *xwayland = rated->xwayland;
+	rated_free(rated);
+	rated_unref(xwayland);
 }
 
 static void handle_client_destroy(struct wl_listener *listener, void *data) {
@@ -124,23 +135,24 @@ static void handle_client_destroy(struct wl_listener *listener, void *data) {
 	free(rc);
 }
 
-static struct wl_client *xwayland_client(struct fw_server *server, pid_t *pid) {
-	struct fw_ratings *ratings = server->ratings;
-	if (ratings == NULL || server->xwayland == NULL ||
-			server->xwayland->server == NULL ||
-			server->xwayland->server->client == NULL) {
+static struct wl_client *xwayland_client(struct fw_server *server) {
+	if (server->xwayland == NULL || server->xwayland->server == NULL) {
 		return NULL;
 	}
-	struct wl_client *client = server->xwayland->server->client;
-	if (ratings->xwayland != client) {
-		ratings->xwayland = client;
-		ratings->xwayland_pid =
-				fw_xwayland_find_pid(server->xwayland->display_name);
-		wlr_log(WLR_DEBUG, "ratings: Xwayland of %s is pid %d",
-				server->xwayland->display_name, (int)ratings->xwayland_pid);
-	}
-	*pid = ratings->xwayland_pid;
-	return client;
+	return server->xwayland->server->client;
+}
+
+/*
+ * Xwayland's process: the writer at the other end of the socketpair
+ * wlroots made for it, as the gate pinned it (peer.h), never a process
+ * found by its name. 0 until it is known, and without the gate.
+ */
+static pid_t xwayland_pid(struct fw_server *server) {
+	struct wl_client *client = xwayland_client(server);
+	struct gate_connection *conn = client != NULL && server->gate != NULL
+			? gate_connection_from_client(client)
+			: NULL;
+	return conn != NULL ? conn->peer.pid : 0;
 }
 
 static struct fw_rated_client *client_get(
@@ -153,22 +165,23 @@ static struct fw_rated_client *client_get(
 	}
 	struct fw_server *server = ratings->server;
 	pid_t pid = 0;
+	uid_t uid = HINTS_ANY_UID;
 	int pidfd = -1;
 	struct gate_connection *conn =
 			server->gate != NULL ? gate_connection_from_client(client) : NULL;
-	pid_t xwayland_pid = 0;
-	if (xwayland_client(server, &xwayland_pid) == client) {
-		/* Its socketpair names fairway, which made it. */
-		pid = xwayland_pid;
-	} else if (conn != NULL) {
-		pid = conn->pid;
-		socklen_t len = sizeof(pidfd);
-		if (getsockopt(conn->outer_fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd,
-					&len) != 0) {
-			pidfd = -1; /* before 6.5: pidfd_open and start times */
+	if (conn != NULL) {
+		if (conn->pin_writer) {
+			/* Xwayland has not written yet: asked again later. */
+			return NULL;
 		}
-	} else {
-		wl_client_get_credentials(client, &pid, NULL, NULL);
+		/* Pinned at accept (peer.h); pid 0 if it could not be. */
+		pid = conn->peer.pid;
+		uid = conn->peer.uid;
+		pidfd = peer_dup_pidfd(&conn->peer);
+	} else if (client != xwayland_client(server)) {
+		/* --scheduler off: a pid, checked from here on (hints.h). */
+		gid_t gid;
+		wl_client_get_credentials(client, &pid, &uid, &gid);
 	}
 	struct fw_rated_client *rc = calloc(1, sizeof(*rc));
 	if (rc == NULL) {
@@ -178,7 +191,11 @@ static struct fw_rated_client *client_get(
 		return NULL;
 	}
 	if (pid > 0 && pid != getpid()) {
-		rc->rated = rated_get(ratings, pid, pidfd);
+		rc->rated = rated_get(ratings, pid, pidfd, uid);
+		if (rc->rated != NULL && client == xwayland_client(server)) {
+			/* wlroots' window manager blocks fairway on Xwayland. */
+			rc->rated->never_idle = true;
+		}
 	} else if (pidfd >= 0) {
 		close(pidfd);
 	}
@@ -190,18 +207,26 @@ static struct fw_rated_client *client_get(
 	return rc;
 }
 
-/* The X client behind an X window, once _NET_WM_PID names it. */
+/*
+ * The X client behind an X window, once its pid is known: wlroots 0.15
+ * asks Xwayland through the X-Resource extension (XResQueryClientIds),
+ * where Xwayland reports the pid its X socket's peer had. No uid is known
+ * for it, but its uids must agree (no setuid program).
+ */
 static struct fw_rated *xsurface_rated(struct fw_rated_xsurface *xs) {
 	struct fw_ratings *ratings = xs->ratings;
-	pid_t xwayland_pid = 0;
-	struct wl_client *client = xwayland_client(ratings->server, &xwayland_pid);
+	struct wl_client *client = xwayland_client(ratings->server);
 	pid_t pid = xs->xsurface->pid;
 	if (xs->rated != NULL || client == NULL || pid <= 0 ||
-			pid == xwayland_pid || pid == getpid()) {
+			pid == xwayland_pid(ratings->server) || pid == getpid()) {
 		return xs->rated;
 	}
 	struct fw_rated_client *parent = client_get(ratings, client);
-	xs->rated = rated_get(ratings, pid, -1);
+	if (parent == NULL) {
+		/* Xwayland's own process is not known yet: later. */
+		return NULL;
+	}
+	xs->rated = rated_get(ratings, pid, -1, HINTS_ANY_UID);
 	if (xs->rated != NULL && xs->rated->xwayland == NULL && parent != NULL &&
 			parent->rated != NULL) {
 		xs->rated->xwayland = parent->rated;
@@ -230,12 +255,50 @@ static struct fw_rated *surface_owner(
 	return rc != NULL ? rc->rated : NULL;
 }
 
+/*
+ * Hands the class to the kernel: the /proc walk, the journal's fsync and
+ * the sched_setattr calls, never on the input path (handle_hints_due).
+ */
 static void set_class(
 		struct fw_ratings *ratings, struct fw_rated *rated, int64_t now) {
+	if (!rated->hinted && ratings->hints != NULL) {
+		rated->hinted = true;
+		rated->proc = hints_proc_create(
+				ratings->hints, rated->pid, rated->pidfd, rated->uid);
+		rated->pidfd = -1;
+		if (rated->proc != NULL && rated->never_idle) {
+			hints_proc_never_idle(rated->proc);
+		}
+	}
 	if (rated->proc != NULL) {
 		/* A per-application rule may override what was measured. */
 		fw_app_rules_set_hint(
 				ratings->server, rated->proc, rated->pid, rated->class, now);
+	}
+}
+
+static void handle_hints_due(void *data) {
+	struct fw_ratings *ratings = data;
+	ratings->hints_due = NULL;
+	int64_t now = sched_clock_now_ns();
+	struct fw_rated *rated;
+	wl_list_for_each(rated, &ratings->rated, link) {
+		if (rated->due) {
+			rated->due = false;
+			set_class(ratings, rated, now);
+		}
+	}
+}
+
+/*
+ * Input made a client interactive: its hints follow once the input has
+ * gone out and the loop is idle, as the gate's boost did at once.
+ */
+static void set_class_soon(struct fw_ratings *ratings, struct fw_rated *rated) {
+	rated->due = true;
+	if (ratings->hints_due == NULL) {
+		ratings->hints_due = wl_event_loop_add_idle(
+				ratings->server->loop, handle_hints_due, ratings);
 	}
 }
 
@@ -245,9 +308,8 @@ void fw_ratings_note_input(struct fw_server *server, struct wl_client *client,
 	if (ratings == NULL) {
 		return;
 	}
-	pid_t xwayland_pid;
 	if (surface == NULL && client != NULL &&
-			xwayland_client(server, &xwayland_pid) == client) {
+			xwayland_client(server) == client) {
 		/* Which X client: the one whose window has the focus. */
 		surface = server->seat->keyboard_state.focused_surface;
 		if (surface == NULL || surface->resource == NULL ||
@@ -267,7 +329,7 @@ void fw_ratings_note_input(struct fw_server *server, struct wl_client *client,
 	for (; rated != NULL; rated = rated->xwayland) {
 		if (ratings_client_note_input(&rated->rc, &ratings->params, now)) {
 			rated->class = RATINGS_INTERACTIVE;
-			set_class(ratings, rated, now);
+			set_class_soon(ratings, rated);
 		}
 	}
 }
@@ -367,21 +429,21 @@ static void handle_new_xsurface(struct wl_listener *listener, void *data) {
 
 int fw_ratings_restore_journal(void) {
 	sched_log_init(log_through_wlr);
-	const char *runtime_dir = getenv("XDG_RUNTIME_DIR");
-	if (runtime_dir == NULL) {
-		fprintf(stderr, "fairway: XDG_RUNTIME_DIR is not set\n");
+	const char *state_dir = state_dir_locate();
+	if (state_dir == NULL) {
+		fprintf(stderr, "fairway: no trustworthy state directory\n");
 		return 1;
 	}
-	int count = hints_replay(runtime_dir);
+	int count = hints_replay(state_dir);
 	printf("restored %d thread(s)\n", count < 0 ? 0 : count);
 	return count < 0 ? 1 : 0;
 }
 
 bool fw_ratings_create(struct fw_server *server) {
 	sched_log_init(log_through_wlr);
-	const char *runtime_dir = getenv("XDG_RUNTIME_DIR");
 	/* What a fairway that crashed left behind goes back first. */
-	hints_replay(runtime_dir);
+	const char *state_dir = state_dir_locate();
+	hints_replay(state_dir);
 
 	struct fw_ratings *ratings = calloc(1, sizeof(*ratings));
 	if (ratings == NULL) {
@@ -392,11 +454,10 @@ bool fw_ratings_create(struct fw_server *server) {
 	wl_list_init(&ratings->rated);
 	wl_list_init(&ratings->xsurfaces);
 	if (server->config.hints.mode != HINTS_OFF) {
-		ratings->hints = hints_create(&server->config.hints, runtime_dir);
+		/* Without a journal it can trust, fairway changes nothing. */
+		ratings->hints = hints_create(&server->config.hints, state_dir);
 		if (ratings->hints == NULL) {
-			wlr_log(WLR_ERROR, "Cannot set up kernel hints");
-			free(ratings);
-			return false;
+			wlr_log(WLR_ERROR, "Cannot set up kernel hints: running without");
 		}
 	}
 	ratings->timer =
@@ -432,6 +493,9 @@ void fw_ratings_destroy(struct fw_server *server) {
 	}
 	server->ratings = NULL;
 	wl_event_source_remove(ratings->timer);
+	if (ratings->hints_due != NULL) {
+		wl_event_source_remove(ratings->hints_due);
+	}
 	wl_list_remove(&ratings->new_xsurface.link);
 	struct fw_rated_xsurface *xs, *xs_tmp;
 	wl_list_for_each_safe(xs, xs_tmp, &ratings->xsurfaces, link) {
@@ -446,16 +510,11 @@ void fw_ratings_destroy(struct fw_server *server) {
 		}
 	}
 	fw_damage_tracker_destroy(ratings->damage);
-	/* X clients keep their Xwayland referenced: let go of those last. */
+	/* What is left goes, referenced or not (X clients hold Xwayland's). */
 	while (!wl_list_empty(&ratings->rated)) {
 		struct fw_rated *rated =
 				wl_container_of(ratings->rated.next, rated, link);
-		hints_proc_destroy(rated->proc);
-		rated->proc = NULL;
-		wl_list_remove(&rated->link);
-		wl_list_init(&rated->link);
-		rated->xwayland = NULL;
-		free(rated);
+		rated_free(rated);
 	}
 	hints_destroy(ratings->hints);
 	free(ratings);

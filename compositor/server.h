@@ -66,6 +66,7 @@ struct fw_app_rules;
 struct fw_lock;
 struct fw_idle;
 struct gate;
+struct capped_file;
 
 struct fw_server {
 	/* The command line merged with the configuration file (flags win). */
@@ -158,9 +159,9 @@ struct fw_server {
 	struct gate *gate; /* NULL with --scheduler off */
 	struct fw_ratings *ratings; /* ratings_glue.c */
 	struct gate_stats_file *stats;
-	FILE *stats_file;
+	struct capped_file *stats_file;
 	struct gate_trace *trace;
-	FILE *trace_file;
+	struct capped_file *trace_file;
 	struct wl_event_source *sigusr1_source;
 	const char *socket_name;
 	pid_t child_pid; /* COMMAND, 0 when none or reaped */

@@ -3,8 +3,8 @@
 #include "compositor/sched_glue.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
-#include "compositor/xwayland_pid.h"
 #include "scheduler/clock.h"
+#include "scheduler/gate.h"
 #include <stdlib.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
@@ -414,9 +414,14 @@ void fw_xwayland_finish(struct fw_server *server) {
 	 */
 	struct wlr_xwayland_server *xserver = xwayland->server;
 	if (xwayland->xwm != NULL && xserver != NULL && xserver->client != NULL) {
-		pid_t pid = fw_xwayland_find_pid(xwayland->display_name);
+		/* Xwayland as the gate pinned it (peer.h), never by its name. */
+		struct gate_connection *conn = server->gate != NULL
+				? gate_connection_from_client(xserver->client)
+				: NULL;
+		pid_t pid = conn != NULL ? conn->peer.pid : 0;
 		struct fw_kill_timer timer;
-		bool armed = pid > 0 && fw_kill_timer_init(&timer, pid, 1000);
+		bool armed = fw_kill_timer_init(
+				&timer, conn != NULL ? peer_dup_pidfd(&conn->peer) : -1, 1000);
 		if (!armed) {
 			wlr_log(WLR_ERROR,
 					"Cannot time Xwayland's exit (pid %d); waiting for it",

@@ -1,5 +1,6 @@
 #include "scheduler/connection.h"
 #include "scheduler/clock.h"
+#include "scheduler/limits.h"
 #include "scheduler/log.h"
 #include "scheduler/trace.h"
 #include "scheduler/wayland_end.h"
@@ -16,10 +17,10 @@
 
 /*
  * Queued fds, like queued bytes, stop the reading until libwayland has
- * taken some: a client creating pools in a loop is slowed, not dropped.
- * libwayland's own fd ring holds as many.
+ * taken some: a client creating pools in a loop is slowed, not dropped
+ * (limits.h).
  */
-#define MAX_QUEUED_FDS 1024
+#define MAX_QUEUED_FDS LIMITS_MAX_QUEUED_FDS
 
 static bool requests_full(const struct gate_connection *conn) {
 	return stream_len(&conn->requests) >= conn->gate->config.request_cap ||
@@ -89,11 +90,13 @@ static bool pass_on_events(struct gate_connection *conn) {
 				strerror(errno));
 		return false;
 	}
-	if (stream_len(&conn->events) > conn->gate->config.event_backlog_cap) {
+	if (stream_len(&conn->events) > conn->gate->config.event_backlog_cap ||
+			stream_fd_count(&conn->events) > LIMITS_MAX_QUEUED_FDS) {
 		sched_log(SCHED_LOG_ERROR,
-				"client %d does not read its events (%zu bytes queued), "
-				"disconnecting it",
-				conn->pid, stream_len(&conn->events));
+				"client %d does not read its events (%zu bytes and %zu fds "
+				"queued), disconnecting it",
+				conn->pid, stream_len(&conn->events),
+				stream_fd_count(&conn->events));
 		return false;
 	}
 	return true;
@@ -113,7 +116,7 @@ static bool flush_events(struct gate_connection *conn) {
  * in the middle of sending to this very client. gate_iterate drops it
  * before it next waits.
  */
-static void drop_later(struct gate_connection *conn) {
+void connection_drop_later(struct gate_connection *conn) {
 	if (!conn->dropping) {
 		conn->dropping = true;
 		wl_list_insert(conn->gate->drops.prev, &conn->drop_link);
@@ -173,9 +176,10 @@ ssize_t connection_take_events(
 	count_events(conn);
 	/* Events go out at once, as libwayland's own flush would send them. */
 	if (!pass_on_events(conn)) {
-		drop_later(conn);
+		connection_drop_later(conn);
 	}
 	update_outer_mask(conn);
+	gate_limits_account(conn);
 	return n;
 }
 
@@ -254,6 +258,25 @@ static bool validate(struct gate_connection *conn) {
 	return true;
 }
 
+/*
+ * A socket fairway made: the kernel named the writer of the first bytes
+ * (peer.h). Asking stops there, as each read would bring a pidfd.
+ */
+static void pin_writer(struct gate_connection *conn) {
+	struct stream_sender *sender = &conn->requests.sender;
+	conn->pin_writer = false;
+	peer_pass_credentials(conn->outer_fd, false);
+	peer_pin_pid(&conn->peer, sender->pid, sender->uid, sender->pidfd,
+			peer_now_ticks());
+	sender->pidfd = -1;
+	if (conn->peer.pid > 0) {
+		conn->pid = conn->peer.pid;
+		conn->uid = conn->peer.uid;
+	}
+	sched_log(SCHED_LOG_DEBUG, "client on fairway's own socket is pid %d%s",
+			(int)sender->pid, conn->peer.pid > 0 ? "" : " (not pinned)");
+}
+
 static int handle_outer(int fd, uint32_t mask, void *data) {
 	struct gate_connection *conn = data;
 	if (mask & WL_EVENT_WRITABLE) {
@@ -267,8 +290,14 @@ static int handle_outer(int fd, uint32_t mask, void *data) {
 		int eof = 0, fds = 0;
 		ssize_t n = 0;
 		if (!requests_full(conn)) {
-			n = stream_recv(&conn->requests, fd, cap - len, &eof, &fds);
+			n = stream_recv(&conn->requests, fd, cap - len,
+					MAX_QUEUED_FDS - stream_fd_count(&conn->requests), &eof,
+					&fds);
 			conn->stats.reads++;
+			if (conn->pin_writer && conn->requests.sender.known) {
+				pin_writer(conn);
+			}
+			gate_limits_account(conn);
 		}
 		/* Whole messages before any fault below are served first. */
 		if (n > 0 && !validate(conn)) {
@@ -302,6 +331,7 @@ static int handle_outer(int fd, uint32_t mask, void *data) {
 		return 0;
 	}
 	update_outer_mask(conn);
+	gate_limits_account(conn);
 	return 0;
 }
 
@@ -316,6 +346,7 @@ ssize_t connection_give_requests(
 	if (n > 0) {
 		conn->released -= n;
 		conn->validated -= n;
+		gate_limits_account(conn);
 	}
 	return n;
 }
@@ -455,6 +486,9 @@ static void connection_free(struct gate_connection *conn) {
 		gate->answering = NULL;
 	}
 	sched_entity_remove(&gate->policy, &conn->entity);
+	gate_limits_forget(conn);
+	gate->connection_count--;
+	peer_finish(&conn->peer);
 	wl_list_remove(&conn->client_destroy.link);
 	wl_list_remove(&conn->resource_created.link);
 	wl_list_remove(&conn->link);
@@ -494,7 +528,9 @@ struct gate_connection *gate_connection_from_client(struct wl_client *client) {
 	return conn;
 }
 
-struct gate_connection *connection_create(struct gate *gate, int outer_fd) {
+struct gate_connection *connection_create(
+		struct gate *gate, int outer_fd, bool accepted) {
+	uint64_t now_ticks = peer_now_ticks();
 	struct gate_connection *conn = calloc(1, sizeof(*conn));
 	if (!conn) {
 		goto error_fd;
@@ -503,12 +539,19 @@ struct gate_connection *connection_create(struct gate *gate, int outer_fd) {
 	conn->outer_fd = outer_fd;
 	stream_init(&conn->requests);
 	stream_init(&conn->events);
+	peer_init(&conn->peer);
 
 	struct ucred cred;
 	socklen_t cred_len = sizeof(cred);
 	if (getsockopt(outer_fd, SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) == 0) {
 		conn->pid = cred.pid;
 		conn->uid = cred.uid;
+	}
+	if (accepted) {
+		peer_pin_socket(&conn->peer, outer_fd, now_ticks);
+	} else {
+		conn->pin_writer = true;
+		peer_pass_credentials(outer_fd, true);
 	}
 
 	int pair[2];
@@ -544,6 +587,7 @@ struct gate_connection *connection_create(struct gate *gate, int outer_fd) {
 	}
 
 	sched_entity_add(&gate->policy, &conn->entity, sched_clock_now_ns());
+	gate->connection_count++;
 	conn->client_destroy.notify = handle_client_destroy;
 	wl_client_add_destroy_listener(conn->client, &conn->client_destroy);
 	conn->resource_created.notify = handle_resource_created;
@@ -565,6 +609,7 @@ error_pair:
 	close(pair[0]);
 	close(pair[1]);
 error_conn:
+	peer_finish(&conn->peer);
 	free(conn);
 error_fd:
 	close(outer_fd);

@@ -7,8 +7,20 @@
 
 /* One gated client: its two sockets, its queues, and the pumps between. */
 
-/* Takes ownership of outer_fd, even on failure. */
-struct gate_connection *connection_create(struct gate *gate, int outer_fd);
+/*
+ * Takes ownership of outer_fd, even on failure. accepted: a client that
+ * connected to fairway's socket, its process pinned now; else a socket
+ * fairway made itself, pinned from the writer of its first bytes.
+ */
+struct gate_connection *connection_create(
+		struct gate *gate, int outer_fd, bool accepted);
+
+/*
+ * Drops the client once libwayland is out of the call it is in: it may be
+ * in the middle of sending to this very client. gate_iterate drops it
+ * before it next waits.
+ */
+void connection_drop_later(struct gate_connection *conn);
 
 /*
  * Serves libwayland whole queued requests, at most max_bytes and

@@ -1,6 +1,7 @@
 #include "scheduler/gate.h"
 #include "scheduler/clock.h"
 #include "scheduler/connection.h"
+#include "scheduler/limits.h"
 #include "scheduler/log.h"
 #include "scheduler/protocol_logger.h"
 #include "scheduler/wire.h"
@@ -49,6 +50,10 @@ void gate_config_default(struct gate_config *config) {
 	/* libwayland's object map has no limit of its own; real clients hold
 	 * hundreds of objects. */
 	config->max_client_objects = 10000;
+	/* Twice bench/'s largest scale; fewer where the fd limit is low. */
+	config->max_clients = 1024;
+	/* 64 clients at the event cap at once. */
+	config->total_queued_cap = 64 * config->event_backlog_cap;
 	config->create_client = wl_client_create;
 }
 
@@ -74,12 +79,20 @@ static void pause_accepting(struct gate *gate) {
 	wl_event_source_timer_update(gate->accept_retry, ACCEPT_RETRY_MS);
 }
 
+/*
+ * A few clients a wakeup: the listening socket stays readable while more
+ * wait, and the clients already connected are served in between.
+ */
 static int handle_socket(int fd, uint32_t mask, void *data) {
 	struct gate *gate = data;
-	for (;;) {
+	for (int i = 0; i < LIMITS_ACCEPT_PER_WAKEUP; i++) {
 		int client_fd = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (client_fd >= 0) {
-			connection_create(gate, client_fd);
+			if (gate_limits_may_accept(gate, client_fd)) {
+				connection_create(gate, client_fd, true);
+			} else {
+				close(client_fd);
+			}
 			continue;
 		}
 		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
@@ -108,6 +121,7 @@ struct gate *gate_create(
 	}
 	gate->socket.fd = gate->socket.lock_fd = -1;
 	sched_policy_init(&gate->policy, &gate->config.sched);
+	gate_limits_init(gate);
 	wl_list_init(&gate->connections);
 	wl_list_init(&gate->drops);
 	if (!gate_protocol_logger_init(gate)) {
@@ -162,7 +176,7 @@ const char *gate_socket_name(const struct gate *gate) {
 }
 
 struct wl_client *gate_adopt(struct gate *gate, int fd) {
-	struct gate_connection *conn = connection_create(gate, fd);
+	struct gate_connection *conn = connection_create(gate, fd, false);
 	return conn ? conn->client : NULL;
 }
 

@@ -1,6 +1,7 @@
 #ifndef FAIRWAY_SCHEDULER_GATE_H
 #define FAIRWAY_SCHEDULER_GATE_H
 
+#include "scheduler/peer.h"
 #include "scheduler/policy.h"
 #include "scheduler/socket.h"
 #include "scheduler/stream.h"
@@ -37,6 +38,13 @@ struct gate_config {
 	size_t batch_max_bytes;
 	/* A client holding more objects than this gets a protocol error. */
 	uint32_t max_client_objects;
+	/* Clients connected at once; more are refused (0: from the fd limit). */
+	size_t max_clients;
+	/*
+	 * Event and request bytes all clients may have queued together: past
+	 * it, the client with the most is dropped (limits.h).
+	 */
+	size_t total_queued_cap;
 	/* How libwayland clients are made; the compositor may need the real
 	 * wl_client_create when it wraps that symbol. */
 	struct wl_client *(*create_client)(struct wl_display *display, int fd);
@@ -78,6 +86,14 @@ struct gate_connection {
 	struct wl_list drop_link;
 	pid_t pid;
 	uid_t uid;
+	/*
+	 * The process its hints may reach, pinned at accept (peer.h); for a
+	 * socket fairway made itself, from its first bytes' writer.
+	 */
+	struct peer peer;
+	bool pin_writer;
+	/* What it counts for in gate.queued_fds and gate.queued_bytes. */
+	size_t accounted_fds, accounted_bytes;
 
 	struct stream requests; /* client -> libwayland */
 	struct stream events; /* libwayland -> client */
@@ -124,6 +140,10 @@ struct gate {
 	struct wl_listener display_destroy;
 	/* --trace: NULL unless asked for; set with gate_set_trace. */
 	struct gate_trace *trace;
+	/* What every client has queued, both ways (limits.h). */
+	size_t queued_fds, queued_bytes;
+	size_t fd_budget; /* queued fds all clients may hold together */
+	size_t connection_count;
 };
 
 struct gate *gate_create(
@@ -135,7 +155,12 @@ void gate_destroy(struct gate *gate);
 bool gate_listen(struct gate *gate, const char *name);
 const char *gate_socket_name(const struct gate *gate);
 
-/* Gates a connected client socket, taking ownership of fd. */
+/*
+ * Gates a socket fairway made itself (one end of a socketpair whose other
+ * end it handed to a process it started), taking ownership of fd even on
+ * failure. SO_PEERCRED names fairway there, so the client's process is
+ * pinned from the writer of the first bytes instead (peer.h).
+ */
 struct wl_client *gate_adopt(struct gate *gate, int fd);
 
 /*

@@ -1,5 +1,6 @@
 #include "scheduler/hint_journal.h"
 #include "scheduler/log.h"
+#include "scheduler/state_dir.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -53,25 +54,20 @@ bool hint_proc_start_time(pid_t pid, pid_t tid, uint64_t *start) {
 	return false;
 }
 
-static char *journal_path(const char *dir, pid_t pid) {
-	char *path = NULL;
-	if (asprintf(&path, "%s/" JOURNAL_PREFIX "%d" JOURNAL_SUFFIX, dir,
-				(int)pid) < 0) {
-		return NULL;
-	}
-	return path;
-}
-
 struct hint_journal *hint_journal_create(const char *dir) {
 	struct hint_journal *journal = calloc(1, sizeof(*journal));
 	if (journal == NULL) {
 		return NULL;
 	}
-	journal->path = journal_path(dir, getpid());
-	if (journal->path == NULL) {
+	journal->dir_fd = state_dir_open(dir);
+	if (journal->dir_fd < 0) {
 		free(journal);
 		return NULL;
 	}
+	snprintf(journal->name, sizeof(journal->name),
+			JOURNAL_PREFIX "%d" JOURNAL_SUFFIX, (int)getpid());
+	snprintf(journal->tmp_name, sizeof(journal->tmp_name), "%s.tmp",
+			journal->name);
 	return journal;
 }
 
@@ -80,13 +76,13 @@ void hint_journal_destroy(struct hint_journal *journal) {
 		return;
 	}
 	if (journal->count == 0) {
-		unlink(journal->path);
+		unlinkat(journal->dir_fd, journal->name, 0);
 	} else {
 		/* Kept for the next start to replay. */
 		hint_journal_sync(journal);
 	}
+	close(journal->dir_fd);
 	free(journal->entries);
-	free(journal->path);
 	free(journal);
 }
 
@@ -133,42 +129,53 @@ static bool write_entries(struct hint_journal *journal, FILE *file) {
 	return fflush(file) == 0 && fsync(fileno(file)) == 0 && !ferror(file);
 }
 
+/*
+ * The file the entries are written to before it is renamed into place.
+ * Never through a symlink, and never one that was there before: a stale
+ * one (a crash mid-write) is removed, the link and not what it names.
+ */
+static int open_tmp(struct hint_journal *journal) {
+	int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	int fd = openat(journal->dir_fd, journal->tmp_name, flags, 0600);
+	if (fd < 0 && errno == EEXIST &&
+			unlinkat(journal->dir_fd, journal->tmp_name, 0) == 0) {
+		fd = openat(journal->dir_fd, journal->tmp_name, flags, 0600);
+	}
+	return fd;
+}
+
 bool hint_journal_sync(struct hint_journal *journal) {
 	if (!journal->dirty) {
 		return true;
 	}
 	if (journal->count == 0) {
-		unlink(journal->path);
+		unlinkat(journal->dir_fd, journal->name, 0);
 		journal->dirty = false;
 		return true;
 	}
 	/* Written aside and renamed, so a crash leaves the old or the new. */
-	char *tmp = NULL;
-	if (asprintf(&tmp, "%s.tmp", journal->path) < 0) {
-		return false;
-	}
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int fd = open_tmp(journal);
 	FILE *file = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (file == NULL) {
-		sched_log(SCHED_LOG_ERROR, "Cannot write the hint journal %s: %s", tmp,
-				strerror(errno));
+		sched_log(SCHED_LOG_ERROR, "Cannot write the hint journal %s: %s",
+				journal->tmp_name, strerror(errno));
 		if (fd >= 0) {
 			close(fd);
 		}
-		free(tmp);
 		return false;
 	}
 	bool ok = write_entries(journal, file);
 	ok = fclose(file) == 0 && ok;
-	if (ok && rename(tmp, journal->path) != 0) {
+	if (ok &&
+			renameat(journal->dir_fd, journal->tmp_name, journal->dir_fd,
+					journal->name) != 0) {
 		ok = false;
 	}
 	if (!ok) {
 		sched_log(SCHED_LOG_ERROR, "Cannot write the hint journal %s",
-				journal->path);
-		unlink(tmp);
+				journal->name);
+		unlinkat(journal->dir_fd, journal->tmp_name, 0);
 	}
-	free(tmp);
 	journal->dirty = !ok;
 	return ok;
 }
@@ -202,10 +209,24 @@ static bool writer_alive(const char *header) {
 	return hint_proc_start_time(pid, pid, &now_start) && now_start == start;
 }
 
-static int replay_file(
-		const char *path, hint_journal_restore_func restore, void *data) {
-	FILE *file = fopen(path, "re");
+/* A journal holds one line per changed thread: far fewer than this. */
+#define MAX_REPLAYED_LINES 65536
+
+static int replay_file(int dir_fd, const char *name,
+		hint_journal_restore_func restore, void *data) {
+	/* O_NONBLOCK: a FIFO planted under the name must not block us. */
+	int fd = openat(dir_fd, name,
+			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		return 0;
+	}
+	if (!state_dir_file_trusted(fd, name)) {
+		close(fd);
+		return 0;
+	}
+	FILE *file = fdopen(fd, "r");
 	if (file == NULL) {
+		close(fd);
 		return 0;
 	}
 	char line[256];
@@ -219,7 +240,9 @@ static int replay_file(
 		return 0;
 	}
 	int count = 0;
-	while (fgets(line, sizeof(line), file) != NULL) {
+	for (int lines = 0; lines < MAX_REPLAYED_LINES &&
+			fgets(line, sizeof(line), file) != NULL;
+			lines++) {
 		struct hint_journal_entry entry;
 		if (parse_entry(line, &entry)) {
 			restore(&entry, data);
@@ -227,14 +250,23 @@ static int replay_file(
 		}
 	}
 	fclose(file);
-	unlink(path);
+	unlinkat(dir_fd, name, 0);
 	return count;
 }
 
 int hint_journal_replay(
 		const char *dir, hint_journal_restore_func restore, void *data) {
-	DIR *d = opendir(dir);
+	int dir_fd = state_dir_open(dir);
+	if (dir_fd < 0) {
+		return -1;
+	}
+	int list_fd = dup(dir_fd);
+	DIR *d = list_fd >= 0 ? fdopendir(list_fd) : NULL;
 	if (d == NULL) {
+		if (list_fd >= 0) {
+			close(list_fd);
+		}
+		close(dir_fd);
 		return -1;
 	}
 	int count = 0;
@@ -247,13 +279,9 @@ int hint_journal_replay(
 				strcmp(ent->d_name + len - suffix, JOURNAL_SUFFIX) != 0) {
 			continue;
 		}
-		char *path = NULL;
-		if (asprintf(&path, "%s/%s", dir, ent->d_name) < 0) {
-			continue;
-		}
-		count += replay_file(path, restore, data);
-		free(path);
+		count += replay_file(dir_fd, ent->d_name, restore, data);
 	}
 	closedir(d);
+	close(dir_fd);
 	return count;
 }

@@ -14,7 +14,10 @@
  * the thread's original attributes. An entry is written, and the file
  * renamed into place, before the thread is first changed; it goes once the
  * thread is restored or gone. A journal whose writer is no longer running
- * is replayed at the next start and by `fairway --restore-hints`.
+ * is replayed at the next start and by `fairway --restore-hints`, if it
+ * is fairway's own: a regular file of the effective uid with mode 0600 in
+ * a directory no one else may write (state_dir.h). What it asks for is
+ * checked again before it is applied (hints.c).
  */
 
 /* Scheduling attributes as sched_getattr reports them. */
@@ -33,13 +36,17 @@ struct hint_journal_entry {
 };
 
 struct hint_journal {
-	char *path;
+	int dir_fd; /* the state directory */
+	char name[64], tmp_name[72];
 	struct hint_journal_entry *entries;
 	size_t count, capacity;
 	bool dirty;
 };
 
-/* Journal of this process in dir; nothing is written until needed. */
+/*
+ * Journal of this process in dir, a state directory (state_dir_open's
+ * checks); nothing is written until needed. NULL if dir is refused.
+ */
 struct hint_journal *hint_journal_create(const char *dir);
 /* Removes the file: call only once every entry has been restored. */
 void hint_journal_destroy(struct hint_journal *journal);
@@ -55,8 +62,9 @@ typedef void (*hint_journal_restore_func)(
 
 /*
  * Calls restore for every entry of every journal in dir whose writer is no
- * longer running, then deletes those journals. Returns how many entries,
- * or -1 if dir cannot be read.
+ * longer running, then deletes those journals. Files fairway did not
+ * write (state_dir_file_trusted) are left alone, with a log line. Returns
+ * how many entries, or -1 if dir cannot be read or is refused.
  */
 int hint_journal_replay(
 		const char *dir, hint_journal_restore_func restore, void *data);

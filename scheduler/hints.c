@@ -1,6 +1,6 @@
 #include "scheduler/hints.h"
 #include "scheduler/log.h"
-#include <dirent.h>
+#include "scheduler/peer.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <sched.h>
@@ -60,6 +60,14 @@ static void compute_target(struct hints_proc *proc,
 		 * that fairway could set: otherwise it would stay there. */
 		out->policy = SCHED_BATCH;
 	}
+	if (out->policy == SCHED_IDLE && proc->never_idle) {
+		/*
+		 * fairway waits on it: under load, a SCHED_IDLE Xwayland holds
+		 * up wlroots' window manager, which blocks fairway's thread on
+		 * its replies, and with it every client.
+		 */
+		out->policy = SCHED_BATCH;
+	}
 	out->reset_on_fork = true;
 	if (target->set_nice) {
 		int want = target->nice < HINTS_NICE_FLOOR ? HINTS_NICE_FLOOR
@@ -88,19 +96,25 @@ static bool pidfd_alive(int pidfd) {
 	return errno == EPERM;
 }
 
-/* The pid and tid still name the process and thread we took them for. */
+/*
+ * The pid and tid still name the process and thread we took them for. A
+ * live pidfd holds its pid: while it answers, the pid is the process's,
+ * and a tid under /proc/PID/task with the thread's start time is that
+ * thread.
+ */
 static bool verify(struct hints_proc *proc, struct hints_thread *thread) {
 	uint64_t start;
-	if (!pidfd_alive(proc->pidfd) ||
-			!hint_proc_start_time(proc->pid, proc->pid, &start) ||
-			start != proc->start) {
+	if (!pidfd_alive(proc->pidfd)) {
 		return false;
 	}
-	if (thread != NULL) {
-		if (!hint_proc_start_time(proc->pid, thread->tid, &start) ||
-				start != thread->start) {
+	if (thread == NULL) {
+		if (!hint_proc_start_time(proc->pid, proc->pid, &start) ||
+				start != proc->start) {
 			return false;
 		}
+	} else if (!hint_proc_start_time(proc->pid, thread->tid, &start) ||
+			start != thread->start) {
+		return false;
 	}
 	/* Checked again last: a pid recycled after the reads fails here. */
 	return pidfd_alive(proc->pidfd);
@@ -118,13 +132,19 @@ static void log_change(struct hints_proc *proc, struct hints_thread *thread,
 			want->reset_on_fork ? " reset-on-fork" : "");
 }
 
-static void forget_thread(
-		struct hints_proc *proc, struct hints_thread *thread) {
+/* A thread that exited: nothing left to restore, nor to journal. */
+static void forget_thread(struct hints_thread *thread, void *data) {
+	struct hints_proc *proc = data;
 	if (thread->changed && proc->hints->journal != NULL) {
 		hint_journal_remove(proc->hints->journal, thread->tid);
 	}
-	wl_list_remove(&thread->link);
-	free(thread);
+}
+
+static void forget_threads(struct hints_proc *proc) {
+	for (size_t i = 0; i < proc->threads.count; i++) {
+		forget_thread(&proc->threads.items[i], proc);
+	}
+	hint_threads_finish(&proc->threads);
 }
 
 /* What a process's threads get in class: its own target, if it has one. */
@@ -145,7 +165,12 @@ static void apply_thread(struct hints_proc *proc, struct hints_thread *thread,
 		return;
 	}
 	struct hint_attr current, want;
-	if (!verify(proc, thread) || !hints_get_attr(thread->tid, &current)) {
+	if (!verify(proc, thread)) {
+		/* Read again at the next scan: a new thread, or none. */
+		thread->stale = true;
+		return;
+	}
+	if (!hints_get_attr(thread->tid, &current)) {
 		return;
 	}
 	if (!thread->changed && !hint_fair_policy(current.policy)) {
@@ -189,20 +214,26 @@ static void apply_thread(struct hints_proc *proc, struct hints_thread *thread,
 		}
 		if (!verify(proc, thread)) {
 			/*
-			 * The tid may be someone else's now. If it shows our change,
-			 * give back what the tid had just before it.
+			 * The process went away during the change. What the tid had
+			 * just before goes back only to our own thread, as its start
+			 * time shows it: a tid that is someone else's now is not ours
+			 * to touch, whatever it shows.
 			 */
+			uint64_t start;
 			struct hint_attr after;
-			if (hints_get_attr(thread->tid, &after) &&
+			bool ours = hint_proc_start_time(proc->pid, thread->tid, &start) &&
+					start == thread->start;
+			if (ours && hints_get_attr(thread->tid, &after) &&
 					hint_attr_equal(&after, &want)) {
 				hint_attr_set(&info, thread->tid, &current, &want);
 			}
 			hints->undone++;
 			proc->gone = true;
 			sched_log(SCHED_LOG_INFO,
-					"hints: pid %d went away during a change; undone on tid "
-					"%d",
-					(int)proc->pid, (int)thread->tid);
+					"hints: pid %d went away during a change; tid %d %s",
+					(int)proc->pid, (int)thread->tid,
+					ours ? "given back what it had"
+						 : "is no longer its own: left alone");
 			return;
 		}
 	}
@@ -218,8 +249,8 @@ static bool save_threads(struct hints_proc *proc) {
 	if (hints->config.mode == HINTS_DRY_RUN) {
 		return true;
 	}
-	struct hints_thread *thread;
-	wl_list_for_each(thread, &proc->threads, link) {
+	for (size_t i = 0; i < proc->threads.count; i++) {
+		struct hints_thread *thread = &proc->threads.items[i];
 		if (thread->changed || thread->left_alone) {
 			continue;
 		}
@@ -255,11 +286,8 @@ static void apply_class(struct hints_proc *proc, enum ratings_class class,
 				(int)proc->pid);
 		return;
 	}
-	struct hints_thread *thread, *tmp;
-	wl_list_for_each_safe(thread, tmp, &proc->threads, link) {
-		if (proc->gone) {
-			break;
-		}
+	for (size_t i = 0; i < proc->threads.count && !proc->gone; i++) {
+		struct hints_thread *thread = &proc->threads.items[i];
 		if (!fresh_only || !thread->seen) {
 			apply_thread(proc, thread, class, restore);
 		}
@@ -270,78 +298,29 @@ static void apply_class(struct hints_proc *proc, enum ratings_class class,
 	}
 }
 
-static struct hints_thread *find_thread(struct hints_proc *proc, pid_t tid) {
-	struct hints_thread *thread;
-	wl_list_for_each(thread, &proc->threads, link) {
-		if (thread->tid == tid) {
-			return thread;
-		}
-	}
-	return NULL;
-}
-
 /*
- * Brings the thread list up to date; new threads have seen == false until
- * apply_class gets to them. Returns how many are new.
+ * Brings the threads up to date; new ones have seen == false until
+ * apply_class gets to them. Returns how many threads wait for the class.
  */
-static int scan_threads(struct hints_proc *proc) {
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)proc->pid);
-	DIR *dir = opendir(path);
-	if (dir == NULL) {
+static size_t scan_threads(struct hints_proc *proc) {
+	if (hint_threads_scan(&proc->threads, proc->pid, forget_thread, proc) < 0) {
 		return 0;
 	}
-	struct hints_thread *thread, *tmp;
-	uint64_t *found = NULL;
-	size_t found_count = 0;
-	int fresh = 0;
-	struct dirent *ent;
-	while ((ent = readdir(dir)) != NULL) {
-		char *end;
-		long tid = strtol(ent->d_name, &end, 10);
-		uint64_t start;
-		if (*end != '\0' || tid <= 0 || tid > INT32_MAX ||
-				!hint_proc_start_time(proc->pid, (pid_t)tid, &start)) {
-			continue;
-		}
-		thread = find_thread(proc, (pid_t)tid);
-		if (thread != NULL && thread->start != start) {
-			forget_thread(proc, thread);
-			thread = NULL;
-		}
-		if (thread == NULL) {
-			thread = calloc(1, sizeof(*thread));
-			if (thread == NULL) {
-				continue;
-			}
-			thread->tid = (pid_t)tid;
-			thread->start = start;
-			wl_list_insert(proc->threads.prev, &thread->link);
-			fresh++;
-		}
-		uint64_t *grown = realloc(found, (found_count + 1) * sizeof(*found));
-		if (grown != NULL) {
-			found = grown;
-			found[found_count++] = (uint64_t)tid;
-		}
+	if (proc->threads.untracked > 0 && !proc->told_untracked) {
+		proc->told_untracked = true;
+		sched_log(SCHED_LOG_INFO,
+				"hints: pid %d has %zu threads more than the %d hinted",
+				(int)proc->pid, proc->threads.untracked, HINT_THREADS_MAX);
 	}
-	closedir(dir);
-	wl_list_for_each_safe(thread, tmp, &proc->threads, link) {
-		bool present = false;
-		for (size_t i = 0; i < found_count && !present; i++) {
-			present = found[i] == (uint64_t)thread->tid;
-		}
-		if (!present) {
-			/* Exited: nothing left to restore. */
-			forget_thread(proc, thread);
-		}
+	size_t unseen = 0;
+	for (size_t i = 0; i < proc->threads.count; i++) {
+		unseen += !proc->threads.items[i].seen;
 	}
-	free(found);
-	return fresh;
+	return unseen;
 }
 
 struct hints *hints_create(
-		const struct hints_config *config, const char *runtime_dir) {
+		const struct hints_config *config, const char *state_dir) {
 	struct hints *hints = calloc(1, sizeof(*hints));
 	if (hints == NULL) {
 		return NULL;
@@ -356,12 +335,12 @@ struct hints *hints_create(
 	struct rlimit lim = {0};
 	getrlimit(RLIMIT_NICE, &lim);
 	if (config->mode == HINTS_ON) {
-		if (runtime_dir == NULL) {
-			sched_log(SCHED_LOG_ERROR, "hints: no runtime dir for the journal");
+		if (state_dir == NULL) {
+			sched_log(SCHED_LOG_ERROR, "hints: no state dir for the journal");
 			free(hints);
 			return NULL;
 		}
-		hints->journal = hint_journal_create(runtime_dir);
+		hints->journal = hint_journal_create(state_dir);
 		if (hints->journal == NULL) {
 			free(hints);
 			return NULL;
@@ -395,7 +374,7 @@ void hints_destroy(struct hints *hints) {
 }
 
 struct hints_proc *hints_proc_create(
-		struct hints *hints, pid_t pid, int pidfd) {
+		struct hints *hints, pid_t pid, int pidfd, uid_t uid) {
 	if (pid <= 0) {
 		if (pidfd >= 0) {
 			close(pidfd);
@@ -412,24 +391,26 @@ struct hints_proc *hints_proc_create(
 	proc->hints = hints;
 	proc->pid = pid;
 	proc->pidfd = pidfd;
+	proc->uid = uid;
 	proc->wanted = proc->applied = RATINGS_IDLE;
 	proc->tokens = hints->config.burst;
 	proc->tokens_ns = INT64_MIN;
-	wl_list_init(&proc->threads);
+	hint_threads_init(&proc->threads);
 	if (proc->pidfd < 0) {
 		proc->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	}
 	/* The start time read while the pidfd's process is alive is its own. */
 	if (proc->pidfd < 0 || !hint_proc_start_time(pid, pid, &proc->start) ||
-			!pidfd_alive(proc->pidfd)) {
-		sched_log(SCHED_LOG_DEBUG, "hints: pid %d is gone already", (int)pid);
+			!peer_uids_are(pid, uid) || !pidfd_alive(proc->pidfd)) {
+		sched_log(SCHED_LOG_DEBUG,
+				"hints: pid %d is gone already, or not of uid %d alone",
+				(int)pid, (int)uid);
 		if (proc->pidfd >= 0) {
 			close(proc->pidfd);
 		}
 		free(proc);
 		return NULL;
 	}
-	scan_threads(proc);
 	wl_list_insert(&hints->procs, &proc->link);
 	return proc;
 }
@@ -441,16 +422,17 @@ void hints_proc_destroy(struct hints_proc *proc) {
 	if (!proc->gone && verify(proc, NULL)) {
 		apply_class(proc, proc->applied, true, false);
 	}
-	struct hints_thread *thread, *tmp;
-	wl_list_for_each_safe(thread, tmp, &proc->threads, link) {
-		forget_thread(proc, thread);
-	}
+	forget_threads(proc);
 	if (proc->hints->journal != NULL) {
 		hint_journal_sync(proc->hints->journal);
 	}
 	wl_list_remove(&proc->link);
 	close(proc->pidfd);
 	free(proc);
+}
+
+void hints_proc_never_idle(struct hints_proc *proc) {
+	proc->never_idle = true;
 }
 
 static bool take_token(struct hints_proc *proc, int64_t now) {
@@ -474,18 +456,25 @@ void hints_proc_update(struct hints_proc *proc, int64_t now) {
 	if (proc->gone) {
 		return;
 	}
-	if (!verify(proc, NULL)) {
+	bool alive = verify(proc, NULL);
+	if (alive && !peer_uids_are(proc->pid, proc->uid)) {
+		/* It exec'd a setuid program, say: no longer the client's own. */
+		sched_log(SCHED_LOG_INFO,
+				"hints: pid %d no longer runs as uid %d alone: given back "
+				"what it had, and left alone",
+				(int)proc->pid, (int)proc->uid);
+		apply_class(proc, proc->applied, true, false);
+		alive = false;
+	}
+	if (!alive) {
 		proc->gone = true;
-		struct hints_thread *thread, *tmp;
-		wl_list_for_each_safe(thread, tmp, &proc->threads, link) {
-			forget_thread(proc, thread);
-		}
+		forget_threads(proc);
 		if (proc->hints->journal != NULL) {
 			hint_journal_sync(proc->hints->journal);
 		}
 		return;
 	}
-	int fresh = scan_threads(proc);
+	size_t unseen = scan_threads(proc);
 	if ((proc->wanted != proc->applied || proc->retarget) &&
 			take_token(proc, now)) {
 		sched_log(SCHED_LOG_INFO, "hints: pid %d %s -> %s%s", (int)proc->pid,
@@ -496,7 +485,10 @@ void hints_proc_update(struct hints_proc *proc, int64_t now) {
 		proc->retarget = false;
 		bool restore = proc_target(proc, proc->wanted)->keep;
 		apply_class(proc, proc->applied, restore, false);
-	} else if (fresh > 0) {
+	} else if (unseen > 0 && proc->wanted == proc->applied &&
+			(proc_target(proc, proc->applied)->keep || take_token(proc, now))) {
+		/* New threads cost a change too: a process that keeps starting
+		 * threads is hinted no faster than one that changes class. */
 		apply_class(proc, proc->applied, proc_target(proc, proc->applied)->keep,
 				true);
 	}
@@ -529,6 +521,49 @@ void hints_proc_set_target(
 	proc->retarget = true;
 }
 
+/* The kernel's bounds on a custom slice (and hints_config.c's). */
+#define MIN_SLICE_NS (100 * 1000)
+#define MAX_SLICE_NS (100 * 1000 * 1000)
+
+/*
+ * A journal entry is a thread's original attributes, which fairway saved
+ * before its first change: only a thread in SCHED_OTHER or SCHED_BATCH is
+ * ever changed, and every change sets the fork flag and one of the
+ * policies hints use. So an entry asking for anything else, or for a
+ * thread without that mark, was never fairway's: it is refused. The
+ * values are held to the kernel's ranges, and nice to no lower than
+ * fairway's floor unless the thread is there already (state_dir.h keeps
+ * others' files out; this is the second line).
+ */
+static bool clamp_entry(const struct hint_kernel *info, struct hint_attr *want,
+		const struct hint_attr *current) {
+	if (!hint_fair_policy(want->policy) || !current->reset_on_fork ||
+			!(hint_fair_policy(current->policy) ||
+					current->policy == SCHED_IDLE)) {
+		return false;
+	}
+	int floor =
+			current->nice < HINTS_NICE_FLOOR ? current->nice : HINTS_NICE_FLOOR;
+	if (want->nice < floor) {
+		want->nice = floor;
+	} else if (want->nice > 19) {
+		want->nice = 19;
+	}
+	if (want->runtime_ns != 0 && want->runtime_ns != info->base_slice_ns) {
+		if (want->runtime_ns < MIN_SLICE_NS) {
+			want->runtime_ns = MIN_SLICE_NS;
+		} else if (want->runtime_ns > MAX_SLICE_NS) {
+			want->runtime_ns = MAX_SLICE_NS;
+		}
+	}
+	if (want->util_min < -1) {
+		want->util_min = -1;
+	} else if (want->util_min > 1024) {
+		want->util_min = 1024;
+	}
+	return true;
+}
+
 static void restore_entry(const struct hint_journal_entry *entry, void *data) {
 	const struct hint_kernel *info = data;
 	uint64_t start;
@@ -538,26 +573,41 @@ static void restore_entry(const struct hint_journal_entry *entry, void *data) {
 			start != entry->start || !hints_get_attr(entry->tid, &current)) {
 		return;
 	}
-	if (!hint_attr_equal(&current, &entry->attr) &&
-			!hint_attr_set(info, entry->tid, &entry->attr, &current)) {
+	struct hint_attr want = entry->attr;
+	if (!clamp_entry(info, &want, &current)) {
+		sched_log(SCHED_LOG_ERROR,
+				"hints: journal entry for tid %d refused: policy %" PRIu32
+				" on a thread with policy %" PRIu32 "%s is nothing fairway "
+				"saved",
+				(int)entry->tid, entry->attr.policy, current.policy,
+				current.reset_on_fork ? "" : " and no fork flag");
+		return;
+	}
+	if (!hint_attr_equal(&current, &want) &&
+			!hint_attr_set(info, entry->tid, &want, &current)) {
 		sched_log(SCHED_LOG_ERROR, "hints: cannot restore tid %d: %s",
 				(int)entry->tid, strerror(errno));
 		return;
 	}
-	/* Gone between the check and the change: give the new one back. */
+	/*
+	 * Gone between the check and the change: the tid may be someone
+	 * else's now, and what it holds is not ours to give or take back.
+	 */
 	if (!hint_proc_start_time(entry->pid, entry->tid, &start) ||
 			start != entry->start) {
-		hint_attr_set(info, entry->tid, &current, &entry->attr);
+		sched_log(SCHED_LOG_INFO,
+				"hints: tid %d went away during its restore; left alone",
+				(int)entry->tid);
 	}
 }
 
-int hints_replay(const char *runtime_dir) {
-	if (runtime_dir == NULL) {
+int hints_replay(const char *state_dir) {
+	if (state_dir == NULL) {
 		return 0;
 	}
 	struct hint_kernel info;
 	hint_kernel_probe(&info);
-	int count = hint_journal_replay(runtime_dir, restore_entry, &info);
+	int count = hint_journal_replay(state_dir, restore_entry, &info);
 	if (count > 0) {
 		sched_log(SCHED_LOG_INFO,
 				"hints: restored %d thread(s) from an old journal", count);

@@ -3,6 +3,7 @@
 
 #include "scheduler/hint_attr.h"
 #include "scheduler/hint_journal.h"
+#include "scheduler/hint_threads.h"
 #include "scheduler/ratings.h"
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,7 +18,8 @@
  *   clients) are touched, each through a pidfd: the one SO_PEERPIDFD gave,
  *   or pidfd_open plus a start-time check. Before and after each change the
  *   pidfd must show the process alive and /proc the same start times for
- *   it and the thread; a change that may have hit a recycled pid is undone.
+ *   it and the thread; a change whose process went away meanwhile is
+ *   undone on its thread, never on a tid that is someone else's now.
  * - SCHED_FLAG_RESET_ON_FORK is always set: children never inherit a boost.
  * - Each thread's attributes are saved (and journalled, hint_journal.h)
  *   before its first change and restored exactly when its process leaves,
@@ -26,7 +28,10 @@
  *   HINTS_DEFAULT_BURST changes, refilled by one every
  *   HINTS_DEFAULT_REFILL_MS (sustained 0.5 changes a second, as rtkit's 25
  *   actions per 20 s allows about 1). A change that finds the bucket empty
- *   waits for the next update. Restores are never held back.
+ *   waits for the next update; so do threads that turned up since, which
+ *   take a token too. Restores are never held back.
+ * - At most HINT_THREADS_MAX threads a process are tracked
+ *   (hint_threads.h); the rest keep what they have.
  *
  * Privilege, detected at start and logged: lowering nice needs
  * CAP_SYS_NICE or the client's own RLIMIT_NICE, and fairway never raises
@@ -87,16 +92,6 @@ void hints_config_default(struct hints_config *config);
  */
 bool hints_config_parse_target(struct hints_config *config, const char *text);
 
-struct hints_thread {
-	pid_t tid;
-	uint64_t start;
-	struct hint_attr saved; /* valid once changed */
-	bool changed; /* saved, journalled, and changed by us */
-	bool left_alone; /* a policy (real-time, idle) we never touch */
-	bool seen; /* found by the latest scan */
-	struct wl_list link; /* hints_proc.threads */
-};
-
 struct hints;
 
 struct hints_proc {
@@ -104,6 +99,13 @@ struct hints_proc {
 	pid_t pid;
 	int pidfd;
 	uint64_t start;
+	uid_t uid; /* what its real, effective and saved uids must be */
+	/*
+	 * fairway blocks on it (Xwayland: wlroots' window manager waits on
+	 * its replies on fairway's thread): never below SCHED_BATCH, whatever
+	 * its class asks. Set it with hints_proc_never_idle.
+	 */
+	bool never_idle;
 	enum ratings_class wanted, applied;
 	/* A target of its own, whatever its class (hints_proc_set_target). */
 	bool fixed;
@@ -112,7 +114,8 @@ struct hints_proc {
 	double tokens;
 	int64_t tokens_ns;
 	bool gone; /* exited, or its pid no longer verifies */
-	struct wl_list threads; /* hints_thread.link */
+	bool told_untracked; /* logged that it has more threads than tracked */
+	struct hint_threads threads;
 	struct wl_list link; /* hints.procs */
 };
 
@@ -124,32 +127,49 @@ struct hints {
 	struct hint_journal *journal; /* NULL: none (dry-run, no runtime dir) */
 	struct wl_list procs; /* hints_proc.link */
 	uint64_t changes; /* sched_setattr calls made (or, dry-run, logged) */
-	uint64_t undone; /* changes undone because the pid was recycled */
+	/* changes whose process went away before they were checked: given
+	 * back where the tid is still its thread's, else left alone */
+	uint64_t undone;
 	/* Tests only: called between a change and its verification. */
 	void (*after_change)(struct hints_proc *proc, pid_t tid, void *data);
 	void *after_change_data;
 };
 
 /*
- * Detects privileges and logs them. runtime_dir holds the journal (NULL:
- * none). Call hints_replay first so that old changes are undone.
+ * Detects privileges and logs them. state_dir (state_dir.h) holds the
+ * journal; NULL, or a directory that fails its checks, fails here unless
+ * nothing is to be journalled (dry-run, off). Call hints_replay first so
+ * that old changes are undone.
  */
 struct hints *hints_create(
-		const struct hints_config *config, const char *runtime_dir);
+		const struct hints_config *config, const char *state_dir);
 /* Restores every thread. Accepts NULL. */
 void hints_destroy(struct hints *hints);
 
-/* Restores what crashed fairways left in runtime_dir; entries replayed. */
-int hints_replay(const char *runtime_dir);
+/*
+ * Restores what crashed fairways left in state_dir; entries replayed, or
+ * -1 if the directory is refused. Only fairway's own journals are read,
+ * and an entry only restores what fairway could have changed (hints.c).
+ */
+int hints_replay(const char *state_dir);
+
+/* For hints_proc_create: whatever uid, as long as it is one (no setuid). */
+#define HINTS_ANY_UID ((uid_t)-1)
 
 /*
  * Starts tracking a process. Takes pidfd (-1: one is opened here; the
- * caller's, from SO_PEERPIDFD, names the peer beyond doubt). NULL if the
- * process is gone already.
+ * caller's, pinned at accept (peer.h), names the peer beyond doubt). Its
+ * real, effective and saved uids must all be uid, now and before every
+ * change, as rtkit requires: a client that exec'd a setuid program is
+ * given back what it had and left alone. NULL if the process is gone
+ * already or its uids do not match.
  */
-struct hints_proc *hints_proc_create(struct hints *hints, pid_t pid, int pidfd);
+struct hints_proc *hints_proc_create(
+		struct hints *hints, pid_t pid, int pidfd, uid_t uid);
 /* Restores its threads and forgets it. Accepts NULL. */
 void hints_proc_destroy(struct hints_proc *proc);
+/* fairway waits on this process: it never gets SCHED_IDLE. */
+void hints_proc_never_idle(struct hints_proc *proc);
 
 /*
  * Asks for a class; takes effect at once if the rate limit allows (urgent

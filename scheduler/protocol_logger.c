@@ -1,23 +1,56 @@
 #include "scheduler/protocol_logger.h"
+#include "scheduler/clock.h"
 #include "scheduler/connection.h"
 #include "scheduler/gate.h"
 #include "scheduler/log.h"
+#include <stdio.h>
 #include <string.h>
 #include <wayland-server-protocol.h>
 
 /*
+ * Protocol errors logged: a burst of ERRORS_BURST, then ERRORS_PER_SECOND;
+ * the rest are counted into the next line.
+ */
+#define ERRORS_BURST 50
+#define ERRORS_PER_SECOND 10
+
+/*
  * libwayland posts wl_display.error and drops the client without a word in
  * the log: note each error with the pid of the client, so that every
- * disconnection has a logged reason.
+ * disconnection has a logged reason. The message may quote what the
+ * client sent (an interface name, say), so it is escaped; and clients can
+ * cause errors as fast as they can connect, so the lines are rationed.
  */
 static void log_protocol_error(
 		const struct wl_protocol_logger_message *message) {
+	static double tokens = ERRORS_BURST;
+	static int64_t tokens_ns;
+	static unsigned unlogged;
+	int64_t now = sched_clock_now_ns();
+	if (tokens_ns != 0) {
+		tokens += (double)(now - tokens_ns) * ERRORS_PER_SECOND /
+				(1000.0 * SCHED_NS_PER_MS);
+		tokens = tokens > ERRORS_BURST ? ERRORS_BURST : tokens;
+	}
+	tokens_ns = now;
+	if (tokens < 1) {
+		unlogged++;
+		return;
+	}
+	tokens -= 1;
 	struct wl_client *client = wl_resource_get_client(message->resource);
 	struct gate_connection *conn = gate_connection_from_client(client);
 	const char *reason = message->arguments[2].s;
-	sched_log(SCHED_LOG_ERROR, "client %d: protocol error %u: %s",
-			conn ? (int)conn->pid : -1, message->arguments[1].u,
-			reason ? reason : "");
+	char escaped[256];
+	sched_log_escape(escaped, sizeof(escaped), reason ? reason : "");
+	char more[64] = "";
+	if (unlogged > 0) {
+		snprintf(more, sizeof(more), " (%u more not logged before it)",
+				unlogged);
+		unlogged = 0;
+	}
+	sched_log(SCHED_LOG_ERROR, "client %d: protocol error %u: %s%s",
+			conn ? (int)conn->pid : -1, message->arguments[1].u, escaped, more);
 }
 
 static bool is_protocol_error(

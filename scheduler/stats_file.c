@@ -1,4 +1,5 @@
 #include "scheduler/stats_file.h"
+#include "scheduler/capped_file.h"
 #include "scheduler/client_stats.h"
 #include "scheduler/clock.h"
 #include "scheduler/gate.h"
@@ -6,7 +7,7 @@
 
 struct gate_stats_file {
 	struct gate *gate;
-	FILE *out;
+	struct capped_file *out;
 	int period_ms;
 	int64_t start_ns;
 	struct wl_event_source *timer;
@@ -18,9 +19,9 @@ static void write_records(struct gate_stats_file *file) {
 	wl_list_for_each(conn, &file->gate->connections, link) {
 		char line[GATE_CLIENT_STATS_LINE_MAX];
 		gate_client_stats_line(conn, t, line, sizeof(line));
-		fprintf(file->out, "%s\n", line);
+		capped_file_printf(file->out, "%s\n", line);
 	}
-	fflush(file->out);
+	capped_file_flush(file->out);
 }
 
 static int handle_timer(void *data) {
@@ -31,7 +32,7 @@ static int handle_timer(void *data) {
 }
 
 struct gate_stats_file *gate_stats_file_create(
-		struct gate *gate, FILE *out, int period_ms) {
+		struct gate *gate, struct capped_file *out, int period_ms) {
 	struct gate_stats_file *file = calloc(1, sizeof(*file));
 	if (!file) {
 		return NULL;

@@ -1,8 +1,7 @@
 #ifndef FAIRWAY_SCHEDULER_STATS_FILE_H
 #define FAIRWAY_SCHEDULER_STATS_FILE_H
 
-#include <stdio.h>
-
+struct capped_file;
 struct gate;
 
 /*
@@ -12,9 +11,9 @@ struct gate;
  */
 struct gate_stats_file;
 
-/* Writes to `out` (not closed here) every period_ms. */
+/* Writes to `out` (capped_file.h; not closed here) every period_ms. */
 struct gate_stats_file *gate_stats_file_create(
-		struct gate *gate, FILE *out, int period_ms);
+		struct gate *gate, struct capped_file *out, int period_ms);
 /* Writes a last record of every client. Accepts NULL. */
 void gate_stats_file_destroy(struct gate_stats_file *file);
 

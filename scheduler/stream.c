@@ -9,21 +9,32 @@
 
 #define RECV_CHUNK 65536
 
+#ifndef SCM_PIDFD
+#define SCM_PIDFD 0x04 /* Linux 6.5 */
+#endif
+
 void stream_init(struct stream *stream) {
 	memset(stream, 0, sizeof(*stream));
+	stream->sender.pidfd = -1;
 }
 
 void stream_finish(struct stream *stream) {
 	for (size_t i = stream->fds_head; i < stream->fds_tail; i++) {
 		close(stream->fds[i].fd);
 	}
+	if (stream->sender.pidfd >= 0) {
+		close(stream->sender.pidfd);
+	}
 	free(stream->data);
 	free(stream->fds);
-	memset(stream, 0, sizeof(*stream));
+	stream_init(stream);
 }
 
 /* Makes room for `extra` more bytes at the tail, compacting first. */
 static int reserve_bytes(struct stream *stream, size_t extra) {
+	if (stream_len(stream) + extra > stream->high) {
+		stream->high = stream_len(stream) + extra;
+	}
 	if (stream->capacity - stream->tail >= extra) {
 		return 0;
 	}
@@ -91,12 +102,45 @@ static void close_all(const int *fds, size_t count) {
 	}
 }
 
-/* Takes the fds out of every SCM_RIGHTS message; returns how many. */
+/*
+ * Keeps the first writer's credentials; a pidfd that is not kept is
+ * closed, as every recvmsg on a socket passing them brings a new one.
+ */
+static void take_sender(struct stream *stream, struct cmsghdr *cmsg) {
+	struct stream_sender *sender = &stream->sender;
+	if (cmsg->cmsg_type == SCM_CREDENTIALS &&
+			cmsg->cmsg_len >= CMSG_LEN(sizeof(struct ucred)) &&
+			!sender->known) {
+		struct ucred cred;
+		memcpy(&cred, CMSG_DATA(cmsg), sizeof(cred));
+		sender->known = true;
+		sender->pid = cred.pid;
+		sender->uid = cred.uid;
+	} else if (cmsg->cmsg_type == SCM_PIDFD &&
+			cmsg->cmsg_len >= CMSG_LEN(sizeof(int))) {
+		int pidfd;
+		memcpy(&pidfd, CMSG_DATA(cmsg), sizeof(pidfd));
+		if (sender->pidfd < 0) {
+			sender->pidfd = pidfd;
+		} else {
+			close(pidfd);
+		}
+	}
+}
+
+/*
+ * Takes the fds out of every SCM_RIGHTS message, and the writer's
+ * credentials where they came; returns how many fds.
+ */
 static int take_fds(struct stream *stream, struct msghdr *msg, uint64_t tag) {
 	int count = 0;
 	for (struct cmsghdr *cmsg = CMSG_FIRSTHDR(msg); cmsg;
 			cmsg = CMSG_NXTHDR(msg, cmsg)) {
-		if (cmsg->cmsg_level != SOL_SOCKET || cmsg->cmsg_type != SCM_RIGHTS) {
+		if (cmsg->cmsg_level != SOL_SOCKET) {
+			continue;
+		}
+		if (cmsg->cmsg_type != SCM_RIGHTS) {
+			take_sender(stream, cmsg);
 			continue;
 		}
 		size_t n = (cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int);
@@ -115,16 +159,18 @@ static int take_fds(struct stream *stream, struct msghdr *msg, uint64_t tag) {
 	return count;
 }
 
-ssize_t stream_recv(struct stream *stream, int fd, size_t max, int *eof,
-		int *fds_in_one_read) {
+ssize_t stream_recv(struct stream *stream, int fd, size_t max, size_t max_fds,
+		int *eof, int *fds_in_one_read) {
+	/* Room for the writer's credentials too, where they are passed. */
 	union {
-		char buf[CMSG_SPACE(STREAM_MAX_FDS_PER_RECV * sizeof(int))];
+		char buf[CMSG_SPACE(STREAM_MAX_FDS_PER_RECV * sizeof(int)) +
+				CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
 	} control;
-	size_t total = 0;
+	size_t total = 0, fds_taken = 0;
 	*eof = 0;
 	*fds_in_one_read = 0;
-	while (total < max) {
+	while (total < max && fds_taken < max_fds) {
 		size_t want = max - total < RECV_CHUNK ? max - total : RECV_CHUNK;
 		if (reserve_bytes(stream, want) < 0) {
 			errno = ENOMEM;
@@ -156,6 +202,7 @@ ssize_t stream_recv(struct stream *stream, int fd, size_t max, int *eof,
 			errno = ENOMEM;
 			return -1;
 		}
+		fds_taken += (size_t)fds;
 		if (fds > *fds_in_one_read) {
 			*fds_in_one_read = fds;
 		}
@@ -181,16 +228,40 @@ ssize_t stream_recv(struct stream *stream, int fd, size_t max, int *eof,
 	return total;
 }
 
+/* Gives back what a burst grew, once the stream is quiet again. */
+static void emptied(struct stream *stream) {
+	stream->quiet =
+			stream->high <= STREAM_KEEP_CAPACITY / 4 ? stream->quiet + 1 : 0;
+	stream->high = 0;
+	if (stream->quiet < STREAM_QUIET_EMPTIES) {
+		return;
+	}
+	stream->quiet = 0;
+	if (stream->capacity > STREAM_KEEP_CAPACITY) {
+		free(stream->data);
+		stream->data = NULL;
+		stream->capacity = 0;
+	}
+	if (stream->fds_head == stream->fds_tail &&
+			stream->fds_capacity * sizeof(*stream->fds) >
+					STREAM_KEEP_CAPACITY) {
+		free(stream->fds);
+		stream->fds = NULL;
+		stream->fds_head = stream->fds_tail = stream->fds_capacity = 0;
+	}
+}
+
 /* Drops the first `len` bytes and every fd tagged before their end. */
 static void consume(struct stream *stream, size_t len, size_t fds_sent) {
 	stream->head += len;
 	stream->offset += len;
 	stream->fds_head += fds_sent;
-	if (stream->head == stream->tail) {
-		stream->head = stream->tail = 0;
-	}
 	if (stream->fds_head == stream->fds_tail) {
 		stream->fds_head = stream->fds_tail = 0;
+	}
+	if (stream->head == stream->tail) {
+		stream->head = stream->tail = 0;
+		emptied(stream);
 	}
 }
 

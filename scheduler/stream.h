@@ -1,6 +1,7 @@
 #ifndef FAIRWAY_SCHEDULER_STREAM_H
 #define FAIRWAY_SCHEDULER_STREAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -29,13 +30,37 @@ struct stream_fd {
 	int fd;
 };
 
+/*
+ * Who wrote the first bytes that came with credentials, on a socket that
+ * passes them (peer.h, peer_pass_credentials).
+ */
+struct stream_sender {
+	bool known;
+	pid_t pid;
+	uid_t uid;
+	int pidfd; /* SCM_PIDFD where the kernel sends one, else -1 */
+};
+
 struct stream {
 	uint8_t *data;
 	size_t head, tail, capacity; /* bytes queued are data[head..tail) */
 	uint64_t offset; /* stream offset of data[head] */
 	struct stream_fd *fds;
 	size_t fds_head, fds_tail, fds_capacity;
+	struct stream_sender sender;
+	/* Toward giving back what a burst grew (STREAM_KEEP_CAPACITY). */
+	size_t high; /* the most queued since the stream last emptied */
+	unsigned quiet; /* times in a row it emptied having held little */
 };
+
+/*
+ * A buffer grown past this by a burst is given back once the stream has
+ * emptied STREAM_QUIET_EMPTIES times in a row without holding more than
+ * a quarter of it: a client holds only what it needs queued, and one that
+ * bursts all the time keeps its buffer rather than regrow it each time.
+ */
+#define STREAM_KEEP_CAPACITY (64 * 1024)
+#define STREAM_QUIET_EMPTIES 64
 
 void stream_init(struct stream *stream);
 /* Frees the buffers and closes the fds still queued. */
@@ -55,16 +80,19 @@ static inline size_t stream_fd_count(const struct stream *stream) {
 
 /*
  * Reads what the socket holds, up to max bytes, in as many recvmsg calls as
- * it takes, stopping at a short read. Returns the bytes read; 0 with *eof
- * set when the peer hung up (an end right after data shows at the next
- * call);
- * -1 with errno on an error other than EAGAIN. *fds_in_one_read reports the
- * largest number of fds that came in a single recvmsg, so that the caller
- * can refuse floods that libwayland could not have taken either; it is
- * STREAM_MAX_FDS_PER_RECV + 1 when the kernel had to drop fds (MSG_CTRUNC).
+ * it takes, stopping at a short read, and before any further recvmsg once
+ * max_fds fds came: one recvmsg brings the fds of one sendmsg, so a read
+ * takes at most max_fds + 27 fds from a client that keeps to libwayland's
+ * 28 a message (more in one message ends that client anyway). Returns the
+ * bytes read; 0 with *eof set when the peer hung up (an end right after
+ * data shows at the next call); -1 with errno on an error other than
+ * EAGAIN. *fds_in_one_read reports the largest number of fds that came in
+ * a single recvmsg, so that the caller can refuse floods that libwayland
+ * could not have taken either; it is STREAM_MAX_FDS_PER_RECV + 1 when the
+ * kernel had to drop fds (MSG_CTRUNC).
  */
-ssize_t stream_recv(struct stream *stream, int fd, size_t max, int *eof,
-		int *fds_in_one_read);
+ssize_t stream_recv(struct stream *stream, int fd, size_t max, size_t max_fds,
+		int *eof, int *fds_in_one_read);
 
 /*
  * Sends the first len bytes of the stream with their fds, at most

@@ -1,14 +1,15 @@
 #include "scheduler/trace.h"
+#include "scheduler/capped_file.h"
 #include "scheduler/clock.h"
 #include "scheduler/wire.h"
 #include <stdlib.h>
 
 struct gate_trace {
-	FILE *out;
+	struct capped_file *out;
 	int64_t start_ns;
 };
 
-struct gate_trace *gate_trace_create(FILE *out) {
+struct gate_trace *gate_trace_create(struct capped_file *out) {
 	struct gate_trace *trace = calloc(1, sizeof(*trace));
 	if (!trace) {
 		return NULL;
@@ -22,7 +23,7 @@ void gate_trace_destroy(struct gate_trace *trace) {
 	if (!trace) {
 		return;
 	}
-	fflush(trace->out);
+	capped_file_flush(trace->out);
 	free(trace);
 }
 
@@ -32,7 +33,7 @@ static double seconds(const struct gate_trace *trace) {
 
 void gate_trace_message(struct gate_trace *trace, pid_t pid, bool event,
 		const struct wire_header *header) {
-	fprintf(trace->out,
+	capped_file_printf(trace->out,
 			"{\"t\":%.6f,\"pid\":%d,\"dir\":\"%s\",\"object\":%u,"
 			"\"opcode\":%u,\"size\":%u}\n",
 			seconds(trace), (int)pid, event ? "event" : "request",
@@ -55,7 +56,7 @@ void gate_trace_messages(struct gate_trace *trace, pid_t pid, bool events,
 
 void gate_trace_forward(
 		struct gate_trace *trace, pid_t pid, size_t messages, size_t bytes) {
-	fprintf(trace->out,
+	capped_file_printf(trace->out,
 			"{\"t\":%.6f,\"pid\":%d,\"dir\":\"forward\",\"messages\":%zu,"
 			"\"bytes\":%zu}\n",
 			seconds(trace), (int)pid, messages, bytes);

@@ -4,7 +4,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <sys/types.h>
 
 /*
@@ -20,8 +19,10 @@
  */
 struct gate_trace;
 
-/* Writes to `out`, which the trace does not close. */
-struct gate_trace *gate_trace_create(FILE *out);
+struct capped_file;
+
+/* Writes to `out` (capped_file.h), which the trace does not close. */
+struct gate_trace *gate_trace_create(struct capped_file *out);
 /* Flushes. Accepts NULL. */
 void gate_trace_destroy(struct gate_trace *trace);
 

@@ -54,6 +54,10 @@ bool logged(const char *needle) {
 	return strstr(server_log, needle) != NULL;
 }
 
+const char *server_log_text(void) {
+	return server_log;
+}
+
 /* --- raw client side --------------------------------------------------- */
 
 int raw_connect(void) {

@@ -51,6 +51,8 @@ __attribute__((format(printf, 1, 0))) void capture_wl_log(
 		const char *fmt, va_list args);
 /* Whether the captured log since server_init holds needle. */
 bool logged(const char *needle);
+/* The captured log, one line per record. */
+const char *server_log_text(void);
 
 /* --- raw client side ---------------------------------------------------- */
 

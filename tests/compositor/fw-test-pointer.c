@@ -4,6 +4,7 @@
  * roundtrip, so the compositor has handled the step before the next starts.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <linux/input-event-codes.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -129,6 +130,36 @@ static void send_button(struct pointer_tool *tool, uint32_t button,
 	zwlr_virtual_pointer_v1_frame(tool->pointer);
 }
 
+/*
+ * Motion as a fast mouse sends it, each event on the wire as it happens:
+ * a client that does not read meanwhile has it all queued.
+ */
+static bool flood(struct pointer_tool *tool, uint32_t hz, uint32_t seconds,
+		uint32_t x, uint32_t y) {
+	struct timespec next;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	uint64_t count = (uint64_t)hz * seconds;
+	long step_ns = 1000000000L / (long)hz;
+	for (uint64_t i = 0; i < count; i++) {
+		zwlr_virtual_pointer_v1_motion_absolute(tool->pointer, now_ms(),
+				x + (uint32_t)(i % 8), y + (uint32_t)(i % 5),
+				tool->extent_width, tool->extent_height);
+		zwlr_virtual_pointer_v1_frame(tool->pointer);
+		if (wl_display_flush(tool->display) < 0 && errno != EAGAIN) {
+			fprintf(stderr, "fw-test-pointer: flood: %s\n", strerror(errno));
+			return false;
+		}
+		next.tv_nsec += step_ns;
+		while (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+	printf("flooded %" PRIu64 " motion events\n", count);
+	return true;
+}
+
 static const char usage[] =
 		"usage: fw-test-pointer [--extent WxH] STEP...\n"
 		"steps:\n"
@@ -139,6 +170,8 @@ static const char usage[] =
 		"  click [BUTTON]     press and release\n"
 		"  sleep MS           pause\n"
 		"  await FILE TEXT    wait (up to 30 s) until a line of FILE has TEXT\n"
+		"  flood HZ S X Y     motion around X,Y (within 8 px) HZ times a\n"
+		"                     second for S seconds, no roundtrip between\n"
 		"The extent defaults to 1280x720, the headless output size.\n";
 
 // Returns the number of arguments consumed, or 0 on a bad step.
@@ -180,6 +213,16 @@ static int run_step(struct pointer_tool *tool, int argc, char *argv[]) {
 			return 0;
 		}
 		return await_line(argv[1], argv[2]) ? 3 : 0;
+	}
+	if (strcmp(step, "flood") == 0) {
+		uint32_t hz, seconds, x, y;
+		if (argc < 5 || !parse_uint(argv[1], &hz) || hz == 0 ||
+				!parse_uint(argv[2], &seconds) || !parse_uint(argv[3], &x) ||
+				!parse_uint(argv[4], &y)) {
+			fprintf(stderr, "fw-test-pointer: flood needs HZ S X Y\n");
+			return 0;
+		}
+		return flood(tool, hz, seconds, x, y) ? 5 : 0;
 	}
 	fprintf(stderr, "fw-test-pointer: unknown step '%s'\n", step);
 	return 0;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Per-application rules for X clients: a class= rule gives an xterm's
-# process (named by _NET_WM_PID) its hint class, and exe=Xwayland gives
+# process (named through X-Resource) its hint class, and exe=Xwayland gives
 # the one connection all X clients share its client priority in --stats.
 . "$(dirname "$0")/../compositor/lib.sh"
 need_prog xterm
@@ -37,9 +37,9 @@ priority_is() {
 	esac
 	return 1
 }
-# The gate knows Xwayland's connection by the pid on its socket, which
-# fairway made: fairway's own.
-wait_until 20 "client_priority -2 for Xwayland's connection" priority_is "$(fairway_pid)" -2
+# The gate knows Xwayland's connection by the process that writes to the
+# socketpair wlroots made for it: Xwayland's own pid.
+wait_until 20 "client_priority -2 for Xwayland's connection" priority_is "$xwayland" -2
 has_line "$err" "Client pid $xwayland (Xwayland): priority -2, rule at line 2" ||
 	fail "the rule was not logged as matching Xwayland ($xwayland)"
 kill "$xterm" 2>/dev/null

@@ -25,5 +25,8 @@ log "interactive: $FW_SEEN"
 hint_client_send disconnect
 wait_until 20 "the client's hang-up" has_line "$HC_OUT" '^disconnected'
 wait_until 20 "the original attributes back" same_attrs "$HC_PID" "$orig"
-wait_until 10 "the journal removed" sh -c '! ls "$1"/fairway-hints-*.journal >/dev/null 2>&1' sh "$XDG_RUNTIME_DIR"
+no_journal() {
+	! journal_present
+}
+wait_until 10 "the journal removed" no_journal
 pass

@@ -13,8 +13,9 @@ hinted_then_crash() {
 	"$FW_TEST_POINTER" move 640 360 || fail "fw-test-pointer failed"
 	wait_until 20 "interactive attributes on $1" \
 		all_threads "$HC_PID" "^$INTERACTIVE"
-	journal_present || fail "no journal"
-	kill -KILL "$(fairway_pid)"
+	CRASHED=$(fairway_pid)
+	journal_present "$CRASHED" || fail "no journal"
+	kill -KILL "$CRASHED"
 	wait "$FW_PID"
 	FW_PID=""
 	all_threads "$HC_PID" "^$INTERACTIVE" ||
@@ -24,7 +25,7 @@ hinted_then_crash() {
 hinted_then_crash first
 fw_start --no-xwayland
 same_attrs "$HC_PID" "$orig" || fail "restart did not restore: $FW_SEEN"
-journal_present && fail "the old journal is still there"
+journal_present "$CRASHED" && fail "the old journal is still there"
 log "restart restored $HC_PID"
 fw_stop
 
@@ -32,6 +33,6 @@ hinted_then_crash second
 "$FAIRWAY" --restore-hints >"$FW_TMP/restore.out" 2>&1 ||
 	fail "--restore-hints failed: $(cat "$FW_TMP/restore.out")"
 same_attrs "$HC_PID" "$orig" || fail "--restore-hints did not restore: $FW_SEEN"
-journal_present && fail "the journal is still there"
+journal_present "$CRASHED" && fail "the journal is still there"
 log "--restore-hints: $(cat "$FW_TMP/restore.out")"
 pass

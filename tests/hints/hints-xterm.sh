@@ -1,6 +1,7 @@
 #!/bin/sh
 # An xterm under XWayland that gets pointer input is hinted on its own pid
-# (from _NET_WM_PID), and Xwayland takes its strongest X client's class.
+# (which wlroots asks Xwayland for with XResQueryClientIds), and Xwayland
+# takes its strongest X client's class.
 . "$(dirname "$0")/lib-hints.sh"
 need_privilege
 need_prog xterm

@@ -40,8 +40,17 @@ hint_client_send() {
 	echo "$1" >&3
 }
 
+# Where fairway keeps its journals (scheduler/state_dir.h): root's fairways
+# share /run/fairway, so each test looks for its own fairway's journal.
+if [ "$(id -u)" = 0 ]; then
+	FW_STATE_DIR=/run/fairway
+else
+	FW_STATE_DIR=$XDG_RUNTIME_DIR
+fi
+
+# journal_present [PID]: the journal of fairway PID (default: the running one).
 journal_present() {
-	ls "$XDG_RUNTIME_DIR"/fairway-hints-*.journal >/dev/null 2>&1
+	[ -f "$FW_STATE_DIR/fairway-hints-${1:-$(fairway_pid)}.journal" ]
 }
 
 # The attributes fairway's interactive default gives (privileged here).

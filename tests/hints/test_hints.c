@@ -3,11 +3,13 @@
 #include "tests/unit/check.h"
 #include <dirent.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -168,7 +170,8 @@ static void test_apply_and_restore(void) {
 	CHECK_INT(orig.count, 4);
 	CHECK_INT(orig.attr[1].nice, 2);
 
-	struct hints_proc *proc = hints_proc_create(hints, child.pid, -1);
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
 	CHECK(proc != NULL);
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 1 * S);
 	check_class(hints, child.pid, &orig, RATINGS_INTERACTIVE);
@@ -219,7 +222,8 @@ static void test_rate_limit(void) {
 	struct child child = start_child(1);
 	struct snapshot orig;
 	snap(child.pid, &orig);
-	struct hints_proc *proc = hints_proc_create(hints, child.pid, -1);
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
 	hints_proc_set_class(proc, RATINGS_BACKGROUND, 1);
 	/* The bucket is empty: the third change waits. */
@@ -244,7 +248,8 @@ static void test_dry_run(void) {
 	struct child child = start_child(2);
 	struct snapshot orig, after;
 	snap(child.pid, &orig);
-	struct hints_proc *proc = hints_proc_create(hints, child.pid, -1);
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
 	hints_proc_set_class(proc, RATINGS_BACKGROUND, S);
 	CHECK(hints->changes >= 6);
@@ -291,7 +296,7 @@ static void test_pid_reuse(void) {
 	struct hints *hints = hints_create(&config, dir);
 	struct child child = start_child(0);
 	pid_t pid = child.pid;
-	struct hints_proc *proc = hints_proc_create(hints, pid, -1);
+	struct hints_proc *proc = hints_proc_create(hints, pid, -1, geteuid());
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
 	hints_proc_set_class(proc, RATINGS_BACKGROUND, 1);
 	CHECK_INT(proc->applied, RATINGS_INTERACTIVE);
@@ -347,7 +352,8 @@ static void test_undo(void) {
 	hints_config_default(&config);
 	struct hints *hints = hints_create(&config, dir);
 	struct child child = start_child(1);
-	struct hints_proc *proc = hints_proc_create(hints, child.pid, -1);
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
 	hints->after_change = kill_during_change;
 	hints->after_change_data = &child;
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
@@ -358,6 +364,278 @@ static void test_undo(void) {
 	CHECK_INT(hints_replay(dir), 0);
 	close(child.cmd);
 	close(child.ack);
+}
+
+struct recycle {
+	struct child *child;
+	pid_t stranger; /* the new process on the child's pid, or -1 */
+	struct hint_attr shown; /* what the stranger's thread shows */
+};
+
+/*
+ * Between the change and its check, the child dies and its pid (its only
+ * tid) goes to a stranger that shows exactly the change just made: the
+ * stranger's thread must be left as it is.
+ */
+static void recycle_during_change(
+		struct hints_proc *proc, pid_t tid, void *data) {
+	struct recycle *r = data;
+	if (r->child->pid < 0) {
+		return;
+	}
+	struct hint_attr changed;
+	CHECK(hints_get_attr(tid, &changed));
+	pid_t pid = r->child->pid;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	r->child->pid = -1;
+	int ready[2];
+	CHECK(pipe(ready) == 0);
+	for (int tries = 0; tries < 20 && r->stranger != pid; tries++) {
+		if (r->stranger > 0) {
+			kill(r->stranger, SIGKILL);
+			waitpid(r->stranger, NULL, 0);
+			r->stranger = -1;
+		}
+		int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+		if (fd < 0) {
+			break;
+		}
+		dprintf(fd, "%d", (int)pid - 1);
+		close(fd);
+		r->stranger = fork();
+		CHECK(r->stranger >= 0);
+		if (r->stranger == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			struct hint_kernel info;
+			hint_kernel_probe(&info);
+			struct hint_attr mine;
+			CHECK(hints_get_attr(0, &mine));
+			CHECK(hint_attr_set(&info, 0, &changed, &mine));
+			char c = 1;
+			write(ready[1], &c, 1);
+			for (;;) {
+				pause();
+			}
+		}
+		if (r->stranger == pid) {
+			char c;
+			CHECK_INT(read(ready[0], &c, 1), 1);
+			CHECK(hints_get_attr(pid, &r->shown));
+			CHECK(hint_attr_equal(&r->shown, &changed));
+		}
+	}
+	close(ready[0]);
+	close(ready[1]);
+}
+
+static void test_undo_spares_recycled_tid(void) {
+	struct hints_config config;
+	hints_config_default(&config);
+	struct hints *hints = hints_create(&config, dir);
+	struct child child = start_child(0);
+	/* Start times count clock ticks: the stranger must start a later one. */
+	usleep(50 * 1000);
+	struct recycle r = {.child = &child, .stranger = -1};
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
+	hints->after_change = recycle_during_change;
+	hints->after_change_data = &r;
+	pid_t pid = child.pid;
+	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	CHECK(proc->gone);
+	if (r.stranger == pid) {
+		struct hint_attr now;
+		CHECK(hints_get_attr(pid, &now));
+		CHECK(hint_attr_equal(&now, &r.shown));
+		fprintf(stderr, "tid %d recycled mid-change: left alone\n", pid);
+	} else {
+		fprintf(stderr, "tid reuse not forced; skipped\n");
+	}
+	hints_destroy(hints);
+	if (r.stranger > 0) {
+		kill(r.stranger, SIGKILL);
+		waitpid(r.stranger, NULL, 0);
+	}
+	close(child.cmd);
+	close(child.ack);
+}
+
+/* A stale journal (writer pid 999999 is above pid_max) of one entry. */
+static void write_journal(pid_t pid, uint32_t policy, int nice) {
+	uint64_t start;
+	CHECK(hint_proc_start_time(pid, pid, &start));
+	char path[128];
+	snprintf(path, sizeof(path), "%s/fairway-hints-999999.journal", dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	CHECK(fd >= 0);
+	dprintf(fd,
+			"fairway-hints 1 999999 0\n%d %d %" PRIu64 " %" PRIu32
+			" 1 %d 0 -1\n",
+			(int)pid, (int)pid, start, policy, nice);
+	close(fd);
+}
+
+/*
+ * A journal entry restores only what fairway could have saved, on a thread
+ * that carries its mark: SCHED_IDLE, or any change to a thread without the
+ * fork flag, is refused, and nice goes no lower than fairway's floor.
+ */
+static void test_replay_clamps(void) {
+	/* One thread: its start acknowledges that the main one set its nice. */
+	struct child child = start_child(1);
+	struct hint_attr orig, now;
+	CHECK(hints_get_attr(child.pid, &orig));
+	CHECK(!orig.reset_on_fork);
+	write_journal(child.pid, SCHED_BATCH, 7);
+	CHECK_INT(hints_replay(dir), 1);
+	CHECK(hints_get_attr(child.pid, &now));
+	CHECK(hint_attr_equal(&now, &orig));
+
+	/* fairway's mark, as every change of its own leaves it. */
+	struct hint_kernel info;
+	hint_kernel_probe(&info);
+	struct hint_attr marked = orig;
+	marked.reset_on_fork = true;
+	CHECK(hint_attr_set(&info, child.pid, &marked, &orig));
+	write_journal(child.pid, SCHED_IDLE, 0);
+	CHECK_INT(hints_replay(dir), 1);
+	CHECK(hints_get_attr(child.pid, &now));
+	CHECK(hint_attr_equal(&now, &marked));
+
+	write_journal(child.pid, SCHED_OTHER, -20);
+	CHECK_INT(hints_replay(dir), 1);
+	CHECK(hints_get_attr(child.pid, &now));
+	CHECK_INT(now.policy, SCHED_OTHER);
+	CHECK_INT(now.nice, privileged ? HINTS_NICE_FLOOR : orig.nice);
+
+	write_journal(child.pid, SCHED_BATCH, 7);
+	CHECK_INT(hints_replay(dir), 1);
+	CHECK(hints_get_attr(child.pid, &now));
+	CHECK_INT(now.policy, SCHED_BATCH);
+	CHECK_INT(now.nice, 7);
+	stop_child(&child);
+}
+
+/* A process fairway waits on is never put in SCHED_IDLE. */
+static void test_never_idle(void) {
+	struct hints_config config;
+	hints_config_default(&config);
+	struct hints *hints = hints_create(&config, dir);
+	struct child child = start_child(1);
+	struct snapshot orig, now;
+	snap(child.pid, &orig);
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
+	CHECK(proc != NULL);
+	hints_proc_never_idle(proc);
+	hints_proc_set_class(proc, RATINGS_BACKGROUND, 0);
+	snap(child.pid, &now);
+	for (int i = 0; i < now.count; i++) {
+		CHECK_INT(now.attr[i].policy, SCHED_BATCH);
+		CHECK(now.attr[i].reset_on_fork);
+	}
+	hints_destroy(hints);
+	snap(child.pid, &now);
+	check_same(&orig, &now);
+	stop_child(&child);
+}
+
+/* The attributes of one thread of pid. */
+static struct hint_attr attr_of(pid_t tid) {
+	struct hint_attr attr;
+	CHECK(hints_get_attr(tid, &attr));
+	return attr;
+}
+
+/* How many of pid's threads have the interactive class's slice. */
+static int count_interactive(pid_t pid) {
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	CHECK(d != NULL);
+	int count = 0;
+	struct dirent *ent;
+	while ((ent = readdir(d)) != NULL) {
+		if (ent->d_name[0] != '.' &&
+				attr_of(atoi(ent->d_name)).runtime_ns == 500 * 1000) {
+			count++;
+		}
+	}
+	closedir(d);
+	return count;
+}
+
+/* Past HINT_THREADS_MAX threads, the rest keep what they have. */
+static void test_thread_cap(void) {
+	struct hints_config config;
+	hints_config_default(&config);
+	struct hints *hints = hints_create(&config, dir);
+	struct child child = start_child(HINT_THREADS_MAX + 44);
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
+	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	CHECK_INT(count_interactive(child.pid), HINT_THREADS_MAX);
+	/* The main thread, the lowest tid, is among them. */
+	CHECK_INT(attr_of(child.pid).runtime_ns, 500 * 1000);
+	CHECK_INT(proc->threads.untracked, 45);
+	hints_destroy(hints);
+	CHECK_INT(count_interactive(child.pid), 0);
+	stop_child(&child);
+}
+
+/*
+ * A process started just below pid_max has its threads' tids wrap around
+ * below its own: its main thread is hinted all the same.
+ */
+static void test_main_thread_after_wrap(void) {
+	FILE *max_file = fopen("/proc/sys/kernel/pid_max", "r");
+	int pid_max = 0;
+	CHECK(max_file != NULL && fscanf(max_file, "%d", &pid_max) == 1);
+	fclose(max_file);
+	int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || dprintf(fd, "%d", pid_max - 20) < 0) {
+		fprintf(stderr, "no ns_last_pid: wrap-around not forced\n");
+		if (fd >= 0) {
+			close(fd);
+		}
+		return;
+	}
+	close(fd);
+	struct child child = start_child(HINT_THREADS_MAX + 44);
+	struct hints_config config;
+	hints_config_default(&config);
+	struct hints *hints = hints_create(&config, dir);
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
+	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	fprintf(stderr, "main thread %d of %d threads\n", (int)child.pid,
+			(int)(proc->threads.count + proc->threads.untracked));
+	CHECK_INT(attr_of(child.pid).runtime_ns, 500 * 1000);
+	CHECK_INT(count_interactive(child.pid), HINT_THREADS_MAX);
+	hints_destroy(hints);
+	stop_child(&child);
+}
+
+/* Threads that turn up cost a change from the bucket, as a class does. */
+static void test_new_threads_take_tokens(void) {
+	struct hints_config config;
+	hints_config_default(&config);
+	config.burst = 1;
+	config.refill_ns = 10 * S;
+	struct hints *hints = hints_create(&config, dir);
+	struct child child = start_child(1);
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
+	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	CHECK_INT(count_interactive(child.pid), 2);
+	more_threads(&child);
+	hints_proc_update(proc, 1 * S);
+	CHECK_INT(count_interactive(child.pid), 2);
+	hints_proc_update(proc, 10 * S);
+	CHECK_INT(count_interactive(child.pid), 3);
+	hints_destroy(hints);
+	stop_child(&child);
 }
 
 static void test_parse(void) {
@@ -395,6 +673,12 @@ int main(void) {
 	test_dry_run();
 	test_pid_reuse();
 	test_undo();
+	test_replay_clamps();
+	test_never_idle();
+	test_thread_cap();
+	test_main_thread_after_wrap();
+	test_new_threads_take_tokens();
+	test_undo_spares_recycled_tid();
 	rmdir(dir);
 	return 0;
 }

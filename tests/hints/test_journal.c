@@ -1,8 +1,10 @@
 #include "scheduler/hint_journal.h"
 #include "tests/unit/check.h"
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -110,11 +112,134 @@ static void test_start_time(void) {
 	CHECK(!hint_proc_start_time(getpid(), 1, &a));
 }
 
+/* A journal of a writer that is gone (pid 1 never started at tick 0). */
+static void plant(const char *name, mode_t mode, uid_t uid) {
+	char path[128];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *file = fopen(path, "w");
+	CHECK(file != NULL);
+	fprintf(file, "fairway-hints 1 1 0\n%d %d 1 5 0 0 0 -1\n", (int)getpid(),
+			(int)getpid());
+	CHECK(fclose(file) == 0);
+	CHECK(chmod(path, mode) == 0);
+	CHECK(chown(path, uid, (gid_t)-1) == 0);
+}
+
+static bool exists(const char *name) {
+	char path[128];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	struct stat st;
+	return lstat(path, &st) == 0;
+}
+
+static void remove_file(const char *name) {
+	char path[128];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	CHECK(unlink(path) == 0);
+}
+
+/*
+ * Only fairway's own journals are replayed: a file another uid owns, one
+ * others may read, a symlink or a FIFO are left alone (and not removed).
+ * The replay does not block on the FIFO.
+ */
+static void test_replays_only_own_files(void) {
+	struct seen seen = {0};
+	bool root = geteuid() == 0;
+	if (root) {
+		plant("fairway-hints-101.journal", 0600, 65534);
+	}
+	plant("fairway-hints-102.journal", 0644, geteuid());
+	char target[128], link[128], fifo[128];
+	snprintf(target, sizeof(target), "%s/target", dir);
+	snprintf(link, sizeof(link), "%s/fairway-hints-103.journal", dir);
+	snprintf(fifo, sizeof(fifo), "%s/fairway-hints-104.journal", dir);
+	plant("target", 0600, geteuid());
+	CHECK(symlink(target, link) == 0);
+	CHECK(mkfifo(fifo, 0600) == 0);
+	CHECK_INT(hint_journal_replay(dir, record, &seen), 0);
+	CHECK_INT(seen.count, 0);
+	CHECK(!root || exists("fairway-hints-101.journal"));
+	CHECK(exists("fairway-hints-102.journal"));
+	CHECK(exists("fairway-hints-103.journal"));
+	CHECK(exists("fairway-hints-104.journal"));
+	CHECK(exists("target"));
+	if (root) {
+		remove_file("fairway-hints-101.journal");
+	}
+	remove_file("fairway-hints-102.journal");
+	remove_file("fairway-hints-103.journal");
+	remove_file("fairway-hints-104.journal");
+	/* The same file, fairway's own, is replayed. */
+	remove_file("target");
+	plant("fairway-hints-105.journal", 0600, geteuid());
+	CHECK_INT(hint_journal_replay(dir, record, &seen), 1);
+	CHECK_INT(seen.last.attr.policy, 5);
+	CHECK(!exists("fairway-hints-105.journal"));
+}
+
+/* A planted .tmp symlink is removed, never written through. */
+static void test_tmp_symlink_not_followed(void) {
+	char target[128], tmp[128], name[64];
+	snprintf(target, sizeof(target), "%s/precious", dir);
+	snprintf(name, sizeof(name), "fairway-hints-%d.journal", (int)getpid());
+	snprintf(tmp, sizeof(tmp), "%s/%s.tmp", dir, name);
+	FILE *file = fopen(target, "w");
+	CHECK(file != NULL);
+	fputs("precious\n", file);
+	CHECK(fclose(file) == 0);
+	CHECK(symlink(target, tmp) == 0);
+	struct hint_journal *j = hint_journal_create(dir);
+	CHECK(j != NULL);
+	struct hint_journal_entry e = {.pid = 5, .tid = 6, .start = 7};
+	CHECK(hint_journal_add(j, &e));
+	CHECK(hint_journal_sync(j));
+	char buf[64] = {0};
+	file = fopen(target, "r");
+	CHECK(file != NULL);
+	CHECK(fgets(buf, sizeof(buf), file) != NULL);
+	fclose(file);
+	CHECK(strcmp(buf, "precious\n") == 0);
+	struct stat st;
+	char path[128];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode));
+	CHECK_INT(st.st_mode & 07777, 0600);
+	CHECK(lstat(tmp, &st) != 0);
+	hint_journal_remove(j, 6);
+	hint_journal_destroy(j);
+	remove_file("precious");
+	CHECK_INT(count_files(), 0);
+}
+
+/* A directory others may write, or another uid's, is no state dir. */
+static void test_refuses_open_dirs(void) {
+	struct seen seen = {0};
+	CHECK(chmod(dir, 0777) == 0);
+	CHECK(hint_journal_create(dir) == NULL);
+	CHECK_INT(hint_journal_replay(dir, record, &seen), -1);
+	CHECK(chmod(dir, 0720) == 0);
+	CHECK(hint_journal_create(dir) == NULL);
+	CHECK(chmod(dir, 0700) == 0);
+	if (geteuid() == 0) {
+		CHECK(chown(dir, 65534, (gid_t)-1) == 0);
+		CHECK(hint_journal_create(dir) == NULL);
+		CHECK_INT(hint_journal_replay(dir, record, &seen), -1);
+		CHECK(chown(dir, 0, (gid_t)-1) == 0);
+	}
+	struct hint_journal *j = hint_journal_create(dir);
+	CHECK(j != NULL);
+	hint_journal_destroy(j);
+}
+
 int main(void) {
 	CHECK(mkdtemp(dir) != NULL);
 	test_live_then_dead();
 	test_empty_leaves_nothing();
 	test_start_time();
+	test_replays_only_own_files();
+	test_tmp_symlink_not_followed();
+	test_refuses_open_dirs();
 	rmdir(dir);
 	return 0;
 }

@@ -88,6 +88,14 @@ int main(int argc, char *argv[]) {
 		}
 	} else if (strcmp(name, "churn") == 0) {
 		case_churn();
+	} else if (strcmp(name, "accept-burst") == 0) {
+		case_accept_burst();
+	} else if (strcmp(name, "max-clients") == 0) {
+		case_max_clients();
+	} else if (strcmp(name, "total-queued") == 0) {
+		case_total_queued();
+	} else if (strcmp(name, "log-strings") == 0) {
+		case_log_strings();
 	} else {
 		fprintf(stderr, "unknown case %s\n", name);
 		return 2;

@@ -66,6 +66,10 @@ void run_resource_case(
 		const char *name, void (*body)(const void *), const void *arg);
 void churn_body(const void *data);
 void case_churn(void);
+void case_accept_burst(void);
+void case_max_clients(void);
+void case_total_queued(void);
+void case_log_strings(void);
 
 void send_empty(int fd, const struct hostile *hostile);
 void send_dribble(int fd, const struct hostile *hostile);

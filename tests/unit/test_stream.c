@@ -95,7 +95,7 @@ static void test_fds_never_late(void) {
 	int got_bytes = 0;
 	while (stream_len(&stream) < 12) {
 		int eof, most;
-		CHECK(stream_recv(&stream, in[1], 1 << 20, &eof, &most) >= 0);
+		CHECK(stream_recv(&stream, in[1], 1 << 20, SIZE_MAX, &eof, &most) >= 0);
 		CHECK(!eof && most <= 1);
 		got_bytes++;
 		CHECK(got_bytes < 100);
@@ -149,7 +149,7 @@ static void test_at_most_28_per_sendmsg(void) {
 	stream_init(&stream);
 	while (stream_len(&stream) < 48) {
 		int eof, most;
-		CHECK(stream_recv(&stream, in[1], 1 << 20, &eof, &most) >= 0);
+		CHECK(stream_recv(&stream, in[1], 1 << 20, SIZE_MAX, &eof, &most) >= 0);
 		CHECK(most <= 20);
 	}
 	CHECK_INT(stream_send(&stream, out[0], 48), 48);
@@ -227,10 +227,10 @@ static void test_eof(void) {
 	struct stream stream;
 	stream_init(&stream);
 	int eof, most;
-	CHECK_INT(stream_recv(&stream, in[1], 1 << 20, &eof, &most), 4);
+	CHECK_INT(stream_recv(&stream, in[1], 1 << 20, SIZE_MAX, &eof, &most), 4);
 	CHECK(!eof);
 	CHECK(memcmp(stream_data(&stream), "tail", 4) == 0);
-	CHECK_INT(stream_recv(&stream, in[1], 1 << 20, &eof, &most), 0);
+	CHECK_INT(stream_recv(&stream, in[1], 1 << 20, SIZE_MAX, &eof, &most), 0);
 	CHECK(eof);
 	CHECK_INT(stream_len(&stream), 4);
 	stream_finish(&stream);
@@ -242,7 +242,7 @@ static void fill_from(struct stream *stream, int fd, size_t len) {
 	for (int reads = 0; stream_len(stream) < len; reads++) {
 		int eof, most;
 		CHECK(reads < 100);
-		CHECK(stream_recv(stream, fd, 1 << 20, &eof, &most) >= 0);
+		CHECK(stream_recv(stream, fd, 1 << 20, SIZE_MAX, &eof, &most) >= 0);
 		CHECK(!eof);
 	}
 }
@@ -431,7 +431,76 @@ static void test_append_msg(void) {
 	close(out[1]);
 }
 
+/*
+ * A byte at a time with 28 fds each: one read stops at its fd budget, and
+ * takes past it at most the fds of the one sendmsg it stopped on.
+ */
+static void test_fd_budget(void) {
+	int pair[2];
+	make_pair(pair);
+	int fds[28];
+	for (int i = 0; i < 28; i++) {
+		fds[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		CHECK(fds[i] >= 0);
+	}
+	for (int i = 0; i < 100; i++) {
+		send_with_fds(pair[0], "x", 1, fds, 28);
+	}
+	struct stream stream;
+	stream_init(&stream);
+	int eof, most;
+	ssize_t n = stream_recv(&stream, pair[1], 1 << 20, 56, &eof, &most);
+	fprintf(stderr, "budget 56: %zd bytes, %zu fds\n", n,
+			stream_fd_count(&stream));
+	CHECK(stream_fd_count(&stream) >= 56);
+	CHECK(stream_fd_count(&stream) <= 56 + 27);
+	CHECK_INT(n, (ssize_t)stream_fd_count(&stream) / 28);
+	stream_finish(&stream);
+	for (int i = 0; i < 28; i++) {
+		close(fds[i]);
+	}
+	close(pair[0]);
+	close(pair[1]);
+}
+
+static void drain(struct stream *stream) {
+	uint8_t buf[4096];
+	while (stream_len(stream) > 0) {
+		struct iovec iov = {.iov_base = buf, .iov_len = sizeof(buf)};
+		struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+		CHECK(stream_give(stream, stream_len(stream), &msg) > 0);
+	}
+}
+
+/*
+ * A burst grows the buffer; once the stream is quiet again, the memory
+ * goes back. One that bursts again and again keeps it.
+ */
+static void test_shrinks_after_burst(void) {
+	struct stream stream;
+	stream_init(&stream);
+	static uint8_t burst[1 << 20];
+	for (int i = 0; i < 100; i++) {
+		CHECK(stream_append(&stream, burst, sizeof(burst)) == 0);
+		drain(&stream);
+	}
+	CHECK(stream.capacity >= sizeof(burst));
+	/* Then quiet: a little at a time. */
+	for (int i = 0; i < 100; i++) {
+		CHECK(stream_append(&stream, burst, 100) == 0);
+		drain(&stream);
+	}
+	fprintf(stderr, "capacity after the burst: %zu\n", stream.capacity);
+	CHECK(stream.capacity <= 64 * 1024);
+	/* And it still works. */
+	CHECK(stream_append(&stream, "abc", 3) == 0);
+	CHECK_INT(stream_len(&stream), 3);
+	stream_finish(&stream);
+}
+
 int main(void) {
+	RUN_TEST(test_fd_budget);
+	RUN_TEST(test_shrinks_after_burst);
 	RUN_TEST(test_fds_never_late);
 	RUN_TEST(test_at_most_28_per_sendmsg);
 	RUN_TEST(test_partial_send);
