@@ -1,7 +1,8 @@
 #include "compositor/app_rules.h"
 #include "compositor/config_file.h"
+#include "compositor/sched.h"
 #include "compositor/server.h"
-#include "scheduler/gate.h"
+#include "compositor/view.h"
 #include "scheduler/hints.h"
 #include <fnmatch.h>
 #include <limits.h>
@@ -44,7 +45,7 @@ struct fw_app_toplevel {
 	struct wl_list link; /* fw_app_client.toplevels */
 };
 
-/* An X window: its WM_CLASS, and the process _NET_WM_PID names. */
+/* An X window: its WM_CLASS, and the process Xwayland names for it. */
 struct fw_app_xsurface {
 	struct wlr_xwayland_surface *xsurface;
 	struct fw_app_process process;
@@ -151,10 +152,7 @@ static void apply_client(struct fw_app_client *ac) {
 	ac->has_priority = has;
 	ac->priority = priority;
 	ac->priority_line = line;
-	if (server->gate == NULL) {
-		return;
-	}
-	if (gate_set_client_priority(server->gate, ac->client, priority)) {
+	if (fw_sched_set_client_priority(server->sched, ac->client, priority)) {
 		if (has) {
 			wlr_log(WLR_INFO,
 					"Client pid %d (%s): priority %d, rule at line %d",
@@ -166,21 +164,10 @@ static void apply_client(struct fw_app_client *ac) {
 	}
 }
 
+/* 0 while its process is not known yet (Xwayland's, before it writes). */
 static pid_t client_pid(struct fw_server *server, struct wl_client *client) {
-	struct gate_connection *conn =
-			server->gate != NULL ? gate_connection_from_client(client) : NULL;
-	if (conn != NULL) {
-		/* Pinned at accept, Xwayland's at its first write (peer.h). */
-		return conn->pin_writer ? 0 : conn->peer.pid;
-	}
-	struct wlr_xwayland *xwayland = server->xwayland;
-	if (xwayland != NULL && xwayland->server != NULL &&
-			xwayland->server->client == client) {
-		/* Its socketpair names fairway, which made it. */
-		return 0;
-	}
 	pid_t pid = 0;
-	wl_client_get_credentials(client, &pid, NULL, NULL);
+	fw_client_process(server, client, &pid, NULL, NULL);
 	return pid;
 }
 
@@ -244,14 +231,13 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 static void handle_xwayland_ready(struct wl_listener *listener, void *data) {
 	struct fw_app_rules *rules =
 			wl_container_of(listener, rules, xwayland_ready);
-	struct wlr_xwayland *xwayland = rules->server->xwayland;
-	if (xwayland->server == NULL || xwayland->server->client == NULL) {
+	struct wl_client *client = fw_xwayland_client(rules->server);
+	if (client == NULL) {
 		return;
 	}
-	struct fw_app_client *ac = client_get(rules, xwayland->server->client);
+	struct fw_app_client *ac = client_get(rules, client);
 	if (ac != NULL) {
-		read_process(&ac->process,
-				client_pid(rules->server, xwayland->server->client));
+		read_process(&ac->process, client_pid(rules->server, client));
 		apply_client(ac);
 	}
 }
@@ -277,7 +263,7 @@ static void handle_toplevel_destroy(struct wl_listener *listener, void *data) {
 	}
 }
 
-static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
+static void handle_new_surface(struct wl_listener *listener, void *data) {
 	struct fw_app_rules *rules =
 			wl_container_of(listener, rules, new_xdg_surface);
 	struct wlr_xdg_surface *xdg_surface = data;
@@ -345,7 +331,7 @@ struct fw_app_rules *fw_app_rules_create(struct fw_server *server) {
 	rules->client_created.notify = handle_client_created;
 	wl_display_add_client_created_listener(
 			server->display, &rules->client_created);
-	rules->new_xdg_surface.notify = handle_new_xdg_surface;
+	rules->new_xdg_surface.notify = handle_new_surface;
 	wl_signal_add(
 			&server->xdg_shell->events.new_surface, &rules->new_xdg_surface);
 	wl_list_init(&rules->new_xsurface.link);

@@ -11,12 +11,13 @@ struct hints_proc;
 /*
  * The configuration file's per-application rules (fw_rule), matched
  * against what each client is: its process's comm and executable name,
- * its xdg toplevels' app_ids, and, for X clients (by _NET_WM_PID), their
- * windows' WM_CLASS. A rule's priority becomes the client's priority in
- * the gate (gate_set_client_priority); its hint replaces the class the
- * ratings measured for the client's process, or gives the process a
- * target of its own. Rules are read in file order and a later match wins,
- * setting by setting.
+ * its xdg toplevels' app_ids, and, for X clients (the process Xwayland
+ * names through X-Resource), their windows' WM_CLASS. A rule's priority
+ * becomes the client's priority in the gate
+ * (fw_sched_set_client_priority); its hint replaces the class the ratings
+ * measured for the client's process, or gives the process a target of its
+ * own. Rules are read in file order and a later match wins, setting by
+ * setting.
  */
 struct fw_app_rules;
 

@@ -1,3 +1,4 @@
+#include "compositor/parse_number.h"
 #include "compositor/server.h"
 #include <errno.h>
 #include <getopt.h>
@@ -14,6 +15,10 @@ static const char usage_text[] =
 		"  --outputs N          headless outputs to create (default 1)\n"
 		"  --output-size WxH    headless output size (default 1280x720)\n"
 		"  --scheduler on|off   fair client scheduler (default on)\n"
+		"  --gate-transport auto|memory|socketpair  how the scheduler feeds\n"
+		"                       libwayland: from memory where its calls reach\n"
+		"                       fairway, else through socketpairs (default\n"
+		"                       auto: memory where a self-test passes)\n"
 		"  --sched-interval MS  scheduler time slice (default 2)\n"
 		"  --sched-max-slice MS longest slice of a lone client (default 6)\n"
 		"  --stats FILE         write each client's scheduler statistics there,\n"
@@ -56,29 +61,9 @@ static int usage_error(const char *what, const char *arg) {
 	return 2;
 }
 
-static bool parse_int(const char *text, int min, int max, int *out) {
-	char *end = NULL;
-	errno = 0;
-	long value = strtol(text, &end, 10);
-	if (errno != 0 || end == text || *end != '\0' || value < min ||
-			value > max) {
-		return false;
-	}
-	*out = (int)value;
-	return true;
-}
-
 /* A duration in milliseconds, 0.05 to 1000. */
 static bool parse_ms(const char *text, double *out) {
-	char *end;
-	errno = 0;
-	double value = strtod(text, &end);
-	if (errno != 0 || end == text || *end != '\0' || !(value >= 0.05) ||
-			value > 1000) {
-		return false;
-	}
-	*out = value;
-	return true;
+	return fw_parse_double(text, 0.05, 1000, out);
 }
 
 /* A flag with two values: yes sets *out, no clears it. */
@@ -106,29 +91,36 @@ static bool parse_size(const char *text, int *width, int *height) {
 	}
 	memcpy(buf, text, len);
 	buf[len] = '\0';
-	return parse_int(buf, 1, 16384, width) &&
-			parse_int(x + 1, 1, 16384, height);
+	return fw_parse_int(buf, 1, 16384, width) &&
+			fw_parse_int(x + 1, 1, 16384, height);
 }
 
-static bool parse_backend(const char *text, enum fw_backend_kind *kind) {
-	static const struct {
-		const char *name;
-		enum fw_backend_kind kind;
-	} names[] = {
-			{"auto", FW_BACKEND_AUTO},
-			{"drm", FW_BACKEND_DRM},
-			{"wayland", FW_BACKEND_WAYLAND},
-			{"x11", FW_BACKEND_X11},
-			{"headless", FW_BACKEND_HEADLESS},
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (strcmp(text, names[i].name) == 0) {
-			*kind = names[i].kind;
-			return true;
+/* Which of names text is: its index, or -1. */
+static int parse_choice(
+		const char *text, const char *const *names, size_t count) {
+	for (size_t i = 0; i < count; i++) {
+		if (strcmp(text, names[i]) == 0) {
+			return (int)i;
 		}
 	}
-	return false;
+	return -1;
 }
+
+static const char *const backend_names[] = {
+		[FW_BACKEND_AUTO] = "auto",
+		[FW_BACKEND_DRM] = "drm",
+		[FW_BACKEND_WAYLAND] = "wayland",
+		[FW_BACKEND_X11] = "x11",
+		[FW_BACKEND_HEADLESS] = "headless",
+};
+
+static const char *const transport_names[] = {
+		[GATE_TRANSPORT_AUTO] = "auto",
+		[GATE_TRANSPORT_MEMORY] = "memory",
+		[GATE_TRANSPORT_SOCKETPAIR] = "socketpair",
+};
+
+#define NAMES(array) array, sizeof(array) / sizeof(array[0])
 
 enum {
 	OPT_BACKEND = 256,
@@ -136,6 +128,7 @@ enum {
 	OPT_OUTPUTS,
 	OPT_OUTPUT_SIZE,
 	OPT_SCHEDULER,
+	OPT_GATE_TRANSPORT,
 	OPT_SCHED_INTERVAL,
 	OPT_SCHED_MAX_SLICE,
 	OPT_STATS,
@@ -169,11 +162,12 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			.output_width = 1280,
 			.output_height = 720,
 			.scheduler = true,
+			.gate_transport = GATE_TRANSPORT_AUTO,
 			.xwayland = true,
 			.render_direct = true,
 			.log_level = WLR_ERROR,
 	};
-	/* On: the kernel should see what the user sees (issue 6). */
+	/* On: the kernel should see what the user sees. */
 	hints_config_default(&config->hints);
 
 	static const struct option long_options[] = {
@@ -182,6 +176,7 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			{"outputs", required_argument, NULL, OPT_OUTPUTS},
 			{"output-size", required_argument, NULL, OPT_OUTPUT_SIZE},
 			{"scheduler", required_argument, NULL, OPT_SCHEDULER},
+			{"gate-transport", required_argument, NULL, OPT_GATE_TRANSPORT},
 			{"sched-interval", required_argument, NULL, OPT_SCHED_INTERVAL},
 			{"sched-max-slice", required_argument, NULL, OPT_SCHED_MAX_SLICE},
 			{"stats", required_argument, NULL, OPT_STATS},
@@ -202,14 +197,15 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 	/* Reset getopt so that a harness may parse several times. */
 	optind = 0;
 	opterr = 0;
-	int c;
+	int c, choice;
 	/* '+' stops at the first non-option: COMMAND's own flags are its own. */
 	while ((c = getopt_long(argc, argv, "+:dVvh", long_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_BACKEND:
-			if (!parse_backend(optarg, &config->backend)) {
+			if ((choice = parse_choice(optarg, NAMES(backend_names))) < 0) {
 				return usage_error("bad --backend value", optarg);
 			}
+			config->backend = (enum fw_backend_kind)choice;
 			break;
 		case OPT_SOCKET:
 			if (optarg[0] == '\0' || strchr(optarg, '/') != NULL) {
@@ -218,7 +214,7 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			config->socket = optarg;
 			break;
 		case OPT_OUTPUTS:
-			if (!parse_int(optarg, 1, 16, &config->outputs)) {
+			if (!fw_parse_int(optarg, 1, 16, &config->outputs)) {
 				return usage_error("bad --outputs value", optarg);
 			}
 			break;
@@ -232,6 +228,12 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			if (!parse_switch(optarg, "on", "off", &config->scheduler)) {
 				return usage_error("bad --scheduler value", optarg);
 			}
+			break;
+		case OPT_GATE_TRANSPORT:
+			if ((choice = parse_choice(optarg, NAMES(transport_names))) < 0) {
+				return usage_error("bad --gate-transport value", optarg);
+			}
+			config->gate_transport = (enum gate_transport_choice)choice;
 			break;
 		case OPT_RENDER:
 			if (!parse_switch(

@@ -4,6 +4,7 @@
 #include "compositor/input_config.h"
 #include "compositor/output.h"
 #include "compositor/ratings_glue.h"
+#include "compositor/sched.h"
 #include "compositor/server.h"
 #include "compositor/spawn.h"
 #include "scheduler/gate.h"
@@ -101,13 +102,10 @@ static void merge(struct fw_config *config, const struct fw_config *flags,
 
 void fw_config_sched_params(
 		const struct fw_config *config, struct sched_params *params) {
-	struct gate_config defaults;
-	gate_config_default(&defaults);
-	*params = defaults.sched;
-	if (config->sched_interval_ms > 0) {
-		params->interval_ns = (int64_t)(config->sched_interval_ms * 1e6);
-		params->max_slice_ns = 3 * params->interval_ns;
-	}
+	sched_params_init(params,
+			config->sched_interval_ms > 0
+					? (int64_t)(config->sched_interval_ms * 1e6)
+					: GATE_DEFAULT_INTERVAL_NS);
 	if (config->sched_max_slice_ms > 0) {
 		params->max_slice_ns = (int64_t)(config->sched_max_slice_ms * 1e6);
 	}
@@ -207,13 +205,7 @@ bool fw_config_reload(struct fw_server *server) {
 		fw_output_apply_config(output);
 	}
 	fw_input_reconfigure(server);
-	if (server->gate != NULL) {
-		struct sched_params params;
-		fw_config_sched_params(&server->config, &params);
-		gate_set_sched_params(server->gate, &params);
-		wlr_log(WLR_INFO, "Scheduler: interval %.2f ms, max slice %.2f ms",
-				params.interval_ns / 1e6, params.max_slice_ns / 1e6);
-	}
+	fw_sched_apply_config(server->sched);
 	fw_ratings_set_hint_targets(server);
 	fw_app_rules_refresh(server->app_rules);
 	wlr_log(WLR_INFO, "Configuration reloaded from %s",

@@ -79,10 +79,6 @@ static const char *const action_names[] = {
 		[FW_ACTION_EXIT] = "exit",
 };
 
-const char *fw_action_name(enum fw_action action) {
-	return action_names[action];
-}
-
 bool fw_action_from_name(const char *name, enum fw_action *action) {
 	for (size_t i = 0; i < sizeof(action_names) / sizeof(*action_names); i++) {
 		if (strcmp(name, action_names[i]) == 0) {

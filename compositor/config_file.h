@@ -127,7 +127,6 @@ const struct fw_binding *fw_file_config_binding(
 bool fw_file_config_output(const struct fw_file_config *config,
 		const char *name, struct fw_output_config *out);
 
-const char *fw_action_name(enum fw_action action);
 bool fw_action_from_name(const char *name, enum fw_action *action);
 
 #endif

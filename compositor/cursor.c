@@ -1,7 +1,7 @@
 #include "compositor/input.h"
 #include "compositor/layer_shell.h"
 #include "compositor/lock.h"
-#include "compositor/sched_glue.h"
+#include "compositor/sched.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
 #include <linux/input-event-codes.h>

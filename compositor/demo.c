@@ -1,7 +1,8 @@
 #include "compositor/demo.h"
+#include "compositor/sched.h"
 #include "compositor/server.h"
 #include "compositor/spawn.h"
-#include "scheduler/gate.h"
+#include "scheduler/client_stats.h"
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -81,21 +82,27 @@ static void process_name(pid_t pid, char *name, size_t size) {
 	fclose(file);
 }
 
+static enum wl_iterator_result report_client(
+		struct gate_connection *conn, void *data) {
+	struct gate_client_stats stats;
+	gate_client_stats_read(conn, &stats);
+	char name[32];
+	process_name(stats.pid, name, sizeof(name));
+	printf("  %-18s pid %-7d priority %3d  %8" PRIu64
+		   " requests  %6.1f ms served\n",
+			name, (int)stats.pid, stats.priority, stats.io.requests,
+			stats.sched.run_ns / 1e6);
+	return WL_ITERATOR_CONTINUE;
+}
+
 /* What the scheduler makes of each client: its priority and its load. */
 static void report_gate(struct fw_server *server) {
-	if (server->gate == NULL) {
+	struct gate *gate = fw_sched_get_gate(server->sched);
+	if (gate == NULL) {
 		printf("  (scheduler off: libwayland serves clients directly)\n");
 		return;
 	}
-	struct gate_connection *conn;
-	wl_list_for_each(conn, &server->gate->connections, link) {
-		char name[32];
-		process_name(conn->pid, name, sizeof(name));
-		printf("  %-18s pid %-7d priority %3d  %8" PRIu64
-			   " requests  %6.1f ms served\n",
-				name, (int)conn->pid, conn->entity.priority,
-				conn->stats.requests, conn->entity.stats.run_ns / 1e6);
-	}
+	gate_for_each_connection(gate, report_client, NULL);
 }
 
 static int handle_timer(void *data) {

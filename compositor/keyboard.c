@@ -1,7 +1,7 @@
 #include "compositor/input.h"
 #include "compositor/input_config.h"
 #include "compositor/lock.h"
-#include "compositor/sched_glue.h"
+#include "compositor/sched.h"
 #include "compositor/server.h"
 #include <stdlib.h>
 #include <wlr/backend.h>

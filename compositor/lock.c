@@ -15,7 +15,7 @@
 #include "compositor/lock.h"
 #include "compositor/idle.h"
 #include "compositor/input.h"
-#include "compositor/sched_glue.h"
+#include "compositor/sched.h"
 #include "compositor/server.h"
 #include "compositor/session_lock.h"
 #include "compositor/view.h"

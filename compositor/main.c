@@ -1,5 +1,6 @@
 #include "compositor/config_apply.h"
-#include "compositor/ratings_glue.h"
+#include "compositor/restore_hints.h"
+#include "compositor/sched.h"
 #include "compositor/server.h"
 #include "compositor/spawn.h"
 #include <stdlib.h>
@@ -18,11 +19,12 @@ int main(int argc, char *argv[]) {
 		setenv("WLR_DEBUG", "1", true);
 	}
 	wlr_log_init(config.log_level, NULL);
+	fw_sched_log_to_wlr();
 	if (config.check_config) {
 		return fw_config_check(&config);
 	}
 	if (config.restore_hints) {
-		return fw_ratings_restore_journal();
+		return fw_restore_hints();
 	}
 	fw_spawn_init();
 

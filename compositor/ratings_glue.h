@@ -11,11 +11,9 @@ struct wlr_surface;
  * Rates every client's presented output and input (scheduler/ratings.h)
  * and hands the kernel hints (scheduler/hints.h) once a second. Replays
  * what a crashed fairway left in the journal first. Call once XWayland is
- * set up.
+ * set up. The pieces: ratings_internal.h.
  */
 bool fw_ratings_create(struct fw_server *server);
-/* --restore-hints: replays stale journals; the exit status. */
-int fw_ratings_restore_journal(void);
 /* Restores every hinted thread. */
 void fw_ratings_destroy(struct fw_server *server);
 /* The hint map changed (a configuration reload): hints follow it now. */

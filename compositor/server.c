@@ -8,6 +8,7 @@
 #include "compositor/output.h"
 #include "compositor/protocols.h"
 #include "compositor/ratings_glue.h"
+#include "compositor/sched.h"
 #include "compositor/spawn.h"
 #include "compositor/titlebar.h"
 #include "compositor/view.h"
@@ -294,7 +295,8 @@ error:
 static void print_ready(struct fw_server *server) {
 	const char *x_display =
 			server->xwayland != NULL ? server->xwayland->display_name : "";
-	printf("WAYLAND_DISPLAY=%s\nDISPLAY=%s\n", server->socket_name, x_display);
+	printf("WAYLAND_DISPLAY=%s\nDISPLAY=%s\n",
+			fw_sched_socket_name(server->sched), x_display);
 	fflush(stdout);
 }
 
@@ -319,10 +321,12 @@ static void add_nested_outputs(struct fw_server *server) {
 }
 
 bool fw_server_start(struct fw_server *server) {
-	if (!fw_server_listen(server)) {
+	server->sched = fw_sched_create(server);
+	if (server->sched == NULL) {
 		return false;
 	}
-	setenv("WAYLAND_DISPLAY", server->socket_name, true);
+	const char *socket_name = fw_sched_socket_name(server->sched);
+	setenv("WAYLAND_DISPLAY", socket_name, true);
 	/* Clients we start must not talk to a parent compositor by fd. */
 	unsetenv("WAYLAND_SOCKET");
 
@@ -344,8 +348,7 @@ bool fw_server_start(struct fw_server *server) {
 	if (server->app_rules == NULL || !fw_ratings_create(server)) {
 		return false;
 	}
-	wlr_log(WLR_INFO, "Running on WAYLAND_DISPLAY=%s DISPLAY=%s",
-			server->socket_name,
+	wlr_log(WLR_INFO, "Running on WAYLAND_DISPLAY=%s DISPLAY=%s", socket_name,
 			server->xwayland != NULL ? server->xwayland->display_name : "");
 
 	fw_config_autostart(server);
@@ -365,14 +368,17 @@ bool fw_server_start(struct fw_server *server) {
 	return true;
 }
 
+int fw_server_run(struct fw_server *server) {
+	fw_sched_run(server->sched);
+	return server->exit_status;
+}
+
 void fw_server_terminate(struct fw_server *server, int status) {
-	if (!server->running && !server->started) {
+	if (!server->started) {
 		return;
 	}
 	server->exit_status = status;
-	server->running = false;
-	/* Wake up the loop if we are called from outside of it. */
-	wl_display_terminate(server->display);
+	fw_sched_stop(server->sched);
 }
 
 void fw_server_destroy(struct fw_server *server) {
@@ -405,7 +411,8 @@ void fw_server_destroy(struct fw_server *server) {
 	server->child_pid = 0;
 	fw_demo_destroy(server->demo);
 	server->demo = NULL;
-	fw_server_stop_listening(server);
+	fw_sched_destroy(server->sched);
+	server->sched = NULL;
 	if (server->new_output.link.next != NULL) {
 		wl_list_remove(&server->new_output.link);
 	}

@@ -1,6 +1,7 @@
 #ifndef FAIRWAY_COMPOSITOR_SERVER_H
 #define FAIRWAY_COMPOSITOR_SERVER_H
 
+#include "scheduler/gate.h"
 #include "scheduler/hints.h"
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ struct fw_config {
 	int outputs;
 	int output_width, output_height;
 	bool scheduler;
+	enum gate_transport_choice gate_transport; /* --gate-transport */
 	double sched_interval_ms; /* 0: the scheduler's default */
 	double sched_max_slice_ms;
 	const char *stats_path; /* --stats: the gate's per-client records */
@@ -65,8 +67,7 @@ struct fw_file_config;
 struct fw_app_rules;
 struct fw_lock;
 struct fw_idle;
-struct gate;
-struct capped_file;
+struct fw_sched;
 
 struct fw_server {
 	/* The command line merged with the configuration file (flags win). */
@@ -156,17 +157,11 @@ struct fw_server {
 
 	struct fw_demo *demo;
 
-	struct gate *gate; /* NULL with --scheduler off */
+	/* The socket, the gate and the run loop (sched.c). */
+	struct fw_sched *sched;
 	struct fw_ratings *ratings; /* ratings_glue.c */
-	struct gate_stats_file *stats;
-	struct capped_file *stats_file;
-	struct gate_trace *trace;
-	struct capped_file *trace_file;
-	struct wl_event_source *sigusr1_source;
-	const char *socket_name;
 	pid_t child_pid; /* COMMAND, 0 when none or reaped */
 	bool started;
-	bool running;
 	int exit_status;
 	uint64_t frames_rendered;
 };
@@ -174,14 +169,11 @@ struct fw_server {
 int fw_config_parse(struct fw_config *config, int argc, char *argv[]);
 
 struct fw_server *fw_server_create(const struct fw_config *config);
+/* Listens, starts the backend, XWayland and COMMAND. */
 bool fw_server_start(struct fw_server *server);
+/* Runs until fw_server_terminate; returns the exit status. */
 int fw_server_run(struct fw_server *server);
 void fw_server_terminate(struct fw_server *server, int status);
 void fw_server_destroy(struct fw_server *server);
-
-/* Creates the Wayland socket; sets server->socket_name (listen.c). */
-bool fw_server_listen(struct fw_server *server);
-/* Closes the socket, after every client has gone (listen.c). */
-void fw_server_stop_listening(struct fw_server *server);
 
 #endif

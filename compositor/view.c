@@ -3,7 +3,7 @@
 #include "compositor/layer_shell.h"
 #include "compositor/lock.h"
 #include "compositor/output.h"
-#include "compositor/sched_glue.h"
+#include "compositor/sched.h"
 #include "compositor/server.h"
 #include "compositor/titlebar.h"
 #include <stdlib.h>
@@ -118,11 +118,6 @@ void fw_view_update_frame(struct fw_view *view) {
 	wlr_scene_node_set_position(&view->border[2]->node, -b, 0);
 	wlr_scene_rect_set_size(view->border[3], b, height);
 	wlr_scene_node_set_position(&view->border[3]->node, width, 0);
-}
-
-void fw_view_set_decorated(struct fw_view *view, bool decorated) {
-	view->decorated = decorated;
-	fw_view_update_frame(view);
 }
 
 void fw_view_move(struct fw_view *view, int x, int y) {

@@ -72,7 +72,6 @@ void fw_view_unmap(struct fw_view *view);
 void fw_view_focus(struct fw_view *view);
 void fw_view_move(struct fw_view *view, int x, int y);
 void fw_view_update_frame(struct fw_view *view);
-void fw_view_set_decorated(struct fw_view *view, bool decorated);
 void fw_view_maximize(struct fw_view *view, bool maximized);
 /* Fits the maximized windows on output to its usable area again. */
 void fw_view_refit_maximized(
@@ -95,5 +94,7 @@ void fw_decoration_init(struct fw_server *server);
 /* xwayland.c */
 bool fw_xwayland_init(struct fw_server *server);
 void fw_xwayland_finish(struct fw_server *server);
+/* Xwayland's Wayland client, or NULL while there is none. */
+struct wl_client *fw_xwayland_client(struct fw_server *server);
 
 #endif

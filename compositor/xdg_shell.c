@@ -1,5 +1,5 @@
 #include "compositor/output.h"
-#include "compositor/sched_glue.h"
+#include "compositor/sched.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
 #include <stdlib.h>

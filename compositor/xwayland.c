@@ -1,10 +1,9 @@
 #include "compositor/input.h"
 #include "compositor/kill_timer.h"
-#include "compositor/sched_glue.h"
+#include "compositor/sched.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
 #include "scheduler/clock.h"
-#include "scheduler/gate.h"
 #include <stdlib.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
@@ -379,6 +378,14 @@ bool fw_xwayland_init(struct fw_server *server) {
 	return true;
 }
 
+struct wl_client *fw_xwayland_client(struct fw_server *server) {
+	struct wlr_xwayland *xwayland = server->xwayland;
+	if (xwayland == NULL || xwayland->server == NULL) {
+		return NULL;
+	}
+	return xwayland->server->client;
+}
+
 /* Turns the loop until the X connection hangs up, or for at most ms. */
 static void wait_for_xwm_exit(struct fw_server *server, int ms) {
 	struct wlr_xwayland *xwayland = server->xwayland;
@@ -415,13 +422,11 @@ void fw_xwayland_finish(struct fw_server *server) {
 	struct wlr_xwayland_server *xserver = xwayland->server;
 	if (xwayland->xwm != NULL && xserver != NULL && xserver->client != NULL) {
 		/* Xwayland as the gate pinned it (peer.h), never by its name. */
-		struct gate_connection *conn = server->gate != NULL
-				? gate_connection_from_client(xserver->client)
-				: NULL;
-		pid_t pid = conn != NULL ? conn->peer.pid : 0;
+		pid_t pid = 0;
+		int pidfd = -1;
+		fw_client_process(server, xserver->client, &pid, NULL, &pidfd);
 		struct fw_kill_timer timer;
-		bool armed = fw_kill_timer_init(
-				&timer, conn != NULL ? peer_dup_pidfd(&conn->peer) : -1, 1000);
+		bool armed = fw_kill_timer_init(&timer, pidfd, 1000);
 		if (!armed) {
 			wlr_log(WLR_ERROR,
 					"Cannot time Xwayland's exit (pid %d); waiting for it",

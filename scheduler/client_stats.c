@@ -1,19 +1,11 @@
 #include "scheduler/client_stats.h"
 #include "scheduler/clock.h"
-#include "scheduler/connection.h"
-#include "scheduler/gate.h"
+#include "scheduler/gate_internal.h"
 #include "scheduler/log.h"
 #include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-
-static const char *state_of(const struct gate_connection *conn) {
-	if (conn->entity.ready) {
-		return "ready";
-	}
-	return "idle";
-}
 
 /* Reads both switch counts in one pass over a task's status file. */
 static bool read_task_switches(
@@ -81,7 +73,7 @@ void gate_client_stats_read(
 	memset(stats, 0, sizeof(*stats));
 	stats->pid = conn->pid;
 	stats->uid = conn->uid;
-	stats->state = state_of(conn);
+	stats->state = entity->ready ? "ready" : "idle";
 	stats->client_priority = entity->client_priority;
 	stats->priority = entity->priority;
 	stats->sched = entity->stats;
@@ -124,15 +116,18 @@ int gate_client_stats_line(
 	return gate_client_stats_json(&stats, t, buf, size);
 }
 
+static enum wl_iterator_result log_line(
+		struct gate_connection *conn, void *data) {
+	const double *t = data;
+	char line[GATE_CLIENT_STATS_LINE_MAX];
+	gate_client_stats_line(conn, *t, line, sizeof(line));
+	sched_log(SCHED_LOG_INFO, "stats: %s", line);
+	return WL_ITERATOR_CONTINUE;
+}
+
 void gate_stats_log(struct gate *gate) {
 	double t = sched_clock_now_ns() / 1e9;
-	int count = 0;
-	struct gate_connection *conn;
-	wl_list_for_each(conn, &gate->connections, link) {
-		char line[GATE_CLIENT_STATS_LINE_MAX];
-		gate_client_stats_line(conn, t, line, sizeof(line));
-		sched_log(SCHED_LOG_INFO, "stats: %s", line);
-		count++;
-	}
-	sched_log(SCHED_LOG_INFO, "stats: %d clients", count);
+	gate_for_each_connection(gate, log_line, &t);
+	sched_log(
+			SCHED_LOG_INFO, "stats: %zu clients", gate_connection_count(gate));
 }

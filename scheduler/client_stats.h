@@ -7,16 +7,26 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* What the gate moved for one client, counted as it went. */
+struct gate_connection_stats {
+	uint64_t requests; /* messages forwarded to libwayland */
+	uint64_t request_bytes;
+	uint64_t events; /* messages libwayland sent the client */
+	uint64_t event_bytes; /* bytes forwarded back to the client */
+	uint64_t batches;
+	uint64_t reads; /* recvmsg calls on the client's socket */
+	uint64_t throttled; /* times its socket went unread at the cap */
+};
+
 /*
  * One client as the gate sees it, at one moment: a plain copy, so that
- * whoever reports it (the --stats file, the SIGUSR1 dump, a live
- * introspection protocol later) reads the same numbers and holds no
- * pointer into the gate.
+ * whoever reports it (the --stats file, the SIGUSR1 dump, a live view of
+ * the clients) reads the same numbers and holds no pointer into the gate.
  */
 struct gate_client_stats {
-	pid_t pid;
+	pid_t pid; /* who connected (SO_PEERCRED, or the first writer) */
 	uid_t uid;
-	const char *state; /* "served", "ready" or "idle": static strings */
+	const char *state; /* "ready" (requests queued) or "idle": static */
 	int client_priority; /* set by the user (gate_set_client_priority) */
 	int priority; /* the smart priority */
 	/* Slices given and used up, input boosts, dispatch time. */

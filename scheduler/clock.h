@@ -5,7 +5,9 @@
 
 /*
  * Scheduling time is read from CLOCK_MONOTONIC when it is needed, as
- * Xorg's -dumbSched does: no SIGALRM, no itimer (seed 003 on why).
+ * Xorg's -dumbSched does: no SIGALRM, no itimer (Gomez, Ramos and Rego,
+ * "Signals, timers, and continuations for multithreaded user-level
+ * protocols", on why).
  */
 int64_t sched_clock_now_ns(void);
 

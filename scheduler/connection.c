@@ -3,9 +3,7 @@
 #include "scheduler/limits.h"
 #include "scheduler/log.h"
 #include "scheduler/trace.h"
-#include "scheduler/wayland_end.h"
 #include "scheduler/wire.h"
-#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,9 +20,22 @@
  */
 #define MAX_QUEUED_FDS LIMITS_MAX_QUEUED_FDS
 
+/*
+ * Events libwayland may queue for the client being served before the
+ * transport is asked to take them: a batch's events must never fill a
+ * socket libwayland writes to (transport_socketpair.c), and 64 of the
+ * largest still fit.
+ */
+#define COLLECT_EVERY_EVENTS 64
+
 static bool requests_full(const struct gate_connection *conn) {
 	return stream_len(&conn->requests) >= conn->gate->config.request_cap ||
 			stream_fd_count(&conn->requests) >= MAX_QUEUED_FDS;
+}
+
+static bool serving(const struct gate_connection *conn) {
+	const struct gate_batch *batch = &conn->gate->batch;
+	return batch->conn == conn && batch->phase == GATE_BATCH_SERVING;
 }
 
 static void update_outer_mask(struct gate_connection *conn) {
@@ -36,7 +47,7 @@ static void update_outer_mask(struct gate_connection *conn) {
 	 * queue holds whole messages, so the client is ready and the loop
 	 * does not wait on epoll anyway.
 	 */
-	bool open = !conn->hung_up && conn->failure[0] == '\0';
+	bool open = conn->state == CONNECTION_OPEN;
 	bool full = requests_full(conn);
 	if (open) {
 		mask |= WL_EVENT_READABLE;
@@ -102,23 +113,11 @@ static bool pass_on_events(struct gate_connection *conn) {
 	return true;
 }
 
-/* Passes queued events on to the client. False: it was dropped. */
-static bool flush_events(struct gate_connection *conn) {
-	if (!pass_on_events(conn)) {
-		disconnect(conn);
-		return false;
-	}
-	return true;
-}
-
-/*
- * Drops the client once libwayland is out of the call it is in: it may be
- * in the middle of sending to this very client. gate_iterate drops it
- * before it next waits.
- */
 void connection_drop_later(struct gate_connection *conn) {
-	if (!conn->dropping) {
-		conn->dropping = true;
+	if (conn->state != CONNECTION_DROPPING) {
+		conn->state = CONNECTION_DROPPING;
+		/* Going anyway: what it would be sent only costs memory. */
+		conn->owner.discard_events = true;
 		wl_list_insert(conn->gate->drops.prev, &conn->drop_link);
 	}
 }
@@ -162,25 +161,47 @@ static void count_events(struct gate_connection *conn) {
 	conn->events_counted_to = events->offset + at;
 }
 
-ssize_t connection_take_events(
-		struct gate_connection *conn, const struct msghdr *msg) {
-	if (conn->dropping) {
-		/* Going anyway: what it would be sent only costs memory. */
-		return stream_iov_len(msg);
-	}
-	ssize_t n = stream_append_msg(&conn->events, msg);
-	if (n < 0) {
-		/* libwayland drops the client itself. */
-		return -1;
-	}
+/* The transport appended libwayland's events: they go out at once. */
+static void handle_events_added(struct wayland_end_owner *owner) {
+	struct gate_connection *conn = wl_container_of(owner, conn, owner);
 	count_events(conn);
-	/* Events go out at once, as libwayland's own flush would send them. */
 	if (!pass_on_events(conn)) {
 		connection_drop_later(conn);
 	}
 	update_outer_mask(conn);
 	gate_limits_account(conn);
-	return n;
+}
+
+/* libwayland took part of the batch off the queue. */
+static void handle_requests_taken(
+		struct wayland_end_owner *owner, size_t bytes) {
+	struct gate_connection *conn = wl_container_of(owner, conn, owner);
+	conn->validated -= bytes;
+	gate_limits_account(conn);
+}
+
+static const struct wayland_end_owner_impl owner_impl = {
+		.requests_taken = handle_requests_taken,
+		.events_added = handle_events_added,
+};
+
+bool connection_settle(struct gate_connection *conn) {
+	/* A batch still being read keeps its client until it is done. */
+	if (conn->validated > 0 || serving(conn)) {
+		return true;
+	}
+	switch (conn->state) {
+	case CONNECTION_FAILED:
+		connection_fail(conn, "%s", conn->failure);
+		return false;
+	case CONNECTION_HUNG_UP:
+		disconnect(conn);
+		return false;
+	case CONNECTION_OPEN:
+	case CONNECTION_DROPPING:
+		break;
+	}
+	return true;
 }
 
 /*
@@ -189,50 +210,35 @@ ssize_t connection_take_events(
  * answers.
  */
 static void hang_up(struct gate_connection *conn) {
-	if (!conn->hung_up) {
+	if (conn->state == CONNECTION_OPEN) {
 		sched_log(SCHED_LOG_DEBUG, "client %d hung up", conn->pid);
-		conn->hung_up = true;
+		conn->state = CONNECTION_HUNG_UP;
 	}
-	if (conn->validated == 0) {
-		disconnect(conn);
+	if (!connection_settle(conn)) {
 		return;
 	}
 	update_ready(conn);
 	update_outer_mask(conn);
 }
 
-bool connection_settle(struct gate_connection *conn) {
-	if (conn->validated > 0) {
-		return true;
-	}
-	if (conn->failure[0] != '\0') {
-		connection_fail(conn, "%s", conn->failure);
-		return false;
-	}
-	if (conn->hung_up) {
-		disconnect(conn);
-		return false;
-	}
-	return true;
-}
-
 /*
  * The client broke the protocol at the end of what was read: it is read no
  * more, what it sent before the fault is served, then it is disconnected.
- * Returns false if it is already gone.
  */
-__attribute__((format(printf, 2, 3))) static bool fail_after_serving(
+__attribute__((format(printf, 2, 3))) static void fail_after_serving(
 		struct gate_connection *conn, const char *fmt, ...) {
-	va_list args;
-	va_start(args, fmt);
-	vsnprintf(conn->failure, sizeof(conn->failure), fmt, args);
-	va_end(args);
+	if (conn->state < CONNECTION_FAILED) {
+		va_list args;
+		va_start(args, fmt);
+		vsnprintf(conn->failure, sizeof(conn->failure), fmt, args);
+		va_end(args);
+		conn->state = CONNECTION_FAILED;
+	}
 	if (!connection_settle(conn)) {
-		return false;
+		return;
 	}
 	update_ready(conn);
 	update_outer_mask(conn);
-	return true;
 }
 
 /*
@@ -277,78 +283,70 @@ static void pin_writer(struct gate_connection *conn) {
 			(int)sender->pid, conn->peer.pid > 0 ? "" : " (not pinned)");
 }
 
+static void read_requests(struct gate_connection *conn, int fd) {
+	size_t cap = conn->gate->config.request_cap;
+	size_t len = stream_len(&conn->requests);
+	int eof = 0, fds = 0;
+	ssize_t n = 0;
+	if (!requests_full(conn)) {
+		n = stream_recv(&conn->requests, fd, cap - len,
+				MAX_QUEUED_FDS - stream_fd_count(&conn->requests), &eof, &fds);
+		conn->stats.reads++;
+		if (conn->pin_writer && conn->requests.sender.known) {
+			pin_writer(conn);
+		}
+		gate_limits_account(conn);
+	}
+	/* Whole messages before any fault below are served first. */
+	if (n > 0 && !validate(conn)) {
+		return;
+	}
+	if (fds > STREAM_MAX_FDS_PER_RECV) {
+		/* The kernel dropped some: we are out of fds, or it sent more
+		 * than a recvmsg can carry. Either way the stream is broken. */
+		fail_after_serving(conn, "fds lost in transit (truncated recvmsg)");
+		return;
+	}
+	if (fds > STREAM_MAX_FDS_PER_MSG) {
+		fail_after_serving(conn, "%d fds in one message, at most %d", fds,
+				STREAM_MAX_FDS_PER_MSG);
+		return;
+	}
+	if (stream_fd_count(&conn->requests) >= MAX_QUEUED_FDS &&
+			conn->validated == 0) {
+		/* Nothing to forward, so nothing would ever free the queue. */
+		connection_fail(conn, "%zu fds sent with no message to use them",
+				stream_fd_count(&conn->requests));
+		return;
+	}
+	if (n < 0 || eof) {
+		hang_up(conn);
+		return;
+	}
+	update_ready(conn);
+	update_outer_mask(conn);
+	gate_limits_account(conn);
+}
+
 static int handle_outer(int fd, uint32_t mask, void *data) {
 	struct gate_connection *conn = data;
 	if (mask & WL_EVENT_WRITABLE) {
-		if (!flush_events(conn)) {
+		if (!pass_on_events(conn)) {
+			disconnect(conn);
 			return 0;
 		}
 	}
 	if (mask & WL_EVENT_READABLE) {
-		size_t cap = conn->gate->config.request_cap;
-		size_t len = stream_len(&conn->requests);
-		int eof = 0, fds = 0;
-		ssize_t n = 0;
-		if (!requests_full(conn)) {
-			n = stream_recv(&conn->requests, fd, cap - len,
-					MAX_QUEUED_FDS - stream_fd_count(&conn->requests), &eof,
-					&fds);
-			conn->stats.reads++;
-			if (conn->pin_writer && conn->requests.sender.known) {
-				pin_writer(conn);
-			}
-			gate_limits_account(conn);
-		}
-		/* Whole messages before any fault below are served first. */
-		if (n > 0 && !validate(conn)) {
-			return 0;
-		}
-		if (fds > STREAM_MAX_FDS_PER_RECV) {
-			/* The kernel dropped some: we are out of fds, or it sent more
-			 * than a recvmsg can carry. Either way the stream is broken. */
-			fail_after_serving(conn, "fds lost in transit (truncated recvmsg)");
-			return 0;
-		}
-		if (fds > STREAM_MAX_FDS_PER_MSG) {
-			fail_after_serving(conn, "%d fds in one message, at most %d", fds,
-					STREAM_MAX_FDS_PER_MSG);
-			return 0;
-		}
-		if (stream_fd_count(&conn->requests) >= MAX_QUEUED_FDS &&
-				conn->validated == 0) {
-			/* Nothing to forward, so nothing would ever free the queue. */
-			connection_fail(conn, "%zu fds sent with no message to use them",
-					stream_fd_count(&conn->requests));
-			return 0;
-		}
-		if (n < 0 || eof) {
-			hang_up(conn);
-			return 0;
-		}
-		update_ready(conn);
-	} else if (mask & (WL_EVENT_HANGUP | WL_EVENT_ERROR)) {
+		read_requests(conn, fd);
+		return 0;
+	}
+	if (mask & (WL_EVENT_HANGUP | WL_EVENT_ERROR)) {
 		hang_up(conn);
 		return 0;
 	}
 	update_outer_mask(conn);
 	gate_limits_account(conn);
 	return 0;
-}
-
-ssize_t connection_give_requests(
-		struct gate_connection *conn, struct msghdr *msg) {
-	if (conn->released == 0) {
-		/* Not its turn: as a socket with nothing in it would answer. */
-		errno = EAGAIN;
-		return -1;
-	}
-	ssize_t n = stream_give(&conn->requests, conn->released, msg);
-	if (n > 0) {
-		conn->released -= n;
-		conn->validated -= n;
-		gate_limits_account(conn);
-	}
-	return n;
 }
 
 int connection_forward(
@@ -363,36 +361,28 @@ int connection_forward(
 	if (gate->trace) {
 		gate_trace_forward(gate->trace, conn->pid, scan.messages, scan.bytes);
 	}
-	/*
-	 * libwayland reads once per call, at most 4096 bytes and 28 fds, and
-	 * dispatches every whole message it holds: a batch takes one call,
-	 * unless its fds need more.
-	 */
-	conn->released = scan.bytes;
-	/*
-	 * A batch that takes all the client has sent leaves it waiting for us,
-	 * most likely for what these requests answer (buffer releases, sync
-	 * callbacks). A client with more queued is not waiting: its answers
-	 * go out after the batch, in one send.
-	 */
-	conn->answer_early = scan.bytes == conn->validated && !requests_full(conn);
-	gate->serving = conn;
-	while (conn->released > 0) {
-		size_t left = conn->released;
-		conn->wayland_read(
-				conn->wayland_fd, WL_EVENT_READABLE, conn->wayland_read_data);
-		if (gate->serving != conn) {
-			return -1; /* libwayland dropped it */
-		}
-		if (conn->released == left) {
-			break;
-		}
+	conn->owner.released = scan.bytes;
+	gate->batch = (struct gate_batch){
+			.conn = conn,
+			.phase = GATE_BATCH_SERVING,
+			/*
+			 * A batch that takes all the client has sent leaves it waiting
+			 * for us, most likely for what these requests answer (buffer
+			 * releases, sync callbacks). A client with more queued is not
+			 * waiting: its answers go out after the batch, in one send.
+			 */
+			.answer_early =
+					scan.bytes == conn->validated && !requests_full(conn),
+	};
+	enum wayland_end_served served = gate->transport->serve(conn->end);
+	if (served == WAYLAND_END_GONE) {
+		return -1; /* libwayland dropped it, and the batch with it */
 	}
-	gate->serving = NULL;
-	if (conn->released > 0) {
+	gate->batch.phase = GATE_BATCH_ANSWERING;
+	if (served == WAYLAND_END_STALLED) {
 		/* A batch is whole messages that fit libwayland's buffer: this
 		 * cannot happen, and waiting would only spin. */
-		conn->released = 0;
+		conn->owner.released = 0;
 		connection_fail(conn, "libwayland took no more of its requests");
 		return -1;
 	}
@@ -404,19 +394,31 @@ int connection_forward(
 	return scan.messages;
 }
 
+void connection_collect_events(struct gate_connection *conn) {
+	conn->gate->transport->collect(conn->end);
+}
+
 void connection_reach_request(struct gate_connection *conn) {
-	if (!conn->answer_early) {
+	struct gate_batch *batch = &conn->gate->batch;
+	if (!batch->answer_early) {
 		return;
 	}
 	/*
-	 * Once a batch: a send costs 2-3 us here, and the client's wakeup as
-	 * much again. Sending at every request boundary cost a lone sync
-	 * flooder 17 % of its rate, as each of its batches ends in a burst.
+	 * Once a batch: a send costs about as much as the client's wakeup, and
+	 * sending at every request boundary cost a lone sync flooder a good
+	 * part of its rate, as each of its batches ends in a burst.
 	 */
 	uint64_t events = conn->stats.events;
 	wl_client_flush(conn->client);
+	connection_collect_events(conn);
 	if (conn->stats.events != events) {
-		conn->answer_early = false;
+		batch->answer_early = false;
+	}
+}
+
+void connection_note_event(struct gate_connection *conn) {
+	if (++conn->gate->batch.events % COLLECT_EVERY_EVENTS == 0) {
+		connection_collect_events(conn);
 	}
 }
 
@@ -479,11 +481,8 @@ static void handle_resource_created(struct wl_listener *listener, void *data) {
 
 static void connection_free(struct gate_connection *conn) {
 	struct gate *gate = conn->gate;
-	if (gate->serving == conn) {
-		gate->serving = NULL;
-	}
-	if (gate->answering == conn) {
-		gate->answering = NULL;
+	if (gate->batch.conn == conn) {
+		gate->batch = (struct gate_batch){0};
 	}
 	sched_entity_remove(&gate->policy, &conn->entity);
 	gate_limits_forget(conn);
@@ -492,27 +491,28 @@ static void connection_free(struct gate_connection *conn) {
 	wl_list_remove(&conn->client_destroy.link);
 	wl_list_remove(&conn->resource_created.link);
 	wl_list_remove(&conn->link);
-	if (conn->dropping) {
+	if (conn->state == CONNECTION_DROPPING) {
 		wl_list_remove(&conn->drop_link);
 	}
 	wl_event_source_remove(conn->outer_source);
-	/* libwayland closes its end itself, right after. */
-	wayland_end_detach(conn->wayland_fd);
+	/* libwayland closes its side itself, right after. */
+	gate->transport->detach(conn->end);
 	stream_finish(&conn->requests);
 	stream_finish(&conn->events);
 	close(conn->outer_fd);
-	close(conn->wayland_peer_fd);
 	free(conn);
 }
 
 static void handle_client_destroy(struct wl_listener *listener, void *data) {
 	struct gate_connection *conn =
 			wl_container_of(listener, conn, client_destroy);
+	wl_signal_emit(&conn->destroy_signal, conn);
 	/*
 	 * libwayland emits this before its own final flush, so flush now: a
 	 * protocol error it just posted must reach the client before we close.
 	 */
 	wl_client_flush(conn->client);
+	connection_collect_events(conn);
 	send_events(conn);
 	connection_free(conn);
 }
@@ -540,6 +540,12 @@ struct gate_connection *connection_create(
 	stream_init(&conn->requests);
 	stream_init(&conn->events);
 	peer_init(&conn->peer);
+	wl_signal_init(&conn->destroy_signal);
+	conn->owner = (struct wayland_end_owner){
+			.impl = &owner_impl,
+			.requests = &conn->requests,
+			.events = &conn->events,
+	};
 
 	struct ucred cred;
 	socklen_t cred_len = sizeof(cred);
@@ -554,27 +560,23 @@ struct gate_connection *connection_create(
 		peer_pass_credentials(outer_fd, true);
 	}
 
-	int pair[2];
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) < 0) {
-		sched_log(SCHED_LOG_ERROR, "socketpair: %s", strerror(errno));
+	int wayland_fd;
+	conn->end = gate->transport->attach(gate->loop, &conn->owner, &wayland_fd);
+	if (!conn->end) {
+		sched_log(SCHED_LOG_ERROR, "cannot make libwayland's end for client %d",
+				conn->pid);
 		goto error_conn;
 	}
-	conn->wayland_peer_fd = pair[0];
-	conn->wayland_fd = pair[1];
-	if (!wayland_end_attach(conn->wayland_fd, conn)) {
-		sched_log(SCHED_LOG_ERROR, "cannot serve client %d from memory",
-				conn->pid);
-		goto error_pair;
-	}
-	conn->client = gate->config.create_client(gate->display, pair[1]);
+	conn->client = gate->config.create_client(gate->display, wayland_fd);
 	if (!conn->client) {
 		sched_log(SCHED_LOG_ERROR, "wl_client_create failed");
 		goto error_attached;
 	}
-	if (!conn->wayland_read) {
+	if (!gate->transport->attached(conn->end)) {
 		sched_log(SCHED_LOG_ERROR,
-				"libwayland's read callback went unseen: this program was "
-				"linked without the gate's shim (wayland_end_shim.c)");
+				"libwayland registered client %d's end unseen by the %s "
+				"transport",
+				conn->pid, gate->transport->name);
 		goto error_client;
 	}
 
@@ -595,19 +597,17 @@ struct gate_connection *connection_create(
 			conn->client, &conn->resource_created);
 	wl_list_insert(gate->connections.prev, &conn->link);
 	sched_log(SCHED_LOG_DEBUG, "gated client pid %d", conn->pid);
+	wl_signal_emit(&gate->new_connection_signal, conn);
 	return conn;
 
 error_client:
-	/* libwayland closes its end, pair[1]. */
-	wayland_end_detach(conn->wayland_fd);
+	/* libwayland closes its side. */
+	gate->transport->detach(conn->end);
 	wl_client_destroy(conn->client);
-	close(pair[0]);
 	goto error_conn;
 error_attached:
-	wayland_end_detach(conn->wayland_fd);
-error_pair:
-	close(pair[0]);
-	close(pair[1]);
+	gate->transport->detach(conn->end);
+	close(wayland_fd);
 error_conn:
 	peer_finish(&conn->peer);
 	free(conn);

@@ -1,11 +1,13 @@
 #ifndef FAIRWAY_SCHEDULER_CONNECTION_H
 #define FAIRWAY_SCHEDULER_CONNECTION_H
 
-#include "scheduler/gate.h"
+#include "scheduler/gate_internal.h"
 #include <stddef.h>
-#include <sys/socket.h>
 
-/* One gated client: its two sockets, its queues, and the pumps between. */
+/*
+ * One gated client: its socket, its two queues, and the pumps between them
+ * and libwayland's end (transport.h). For the gate's own files only.
+ */
 
 /*
  * Takes ownership of outer_fd, even on failure. accepted: a client that
@@ -21,12 +23,15 @@ struct gate_connection *connection_create(
  * before it next waits.
  */
 void connection_drop_later(struct gate_connection *conn);
+/* Disconnects the clients that had to go while libwayland was busy. */
+void connection_drop_pending(struct gate *gate);
 
 /*
  * Serves libwayland whole queued requests, at most max_bytes and
- * max_requests: its read callback runs, reads them and dispatches them
- * before this returns. Returns how many requests it was served, or -1 if
- * the client is gone.
+ * max_requests, as the gate's batch: the transport has libwayland read and
+ * run them before this returns. Returns how many requests it was served
+ * (the batch is then ANSWERING), 0 if none was queued, or -1 if the
+ * client is gone.
  */
 int connection_forward(
 		struct gate_connection *conn, size_t max_bytes, size_t max_requests);
@@ -35,25 +40,23 @@ int connection_forward(
  * libwayland is about to run the next request of this client's batch.
  * When the batch leaves the client waiting, the first answers its requests
  * produce are sent at once rather than after the batch, so that the client
- * gets on with its work while the rest is served: a lone client that
- * commits buffers as they are released (fairway-plaid --mode commit) went
- * from 0.94x to 1.15x what it gets with --scheduler off (bench/README.md).
+ * gets on with its work while the rest is served (bench/README.md has what
+ * that is worth to a client that commits buffers as they are released).
  */
 void connection_reach_request(struct gate_connection *conn);
+/*
+ * libwayland queued an event for the client being served: with a
+ * transport that leaves events in a socket, it is read often enough that
+ * libwayland never finds that socket full.
+ */
+void connection_note_event(struct gate_connection *conn);
 
-/* libwayland's recvmsg on its end: the batch it may read, if any. */
-ssize_t connection_give_requests(
-		struct gate_connection *conn, struct msghdr *msg);
-/* libwayland's sendmsg on its end: events, sent on to the client. */
-ssize_t connection_take_events(
-		struct gate_connection *conn, const struct msghdr *msg);
-
-/* Disconnects the clients that had to go while libwayland was busy. */
-void connection_drop_pending(struct gate *gate);
+/* libwayland was asked to flush: the client's events go on now. */
+void connection_collect_events(struct gate_connection *conn);
 
 /*
- * After a batch: a client that hung up is disconnected once everything it
- * sent has been served. Returns false if it is gone.
+ * After a batch: a client that hung up or failed is disconnected once
+ * everything it sent has been served. Returns false if it is gone.
  */
 bool connection_settle(struct gate_connection *conn);
 

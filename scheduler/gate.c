@@ -1,10 +1,11 @@
 #include "scheduler/gate.h"
 #include "scheduler/clock.h"
 #include "scheduler/connection.h"
+#include "scheduler/gate_internal.h"
 #include "scheduler/limits.h"
 #include "scheduler/log.h"
 #include "scheduler/protocol_logger.h"
-#include "scheduler/wire.h"
+#include "scheduler/transport_choose.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,36 +16,31 @@
 
 void gate_config_default(struct gate_config *config) {
 	memset(config, 0, sizeof(*config));
-	sched_params_default(&config->sched);
 	/*
 	 * Xorg's 5 ms interval and 15 ms slice made echo and animation jitter
 	 * worse in bench/'s interval sweep, and shorter ones cost nothing in
-	 * throughput, as batches are one libwayland read: 2 ms, with the
-	 * slice at 3x (bench/README.md has the data).
+	 * throughput, as batches are one libwayland read (bench/README.md).
 	 */
-	config->sched.interval_ns = 2 * SCHED_NS_PER_MS;
-	config->sched.max_slice_ns = 3 * config->sched.interval_ns;
+	sched_params_init(&config->sched, GATE_DEFAULT_INTERVAL_NS);
+	config->transport = GATE_TRANSPORT_AUTO;
 	config->request_cap = 32 * 1024;
 	/* What sway and mutter allow libwayland to buffer. */
 	config->event_backlog_cap = 1024 * 1024;
 	/*
 	 * A client that sends while another's batch is served waits for the
-	 * rest of that batch: under 4 requests flooders a probe's round trip
-	 * p50 was 0.21-0.23 ms with 500 us batches and 0.11 ms with 100 us,
-	 * for 3 % less flooding (bench/README.md).
+	 * rest of that batch: shorter batches gave a probe's round trip under
+	 * flooders a lower median for a little less flooding (bench/README.md).
 	 */
 	config->batch_target_ns = 100 * 1000;
 	/*
 	 * With no other client ready, the batch only bounds how long input,
-	 * timers and a client that starts sending wait. Batches of 100 us cost
-	 * a lone plaid about a tenth of its wl_display.sync rate (alternating
-	 * 4 s runs); at 500 us it is level with what it was.
+	 * timers and a client that starts sending wait; batches as short as
+	 * the shared ones cost a lone sync flooder part of its rate.
 	 */
 	config->lone_batch_target_ns = 500 * 1000;
 	/*
-	 * One libwayland read. Batches of 16 and 32 KiB, served in several
-	 * reads, were no faster for a lone flooder, and only coarsen the
-	 * turns.
+	 * One libwayland read. Batches of several reads were no faster for a
+	 * lone flooder, and only coarsen the turns.
 	 */
 	config->batch_max_bytes = 4096;
 	/* libwayland's object map has no limit of its own; real clients hold
@@ -120,10 +116,18 @@ struct gate *gate_create(
 		gate->config.create_client = wl_client_create;
 	}
 	gate->socket.fd = gate->socket.lock_fd = -1;
-	sched_policy_init(&gate->policy, &gate->config.sched);
-	gate_limits_init(gate);
 	wl_list_init(&gate->connections);
 	wl_list_init(&gate->drops);
+	wl_signal_init(&gate->new_connection_signal);
+	/* Before the protocol logger, which would see the probe's request. */
+	gate->transport = gate_transport_choose(
+			display, gate->config.transport, gate->config.create_client);
+	if (!gate->transport) {
+		free(gate);
+		return NULL;
+	}
+	sched_policy_init(&gate->policy, &gate->config.sched);
+	gate_limits_init(gate);
 	if (!gate_protocol_logger_init(gate)) {
 		sched_policy_finish(&gate->policy);
 		free(gate);
@@ -150,6 +154,10 @@ void gate_destroy(struct gate *gate) {
 	gate_protocol_logger_finish(gate);
 	sched_policy_finish(&gate->policy);
 	free(gate);
+}
+
+const char *gate_transport_name(const struct gate *gate) {
+	return gate->transport->name;
 }
 
 bool gate_listen(struct gate *gate, const char *name) {
@@ -180,6 +188,16 @@ struct wl_client *gate_adopt(struct gate *gate, int fd) {
 	return conn ? conn->client : NULL;
 }
 
+void gate_set_trace(struct gate *gate, struct gate_trace *trace) {
+	gate->trace = trace;
+}
+
+void gate_set_sched_params(
+		struct gate *gate, const struct sched_params *params) {
+	gate->config.sched = *params;
+	sched_policy_set_params(&gate->policy, params);
+}
+
 void gate_note_input(struct gate *gate, struct wl_client *client) {
 	struct gate_connection *conn = gate_connection_from_client(client);
 	if (conn) {
@@ -201,19 +219,57 @@ bool gate_set_client_priority(
 	return true;
 }
 
-int gate_client_priority(struct gate *gate, struct wl_client *client) {
-	struct gate_connection *conn = gate_connection_from_client(client);
-	return conn ? conn->entity.client_priority : 0;
+struct wl_client *gate_connection_get_client(
+		const struct gate_connection *conn) {
+	return conn->client;
 }
 
-void gate_set_sched_params(
-		struct gate *gate, const struct sched_params *params) {
-	gate->config.sched = *params;
-	sched_policy_set_params(&gate->policy, params);
+bool gate_connection_get_process(
+		const struct gate_connection *conn, pid_t *pid, uid_t *uid) {
+	if (conn->pin_writer) {
+		return false;
+	}
+	if (pid) {
+		*pid = conn->peer.pid;
+	}
+	if (uid) {
+		*uid = conn->peer.uid;
+	}
+	return true;
 }
 
-void gate_set_trace(struct gate *gate, struct gate_trace *trace) {
-	gate->trace = trace;
+int gate_connection_dup_pidfd(const struct gate_connection *conn) {
+	return peer_dup_pidfd(&conn->peer);
+}
+
+int64_t gate_connection_service_ns(const struct gate_connection *conn) {
+	return conn->entity.stats.run_ns;
+}
+
+void gate_connection_add_destroy_listener(
+		struct gate_connection *conn, struct wl_listener *listener) {
+	wl_signal_add(&conn->destroy_signal, listener);
+}
+
+size_t gate_connection_count(const struct gate *gate) {
+	return gate->connection_count;
+}
+
+void gate_for_each_connection(struct gate *gate,
+		enum wl_iterator_result (*func)(
+				struct gate_connection *conn, void *data),
+		void *data) {
+	struct gate_connection *conn;
+	wl_list_for_each(conn, &gate->connections, link) {
+		if (func(conn, data) == WL_ITERATOR_STOP) {
+			return;
+		}
+	}
+}
+
+void gate_add_new_connection_listener(
+		struct gate *gate, struct wl_listener *listener) {
+	wl_signal_add(&gate->new_connection_signal, listener);
 }
 
 /*
@@ -239,35 +295,36 @@ static size_t batch_requests(
 
 /*
  * Serves the client the policy chooses one batch, which libwayland reads
- * and dispatches before this returns, and charges it what that took.
- * Returns that client, or NULL if none was served or it is gone.
+ * and runs before this returns, and charges it what that took. Leaves the
+ * batch ANSWERING, or NONE if none was served or its client is gone.
  *
  * Batches are timed with CLOCK_MONOTONIC: the thread's CPU clock would
  * leave out the time the kernel ran someone else in the middle of one, but
- * it is a syscall, about 1 us on a VM, more than a small batch's requests
- * cost. The policy caps what an interrupted batch is charged instead.
+ * it is a syscall, more than a small batch's requests cost. The policy
+ * caps what an interrupted batch is charged instead.
  */
-static struct gate_connection *serve_next_batch(struct gate *gate) {
+static void serve_next_batch(struct gate *gate) {
 	int64_t now = sched_clock_now_ns();
 	struct sched_entity *entity = sched_policy_next(&gate->policy, now);
 	if (!entity) {
-		return NULL;
+		return;
 	}
 	struct gate_connection *conn = wl_container_of(entity, conn, entity);
 	size_t max = batch_requests(gate, conn, now);
 	int served = connection_forward(conn, gate->config.batch_max_bytes, max);
 	if (served <= 0) {
-		return NULL;
+		return;
 	}
 	sched_entity_charge_batch(
 			&gate->policy, &conn->entity, sched_clock_now_ns() - now, served);
-	return connection_settle(conn) ? conn : NULL;
+	/* A client that goes here takes the batch with it. */
+	connection_settle(conn);
 }
 
 /*
  * Under load, how long events for clients other than the one served may
- * wait. A walk over every client costs tens of microseconds with hundreds
- * connected; once per batch, it was most of a batch's cost (bench/ scale).
+ * wait. A walk over every client costs more the more are connected; once
+ * per batch, it was most of a batch's cost with hundreds (bench/ scale).
  */
 #define FLUSH_ALL_EVERY_NS (250 * 1000)
 
@@ -278,8 +335,8 @@ void gate_iterate(struct gate *gate) {
 	 * sources) and the events of both leave together; a client's
 	 * roundtrip counts on it. So here too.
 	 */
-	gate->answering = serve_next_batch(gate);
-	if (gate->answering) {
+	serve_next_batch(gate);
+	if (gate->batch.conn) {
 		wl_event_loop_dispatch_idle(gate->loop);
 	}
 	connection_drop_pending(gate);
@@ -293,9 +350,13 @@ void gate_iterate(struct gate *gate) {
 	if (!busy || now - gate->flushed_all_ns >= FLUSH_ALL_EVERY_NS) {
 		wl_display_flush_clients(gate->display);
 		gate->flushed_all_ns = now;
-	} else if (gate->answering) {
-		wl_client_flush(gate->answering->client);
+	} else if (gate->batch.conn) {
+		wl_client_flush(gate->batch.conn->client);
 	}
-	gate->answering = NULL;
+	if (gate->batch.conn) {
+		/* Its answers reach it now, whatever the transport. */
+		connection_collect_events(gate->batch.conn);
+	}
+	gate->batch = (struct gate_batch){0};
 	wl_event_loop_dispatch(gate->loop, busy ? 0 : -1);
 }

@@ -25,7 +25,7 @@ struct sched_attr_abi {
 #define FLAG_KEEP_PARAMS 0x10
 #define FLAG_UTIL_CLAMP_MIN 0x20
 
-bool hints_get_attr(pid_t tid, struct hint_attr *attr) {
+bool hint_attr_get(pid_t tid, struct hint_attr *attr) {
 	struct sched_attr_abi abi = {0};
 	if (syscall(SYS_sched_getattr, tid, &abi, sizeof(abi), 0) != 0) {
 		return false;
@@ -114,7 +114,7 @@ bool hint_attr_set(const struct hint_kernel *info, pid_t tid,
 void hint_kernel_probe(struct hint_kernel *info) {
 	struct hint_attr self;
 	info->base_slice_ns = 0;
-	if (hints_get_attr(0, &self) && hint_fair_policy(self.policy)) {
+	if (hint_attr_get(0, &self) && hint_fair_policy(self.policy)) {
 		/* fairway runs without a custom slice of its own. */
 		info->base_slice_ns = self.runtime_ns;
 	}

@@ -1,16 +1,22 @@
 #ifndef FAIRWAY_SCHEDULER_HINT_ATTR_H
 #define FAIRWAY_SCHEDULER_HINT_ATTR_H
 
-#include "scheduler/hint_journal.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 /*
  * sched_getattr and sched_setattr for one thread (glibc wraps neither).
- * Attributes are struct hint_attr (hint_journal.h), as sched_getattr
- * reports them.
  */
+
+/* Scheduling attributes as sched_getattr reports them. */
+struct hint_attr {
+	uint32_t policy;
+	bool reset_on_fork;
+	int32_t nice;
+	uint64_t runtime_ns; /* EEVDF slice; 0: the kernel's default */
+	int32_t util_min; /* -1: not user-defined (or no uclamp) */
+};
 
 /* What the kernel needs us to know to set attributes exactly. */
 struct hint_kernel {
@@ -21,7 +27,8 @@ struct hint_kernel {
 
 void hint_kernel_probe(struct hint_kernel *info);
 
-bool hints_get_attr(pid_t tid, struct hint_attr *attr);
+/* A thread's attributes now; false if it is gone. */
+bool hint_attr_get(pid_t tid, struct hint_attr *attr);
 bool hint_attr_equal(const struct hint_attr *a, const struct hint_attr *b);
 /* SCHED_OTHER or SCHED_BATCH: the policies hints may change a thread from. */
 bool hint_fair_policy(uint32_t policy);

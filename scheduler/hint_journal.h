@@ -1,6 +1,7 @@
 #ifndef FAIRWAY_SCHEDULER_HINT_JOURNAL_H
 #define FAIRWAY_SCHEDULER_HINT_JOURNAL_H
 
+#include "scheduler/hint_attr.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,15 +20,6 @@
  * a directory no one else may write (state_dir.h). What it asks for is
  * checked again before it is applied (hints.c).
  */
-
-/* Scheduling attributes as sched_getattr reports them. */
-struct hint_attr {
-	uint32_t policy;
-	bool reset_on_fork;
-	int32_t nice;
-	uint64_t runtime_ns; /* EEVDF slice; 0: the kernel's default */
-	int32_t util_min; /* -1: not user-defined (or no uclamp) */
-};
 
 struct hint_journal_entry {
 	pid_t pid, tid;

@@ -170,7 +170,7 @@ static void apply_thread(struct hints_proc *proc, struct hints_thread *thread,
 		thread->stale = true;
 		return;
 	}
-	if (!hints_get_attr(thread->tid, &current)) {
+	if (!hint_attr_get(thread->tid, &current)) {
 		return;
 	}
 	if (!thread->changed && !hint_fair_policy(current.policy)) {
@@ -223,7 +223,7 @@ static void apply_thread(struct hints_proc *proc, struct hints_thread *thread,
 			struct hint_attr after;
 			bool ours = hint_proc_start_time(proc->pid, thread->tid, &start) &&
 					start == thread->start;
-			if (ours && hints_get_attr(thread->tid, &after) &&
+			if (ours && hint_attr_get(thread->tid, &after) &&
 					hint_attr_equal(&after, &want)) {
 				hint_attr_set(&info, thread->tid, &current, &want);
 			}
@@ -255,7 +255,7 @@ static bool save_threads(struct hints_proc *proc) {
 			continue;
 		}
 		struct hint_attr current;
-		if (!verify(proc, thread) || !hints_get_attr(thread->tid, &current)) {
+		if (!verify(proc, thread) || !hint_attr_get(thread->tid, &current)) {
 			continue;
 		}
 		if (!hint_fair_policy(current.policy)) {
@@ -570,7 +570,7 @@ static void restore_entry(const struct hint_journal_entry *entry, void *data) {
 	struct hint_attr current;
 	/* The start time names the very thread the journal saved. */
 	if (!hint_proc_start_time(entry->pid, entry->tid, &start) ||
-			start != entry->start || !hints_get_attr(entry->tid, &current)) {
+			start != entry->start || !hint_attr_get(entry->tid, &current)) {
 		return;
 	}
 	struct hint_attr want = entry->attr;

@@ -1,10 +1,9 @@
+#include "scheduler/clock.h"
 #include "scheduler/hints.h"
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define NS_PER_MS INT64_C(1000000)
 
 /*
  * The default mapping.
@@ -32,7 +31,7 @@ void hints_config_default(struct hints_config *config) {
 	*config = (struct hints_config){
 			.mode = HINTS_ON,
 			.burst = HINTS_DEFAULT_BURST,
-			.refill_ns = HINTS_DEFAULT_REFILL_MS * NS_PER_MS,
+			.refill_ns = HINTS_DEFAULT_REFILL_MS * SCHED_NS_PER_MS,
 	};
 	config->targets[RATINGS_INTERACTIVE] = (struct hints_target){
 			.policy = SCHED_OTHER,

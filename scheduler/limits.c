@@ -1,9 +1,7 @@
 #include "scheduler/limits.h"
 #include "scheduler/clock.h"
 #include "scheduler/connection.h"
-#include "scheduler/gate.h"
 #include "scheduler/log.h"
-#include "scheduler/wire.h"
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,7 +47,7 @@ static void drop_biggest(struct gate *gate, bool fds) {
 	size_t most = 0;
 	wl_list_for_each(conn, &gate->connections, link) {
 		size_t held = fds ? conn->accounted_fds : conn->accounted_bytes;
-		if (!conn->dropping && held > most) {
+		if (conn->state != CONNECTION_DROPPING && held > most) {
 			most = held;
 			biggest = conn;
 		}

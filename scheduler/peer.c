@@ -147,7 +147,3 @@ int peer_dup_pidfd(const struct peer *peer) {
 	}
 	return fcntl(peer->pidfd, F_DUPFD_CLOEXEC, 0);
 }
-
-bool peer_alive(const struct peer *peer) {
-	return peer->pidfd >= 0 && pidfd_alive(peer->pidfd);
-}

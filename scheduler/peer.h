@@ -69,7 +69,4 @@ bool peer_uids_are(pid_t pid, uid_t uid);
 /* A pidfd of the pinned process for the caller to keep, or -1. */
 int peer_dup_pidfd(const struct peer *peer);
 
-/* Whether the pinned process still runs. */
-bool peer_alive(const struct peer *peer);
-
 #endif

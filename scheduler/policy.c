@@ -3,7 +3,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#define NS_PER_MS 1000000LL
 /*
  * Rounds of all the ready clients a client may be passed over for before
  * it is lifted to base. Clients that are busy all the time take turns
@@ -12,10 +11,10 @@
  */
 #define STARVE_ROUNDS 4
 
-void sched_params_default(struct sched_params *params) {
-	params->interval_ns = 5 * NS_PER_MS;
-	params->max_slice_ns = 15 * NS_PER_MS;
-	params->lone_after_ns = 1000 * NS_PER_MS;
+void sched_params_init(struct sched_params *params, int64_t interval_ns) {
+	params->interval_ns = interval_ns;
+	params->max_slice_ns = 3 * interval_ns;
+	params->lone_after_ns = 1000 * SCHED_NS_PER_MS;
 	params->idle_slices = 2;
 	params->base_priority = 0;
 }
@@ -36,11 +35,7 @@ static int level_of(int priority) {
 
 static void set_params(
 		struct sched_policy *policy, const struct sched_params *params) {
-	if (params != NULL) {
-		policy->params = *params;
-	} else {
-		sched_params_default(&policy->params);
-	}
+	policy->params = *params;
 	policy->params.base_priority = clamp_priority(policy->params.base_priority);
 	if (policy->params.max_slice_ns < policy->params.interval_ns) {
 		policy->params.max_slice_ns = policy->params.interval_ns;
@@ -326,12 +321,6 @@ void sched_entity_charge(
 		}
 		entity->stats.expired++;
 		entity->penalized = true;
-	}
-}
-
-void sched_policy_charge(struct sched_policy *policy, int64_t ns) {
-	if (policy->current != NULL) {
-		sched_entity_charge(policy, policy->current, ns);
 	}
 }
 

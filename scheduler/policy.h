@@ -1,6 +1,7 @@
 #ifndef FAIRWAY_SCHEDULER_POLICY_H
 #define FAIRWAY_SCHEDULER_POLICY_H
 
+#include "scheduler/clock.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <wayland-util.h>
@@ -23,8 +24,13 @@ struct sched_params {
 	int base_priority;
 };
 
-/* Xorg's defaults: 5 ms interval, 15 ms max slice, growth after 1 s. */
-void sched_params_default(struct sched_params *params);
+/*
+ * The parameters for a time slice of interval_ns, as Xorg derives them:
+ * a lone client's slice grows to three intervals after 1 s alone, and two
+ * idle slices win a point back. Xorg's own are those of 5 ms (5 and 15);
+ * fairway's, GATE_DEFAULT_INTERVAL_NS (gate.h).
+ */
+void sched_params_init(struct sched_params *params, int64_t interval_ns);
 
 struct sched_stats {
 	uint64_t turns; /* times picked after another entity */
@@ -131,8 +137,6 @@ struct sched_entity *sched_policy_next(
  */
 void sched_entity_charge(
 		struct sched_policy *policy, struct sched_entity *entity, int64_t ns);
-/* The same for the current entity, if any. */
-void sched_policy_charge(struct sched_policy *policy, int64_t ns);
 
 /*
  * Charges an entity for a batch of `requests` that took `ns` of wall time,

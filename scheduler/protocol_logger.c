@@ -1,7 +1,6 @@
 #include "scheduler/protocol_logger.h"
 #include "scheduler/clock.h"
 #include "scheduler/connection.h"
-#include "scheduler/gate.h"
 #include "scheduler/log.h"
 #include <stdio.h>
 #include <string.h>
@@ -64,12 +63,19 @@ static bool is_protocol_error(
 static void handle_message(void *data, enum wl_protocol_logger_type type,
 		const struct wl_protocol_logger_message *message) {
 	struct gate *gate = data;
+	struct gate_batch *batch = &gate->batch;
 	if (type == WL_PROTOCOL_LOGGER_REQUEST) {
 		/* libwayland runs only the served client's requests meanwhile. */
-		if (gate->serving) {
-			connection_reach_request(gate->serving);
+		if (batch->phase == GATE_BATCH_SERVING) {
+			connection_reach_request(batch->conn);
 		}
-	} else if (is_protocol_error(message)) {
+		return;
+	}
+	if (batch->phase == GATE_BATCH_SERVING &&
+			wl_resource_get_client(message->resource) == batch->conn->client) {
+		connection_note_event(batch->conn);
+	}
+	if (is_protocol_error(message)) {
 		log_protocol_error(message);
 	}
 }

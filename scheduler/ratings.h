@@ -7,7 +7,8 @@
 
 /*
  * Output and input ratings per client process (Etsion, Tsafrir and
- * Feitelson, seed 001, sections 5 and 6). Pure: every call is given the
+ * Feitelson, "Process Prioritization Using Output Production", sections 5
+ * and 6). Pure: every call is given the
  * time, so the ratings run under a fake clock in tests.
  *
  * Output: for each presented frame, the part of the client's surfaces that

@@ -7,7 +7,8 @@
 #include <sys/types.h>
 
 /*
- * A passive protocol trace, after Packard and Gettys' X traces (seed 004):
+ * A passive protocol trace, after Packard and Gettys' X traces ("X Window
+ * System Network Performance"):
  * the gate already splits every message, so it can note each request when
  * it arrives, each batch when the scheduler forwards it, and each event
  * when it goes back, with a timestamp and no effect on the scheduling.

@@ -66,17 +66,3 @@ void wire_scan(const uint8_t *buf, size_t len, size_t max_bytes,
 	scan->bytes = offset;
 	scan->messages = messages;
 }
-
-const char *wire_status_str(enum wire_status status) {
-	switch (status) {
-	case WIRE_OK:
-		return "ok";
-	case WIRE_PARTIAL:
-		return "partial";
-	case WIRE_LIMIT:
-		return "limit";
-	case WIRE_BAD_SIZE:
-		return "bad size";
-	}
-	return "unknown";
-}

@@ -52,6 +52,4 @@ int wire_size_valid(uint16_t size);
 void wire_scan(const uint8_t *buf, size_t len, size_t max_bytes,
 		size_t max_messages, struct wire_scan *scan);
 
-const char *wire_status_str(enum wire_status status);
-
 #endif

@@ -1,6 +1,5 @@
 /* The gate in one process: the server, the raw client and the log. */
 #include "tests/common/gate_harness.h"
-#include "scheduler/connection.h"
 #include <dirent.h>
 #include <errno.h>
 #include <poll.h>
@@ -179,6 +178,26 @@ void server_init(struct server *server) {
 	server_init_with(server, &config);
 }
 
+/*
+ * FAIRWAY_GATE_TRANSPORT=memory|socketpair runs the suite through that
+ * transport (tests/gate/meson.build registers each test with both).
+ */
+static void set_transport(struct gate_config *config) {
+	const char *name = getenv("FAIRWAY_GATE_TRANSPORT");
+	if (name == NULL) {
+		return;
+	}
+	if (strcmp(name, "memory") == 0) {
+		config->transport = GATE_TRANSPORT_MEMORY;
+	} else if (strcmp(name, "socketpair") == 0) {
+		config->transport = GATE_TRANSPORT_SOCKETPAIR;
+	} else {
+		fprintf(stderr, "FAIRWAY_GATE_TRANSPORT=%s: memory or socketpair\n",
+				name);
+		_exit(1);
+	}
+}
+
 void server_init_with(struct server *server, const struct gate_config *config) {
 	int n = snprintf(server->dir, sizeof(server->dir), "/tmp/fairway-%s-XXXXXX",
 			program_invocation_short_name);
@@ -188,8 +207,13 @@ void server_init_with(struct server *server, const struct gate_config *config) {
 	server->display = wl_display_create();
 	CHECK(server->display);
 	CHECK(wl_display_init_shm(server->display) == 0);
-	server->gate = gate_create(server->display, config);
+	struct gate_config with_transport = *config;
+	set_transport(&with_transport);
+	server->gate = gate_create(server->display, &with_transport);
 	CHECK(server->gate);
+	const char *transport = getenv("FAIRWAY_GATE_TRANSPORT");
+	CHECK(!transport ||
+			strcmp(gate_transport_name(server->gate), transport) == 0);
 	CHECK(gate_listen(server->gate, NULL));
 	n = snprintf(socket_path, sizeof(socket_path), "%s/%s", server->dir,
 			gate_socket_name(server->gate));

@@ -363,7 +363,8 @@ static void watch_syncs(void *data, enum wl_protocol_logger_type type,
 	}
 	uint32_t id = message->arguments[0].n;
 	CHECK(id >= EARLY_FIRST_ID && id < EARLY_FIRST_ID + EARLY_SYNCS);
-	struct gate_connection *conn = watch->gate->serving;
+	CHECK(watch->gate->batch.phase == GATE_BATCH_SERVING);
+	struct gate_connection *conn = watch->gate->batch.conn;
 	CHECK(conn && conn->client == wl_resource_get_client(message->resource));
 	watch->sent_before[id] = conn->stats.event_bytes;
 	if (id == EARLY_FIRST_ID + EARLY_FIRST_BATCH - 1) {
@@ -475,6 +476,103 @@ static void case_out_of_fds(void) {
 	server_finish(&server);
 }
 
+/*
+ * What the gate tells of its clients (gate.h), as a live view of them
+ * would read it: each one announced as it comes and as it goes, counted,
+ * and named by its own process, not by libwayland, whose end names the
+ * gate's process whatever the transport.
+ */
+struct client_watch {
+	struct wl_listener new_connection;
+	struct wl_listener destroy;
+	struct gate_connection *conn;
+	int created, destroyed;
+};
+
+static void handle_watched_destroy(struct wl_listener *listener, void *data) {
+	struct client_watch *watch = wl_container_of(listener, watch, destroy);
+	CHECK(data == watch->conn);
+	/* Still readable while its wl_client is being destroyed. */
+	pid_t pid;
+	CHECK(gate_connection_get_client(data) != NULL);
+	CHECK(gate_connection_get_process(data, &pid, NULL) && pid > 0);
+	wl_list_remove(&watch->destroy.link);
+	watch->conn = NULL;
+	watch->destroyed++;
+}
+
+static void handle_new_connection(struct wl_listener *listener, void *data) {
+	struct client_watch *watch =
+			wl_container_of(listener, watch, new_connection);
+	watch->conn = data;
+	watch->created++;
+	watch->destroy.notify = handle_watched_destroy;
+	gate_connection_add_destroy_listener(data, &watch->destroy);
+}
+
+static enum wl_iterator_result count_connection(
+		struct gate_connection *conn, void *data) {
+	(*(int *)data)++;
+	return WL_ITERATOR_CONTINUE;
+}
+
+/* Connects, is answered, then stays until told to go. */
+static void waiting_client(const void *data) {
+	int go = *(const int *)data;
+	int fd = raw_connect();
+	CHECK(raw_sync(fd, 2));
+	struct raw_events events = {0};
+	raw_read(fd, &events, 2);
+	char byte;
+	CHECK(read(go, &byte, 1) == 1);
+	_exit(0);
+}
+
+static void case_clients(void) {
+	struct server server = {0};
+	server_init(&server);
+	struct client_watch watch = {
+			.new_connection.notify = handle_new_connection};
+	gate_add_new_connection_listener(server.gate, &watch.new_connection);
+	int go[2];
+	CHECK(pipe(go) == 0);
+	pid_t pids[1] = {spawn(waiting_client, &go[0])};
+	time_t deadline = time(NULL) + 30;
+	while (watch.conn == NULL || gate_connection_service_ns(watch.conn) == 0) {
+		CHECK(time(NULL) < deadline);
+		gate_iterate(server.gate);
+	}
+	CHECK(watch.created == 1 && gate_connection_count(server.gate) == 1);
+	int seen = 0;
+	gate_for_each_connection(server.gate, count_connection, &seen);
+	CHECK(seen == 1);
+	struct wl_client *client = gate_connection_get_client(watch.conn);
+	CHECK(gate_connection_from_client(client) == watch.conn);
+	pid_t pid;
+	uid_t uid;
+	CHECK(gate_connection_get_process(watch.conn, &pid, &uid));
+	CHECK(pid == pids[0] && uid == getuid());
+	int pidfd = gate_connection_dup_pidfd(watch.conn);
+	CHECK(pidfd >= 0);
+	close(pidfd);
+	/* What libwayland says is the gate's own process. */
+	pid_t wayland_pid;
+	wl_client_get_credentials(client, &wayland_pid, NULL, NULL);
+	CHECK(wayland_pid == getpid());
+
+	CHECK(write(go[1], "x", 1) == 1);
+	int status[1];
+	serve_until_exit(&server, pids, status, 1);
+	CHECK(WIFEXITED(status[0]) && WEXITSTATUS(status[0]) == 0);
+	serve_until_idle(&server);
+	CHECK(watch.destroyed == 1 && watch.conn == NULL);
+	CHECK(gate_connection_count(server.gate) == 0);
+	wl_list_remove(&watch.new_connection.link);
+	close(go[0]);
+	close(go[1]);
+	server_finish(&server);
+}
+
 int main(int argc, char *argv[]) {
 	signal(SIGPIPE, SIG_IGN);
 	if (argc != 2) {
@@ -498,6 +596,8 @@ int main(int argc, char *argv[]) {
 		case_early_answers();
 	} else if (strcmp(name, "out-of-fds") == 0) {
 		case_out_of_fds();
+	} else if (strcmp(name, "clients") == 0) {
+		case_clients();
 	} else {
 		fprintf(stderr, "unknown case %s\n", name);
 		return 2;

@@ -39,7 +39,7 @@ int main(int argc, char *argv[]) {
 	qsort(tids, count, sizeof(tids[0]), compare_tid);
 	for (size_t i = 0; i < count; i++) {
 		struct hint_attr attr;
-		if (!hints_get_attr(tids[i], &attr)) {
+		if (!hint_attr_get(tids[i], &attr)) {
 			continue;
 		}
 		printf("%d policy=%" PRIu32 " nice=%" PRId32 " slice=%" PRIu64

@@ -107,7 +107,7 @@ static void snap(pid_t pid, struct snapshot *s) {
 			continue;
 		}
 		s->tid[s->count] = atoi(ent->d_name);
-		CHECK(hints_get_attr(s->tid[s->count], &s->attr[s->count]));
+		CHECK(hint_attr_get(s->tid[s->count], &s->attr[s->count]));
 		s->count++;
 	}
 	closedir(d);
@@ -384,7 +384,7 @@ static void recycle_during_change(
 		return;
 	}
 	struct hint_attr changed;
-	CHECK(hints_get_attr(tid, &changed));
+	CHECK(hint_attr_get(tid, &changed));
 	pid_t pid = r->child->pid;
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
@@ -410,7 +410,7 @@ static void recycle_during_change(
 			struct hint_kernel info;
 			hint_kernel_probe(&info);
 			struct hint_attr mine;
-			CHECK(hints_get_attr(0, &mine));
+			CHECK(hint_attr_get(0, &mine));
 			CHECK(hint_attr_set(&info, 0, &changed, &mine));
 			char c = 1;
 			write(ready[1], &c, 1);
@@ -421,7 +421,7 @@ static void recycle_during_change(
 		if (r->stranger == pid) {
 			char c;
 			CHECK_INT(read(ready[0], &c, 1), 1);
-			CHECK(hints_get_attr(pid, &r->shown));
+			CHECK(hint_attr_get(pid, &r->shown));
 			CHECK(hint_attr_equal(&r->shown, &changed));
 		}
 	}
@@ -446,7 +446,7 @@ static void test_undo_spares_recycled_tid(void) {
 	CHECK(proc->gone);
 	if (r.stranger == pid) {
 		struct hint_attr now;
-		CHECK(hints_get_attr(pid, &now));
+		CHECK(hint_attr_get(pid, &now));
 		CHECK(hint_attr_equal(&now, &r.shown));
 		fprintf(stderr, "tid %d recycled mid-change: left alone\n", pid);
 	} else {
@@ -485,11 +485,11 @@ static void test_replay_clamps(void) {
 	/* One thread: its start acknowledges that the main one set its nice. */
 	struct child child = start_child(1);
 	struct hint_attr orig, now;
-	CHECK(hints_get_attr(child.pid, &orig));
+	CHECK(hint_attr_get(child.pid, &orig));
 	CHECK(!orig.reset_on_fork);
 	write_journal(child.pid, SCHED_BATCH, 7);
 	CHECK_INT(hints_replay(dir), 1);
-	CHECK(hints_get_attr(child.pid, &now));
+	CHECK(hint_attr_get(child.pid, &now));
 	CHECK(hint_attr_equal(&now, &orig));
 
 	/* fairway's mark, as every change of its own leaves it. */
@@ -500,18 +500,18 @@ static void test_replay_clamps(void) {
 	CHECK(hint_attr_set(&info, child.pid, &marked, &orig));
 	write_journal(child.pid, SCHED_IDLE, 0);
 	CHECK_INT(hints_replay(dir), 1);
-	CHECK(hints_get_attr(child.pid, &now));
+	CHECK(hint_attr_get(child.pid, &now));
 	CHECK(hint_attr_equal(&now, &marked));
 
 	write_journal(child.pid, SCHED_OTHER, -20);
 	CHECK_INT(hints_replay(dir), 1);
-	CHECK(hints_get_attr(child.pid, &now));
+	CHECK(hint_attr_get(child.pid, &now));
 	CHECK_INT(now.policy, SCHED_OTHER);
 	CHECK_INT(now.nice, privileged ? HINTS_NICE_FLOOR : orig.nice);
 
 	write_journal(child.pid, SCHED_BATCH, 7);
 	CHECK_INT(hints_replay(dir), 1);
-	CHECK(hints_get_attr(child.pid, &now));
+	CHECK(hint_attr_get(child.pid, &now));
 	CHECK_INT(now.policy, SCHED_BATCH);
 	CHECK_INT(now.nice, 7);
 	stop_child(&child);
@@ -544,7 +544,7 @@ static void test_never_idle(void) {
 /* The attributes of one thread of pid. */
 static struct hint_attr attr_of(pid_t tid) {
 	struct hint_attr attr;
-	CHECK(hints_get_attr(tid, &attr));
+	CHECK(hint_attr_get(tid, &attr));
 	return attr;
 }
 

@@ -178,7 +178,7 @@ void case_dies_mid_batch(void) {
 		CHECK(WIFEXITED(status[2]) && WEXITSTATUS(status[2]) == 0);
 		serve_until_idle(&server);
 		CHECK(wl_list_empty(&server.gate->policy.ready));
-		CHECK(server.gate->serving == NULL);
+		CHECK(server.gate->batch.conn == NULL);
 		footprint_check(&before, 16 * 1024);
 		server_finish(&server);
 	}

@@ -8,9 +8,16 @@
 #define US(x) ((int64_t)(x)*1000)
 #define MS(x) ((int64_t)(x)*1000000)
 
+/* Charges the entity whose turn it is, if any. */
+static void charge_current(struct sched_policy *policy, int64_t ns) {
+	if (policy->current != NULL) {
+		sched_entity_charge(policy, policy->current, ns);
+	}
+}
+
 static void setup(struct sched_policy *policy) {
 	struct sched_params params;
-	sched_params_default(&params);
+	sched_params_init(&params, MS(5));
 	sched_policy_init(policy, &params);
 }
 
@@ -25,7 +32,7 @@ static void setup_one_running(
 
 static void test_defaults(void) {
 	struct sched_params params;
-	sched_params_default(&params);
+	sched_params_init(&params, MS(5));
 	CHECK_INT(params.interval_ns, MS(5));
 	CHECK_INT(params.max_slice_ns, MS(15));
 	CHECK_INT(params.lone_after_ns, MS(1000));
@@ -495,9 +502,9 @@ static void test_service_charge(void) {
 
 	/* Every interval of service costs a point, as a used-up slice does. */
 	CHECK_PTR(sched_policy_next(&policy, 0), &a);
-	sched_policy_charge(&policy, MS(3));
+	charge_current(&policy, MS(3));
 	CHECK_INT(a.priority, 0);
-	sched_policy_charge(&policy, MS(2));
+	charge_current(&policy, MS(2));
 	CHECK_INT(a.priority, -1);
 	CHECK_INT(a.stats.expired, 1);
 	CHECK_INT(a.stats.run_ns, MS(5));
@@ -508,7 +515,7 @@ static void test_service_charge(void) {
 
 	sched_entity_set_ready(&policy, &b, false);
 	CHECK_PTR(sched_policy_next(&policy, MS(6)), &a);
-	sched_policy_charge(&policy, MS(4));
+	charge_current(&policy, MS(4));
 	CHECK_INT(a.priority, -1);
 
 	/*
@@ -521,9 +528,9 @@ static void test_service_charge(void) {
 	sched_entity_set_ready(&policy, &a, true);
 	CHECK_INT(a.priority, 0);
 	CHECK_PTR(sched_policy_next(&policy, MS(30)), &a);
-	sched_policy_charge(&policy, MS(4));
+	charge_current(&policy, MS(4));
 	CHECK_INT(a.priority, 0);
-	sched_policy_charge(&policy, MS(1));
+	charge_current(&policy, MS(1));
 	CHECK_INT(a.priority, -1);
 
 	sched_entity_remove(&policy, &a);
@@ -593,18 +600,18 @@ static void test_remove_current(void) {
 	sched_entity_set_ready(&policy, &b, true);
 
 	CHECK_PTR(sched_policy_next(&policy, 0), &a);
-	sched_policy_charge(&policy, US(300));
+	charge_current(&policy, US(300));
 	CHECK_INT(a.stats.run_ns, US(300));
 	sched_entity_remove(&policy, &a);
 	CHECK_PTR(policy.current, NULL);
 	CHECK_INT(sched_policy_slice_left(&policy, US(400)), 0);
 	/* Nobody to charge: no crash, nothing recorded anywhere. */
-	sched_policy_charge(&policy, US(100));
+	charge_current(&policy, US(100));
 	CHECK_INT(b.stats.run_ns, 0);
 
 	CHECK_PTR(sched_policy_next(&policy, US(400)), &b);
 	CHECK_INT(b.priority, 0);
-	sched_policy_charge(&policy, US(50));
+	charge_current(&policy, US(50));
 	CHECK_INT(b.stats.run_ns, US(50));
 
 	/* Removing one that is not running leaves the turn alone. */
@@ -658,7 +665,7 @@ static void test_no_starving_below_pipelined(void) {
 		if (i == 0 && first_turn < 0) {
 			first_turn = t;
 		}
-		sched_policy_charge(&policy, batch);
+		charge_current(&policy, batch);
 		t += batch;
 		policy.now_ns = t;
 		sched_entity_set_ready(&policy, e, false);
@@ -753,7 +760,7 @@ static void simulate(int flooders, bool input, struct sim_result *res) {
 			}
 			last_served[i] = t + spent;
 		}
-		sched_policy_charge(&policy, spent);
+		charge_current(&policy, spent);
 		t += spent;
 	}
 
@@ -917,7 +924,7 @@ static void test_set_params(void) {
 	setup_one_running(&policy, &a);
 	CHECK_INT(sched_policy_slice_left(&policy, 0), MS(5));
 	struct sched_params params;
-	sched_params_default(&params);
+	sched_params_init(&params, MS(5));
 	params.interval_ns = MS(2);
 	params.max_slice_ns = MS(1); /* below the interval: raised to it */
 	sched_policy_set_params(&policy, &params);

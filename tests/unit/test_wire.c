@@ -10,6 +10,21 @@ struct msg {
 };
 
 /* Writes one message the way libwayland does: header words in host order. */
+/* The status's name, for messages. */
+static const char *wire_status_str(enum wire_status status) {
+	switch (status) {
+	case WIRE_OK:
+		return "ok";
+	case WIRE_PARTIAL:
+		return "partial";
+	case WIRE_LIMIT:
+		return "limit";
+	case WIRE_BAD_SIZE:
+		return "bad size";
+	}
+	return "unknown";
+}
+
 static size_t put_msg(uint8_t *buf, uint32_t id, uint16_t opcode, uint16_t size,
 		size_t body) {
 	uint32_t words[2] = {id, (uint32_t)size << 16 | opcode};
