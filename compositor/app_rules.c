@@ -1,5 +1,6 @@
 #include "compositor/app_rules.h"
 #include "compositor/config_file.h"
+#include "compositor/listener.h"
 #include "compositor/sched.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -279,11 +280,10 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	}
 	toplevel->owner = owner;
 	toplevel->toplevel = xdg_surface->toplevel;
-	toplevel->set_app_id.notify = handle_set_app_id;
-	wl_signal_add(
-			&xdg_surface->toplevel->events.set_app_id, &toplevel->set_app_id);
-	toplevel->destroy.notify = handle_toplevel_destroy;
-	wl_signal_add(&xdg_surface->events.destroy, &toplevel->destroy);
+	fw_listener_connect(&toplevel->set_app_id,
+			&xdg_surface->toplevel->events.set_app_id, handle_set_app_id);
+	fw_listener_connect(&toplevel->destroy, &xdg_surface->events.destroy,
+			handle_toplevel_destroy);
 	wl_list_insert(&owner->toplevels, &toplevel->link);
 	apply_client(owner);
 }
@@ -313,10 +313,10 @@ static void handle_new_xsurface(struct wl_listener *listener, void *data) {
 	}
 	xs->xsurface = data;
 	read_process(&xs->process, xs->xsurface->pid);
-	xs->set_pid.notify = handle_xsurface_set_pid;
-	wl_signal_add(&xs->xsurface->events.set_pid, &xs->set_pid);
-	xs->destroy.notify = handle_xsurface_destroy;
-	wl_signal_add(&xs->xsurface->events.destroy, &xs->destroy);
+	fw_listener_connect(&xs->set_pid, &xs->xsurface->events.set_pid,
+			handle_xsurface_set_pid);
+	fw_listener_connect(&xs->destroy, &xs->xsurface->events.destroy,
+			handle_xsurface_destroy);
 	wl_list_insert(&rules->xsurfaces, &xs->link);
 }
 
@@ -331,17 +331,13 @@ struct fw_app_rules *fw_app_rules_create(struct fw_server *server) {
 	rules->client_created.notify = handle_client_created;
 	wl_display_add_client_created_listener(
 			server->display, &rules->client_created);
-	rules->new_xdg_surface.notify = handle_new_surface;
-	wl_signal_add(
-			&server->xdg_shell->events.new_surface, &rules->new_xdg_surface);
-	wl_list_init(&rules->new_xsurface.link);
-	wl_list_init(&rules->xwayland_ready.link);
+	fw_listener_connect(&rules->new_xdg_surface,
+			&server->xdg_shell->events.new_surface, handle_new_surface);
 	if (server->xwayland != NULL) {
-		rules->new_xsurface.notify = handle_new_xsurface;
-		wl_signal_add(
-				&server->xwayland->events.new_surface, &rules->new_xsurface);
-		rules->xwayland_ready.notify = handle_xwayland_ready;
-		wl_signal_add(&server->xwayland->events.ready, &rules->xwayland_ready);
+		fw_listener_connect(&rules->new_xsurface,
+				&server->xwayland->events.new_surface, handle_new_xsurface);
+		fw_listener_connect(&rules->xwayland_ready,
+				&server->xwayland->events.ready, handle_xwayland_ready);
 	}
 	/* Xwayland's client may be there already. */
 	struct wl_client *client;
@@ -357,8 +353,8 @@ void fw_app_rules_destroy(struct fw_app_rules *rules) {
 	}
 	wl_list_remove(&rules->client_created.link);
 	wl_list_remove(&rules->new_xdg_surface.link);
-	wl_list_remove(&rules->new_xsurface.link);
-	wl_list_remove(&rules->xwayland_ready.link);
+	fw_listener_disconnect(&rules->new_xsurface);
+	fw_listener_disconnect(&rules->xwayland_ready);
 	struct fw_app_client *ac, *ac_tmp;
 	wl_list_for_each_safe(ac, ac_tmp, &rules->clients, link) {
 		handle_client_destroy(&ac->destroy, ac->client);

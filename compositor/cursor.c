@@ -1,5 +1,6 @@
 #include "compositor/input.h"
 #include "compositor/layer_shell.h"
+#include "compositor/listener.h"
 #include "compositor/lock.h"
 #include "compositor/sched.h"
 #include "compositor/server.h"
@@ -311,25 +312,24 @@ bool fw_cursor_init(struct fw_server *server) {
 	}
 	wlr_xcursor_manager_load(server->cursor_manager, 1);
 
-	server->cursor_motion.notify = handle_motion;
-	wl_signal_add(&server->cursor->events.motion, &server->cursor_motion);
-	server->cursor_motion_absolute.notify = handle_motion_absolute;
-	wl_signal_add(&server->cursor->events.motion_absolute,
-			&server->cursor_motion_absolute);
-	server->cursor_button.notify = handle_button;
-	wl_signal_add(&server->cursor->events.button, &server->cursor_button);
-	server->cursor_axis.notify = handle_axis;
-	wl_signal_add(&server->cursor->events.axis, &server->cursor_axis);
-	server->cursor_frame.notify = handle_frame;
-	wl_signal_add(&server->cursor->events.frame, &server->cursor_frame);
-	server->touch_down.notify = handle_touch_down;
-	wl_signal_add(&server->cursor->events.touch_down, &server->touch_down);
-	server->touch_up.notify = handle_touch_up;
-	wl_signal_add(&server->cursor->events.touch_up, &server->touch_up);
-	server->touch_motion.notify = handle_touch_motion;
-	wl_signal_add(&server->cursor->events.touch_motion, &server->touch_motion);
-	server->touch_frame.notify = handle_touch_frame;
-	wl_signal_add(&server->cursor->events.touch_frame, &server->touch_frame);
+	fw_listener_connect(&server->cursor_motion, &server->cursor->events.motion,
+			handle_motion);
+	fw_listener_connect(&server->cursor_motion_absolute,
+			&server->cursor->events.motion_absolute, handle_motion_absolute);
+	fw_listener_connect(&server->cursor_button, &server->cursor->events.button,
+			handle_button);
+	fw_listener_connect(
+			&server->cursor_axis, &server->cursor->events.axis, handle_axis);
+	fw_listener_connect(
+			&server->cursor_frame, &server->cursor->events.frame, handle_frame);
+	fw_listener_connect(&server->touch_down, &server->cursor->events.touch_down,
+			handle_touch_down);
+	fw_listener_connect(&server->touch_up, &server->cursor->events.touch_up,
+			handle_touch_up);
+	fw_listener_connect(&server->touch_motion,
+			&server->cursor->events.touch_motion, handle_touch_motion);
+	fw_listener_connect(&server->touch_frame,
+			&server->cursor->events.touch_frame, handle_touch_frame);
 	return true;
 }
 
@@ -337,16 +337,19 @@ void fw_cursor_finish(struct fw_server *server) {
 	if (server->cursor == NULL) {
 		return;
 	}
-	if (server->cursor_motion.link.next != NULL) {
-		wl_list_remove(&server->cursor_motion.link);
-		wl_list_remove(&server->cursor_motion_absolute.link);
-		wl_list_remove(&server->cursor_button.link);
-		wl_list_remove(&server->cursor_axis.link);
-		wl_list_remove(&server->cursor_frame.link);
-		wl_list_remove(&server->touch_down.link);
-		wl_list_remove(&server->touch_up.link);
-		wl_list_remove(&server->touch_motion.link);
-		wl_list_remove(&server->touch_frame.link);
+	struct wl_listener *listeners[] = {
+			&server->cursor_motion,
+			&server->cursor_motion_absolute,
+			&server->cursor_button,
+			&server->cursor_axis,
+			&server->cursor_frame,
+			&server->touch_down,
+			&server->touch_up,
+			&server->touch_motion,
+			&server->touch_frame,
+	};
+	for (size_t i = 0; i < sizeof(listeners) / sizeof(listeners[0]); i++) {
+		fw_listener_disconnect(listeners[i]);
 	}
 	wlr_xcursor_manager_destroy(server->cursor_manager);
 	server->cursor_manager = NULL;

@@ -1,3 +1,4 @@
+#include "compositor/listener.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
 #include <stdlib.h>
@@ -34,10 +35,10 @@ static void handle_new_xdg_decoration(
 		return;
 	}
 	deco->decoration = decoration;
-	deco->request_mode.notify = handle_request_mode;
-	wl_signal_add(&decoration->events.request_mode, &deco->request_mode);
-	deco->destroy.notify = handle_destroy;
-	wl_signal_add(&decoration->events.destroy, &deco->destroy);
+	fw_listener_connect(&deco->request_mode, &decoration->events.request_mode,
+			handle_request_mode);
+	fw_listener_connect(
+			&deco->destroy, &decoration->events.destroy, handle_destroy);
 	wlr_xdg_toplevel_decoration_v1_set_mode(
 			decoration, WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
 }
@@ -53,8 +54,8 @@ void fw_decoration_init(struct fw_server *server) {
 	server->xdg_decoration =
 			wlr_xdg_decoration_manager_v1_create(server->display);
 	if (server->xdg_decoration != NULL) {
-		server->new_xdg_decoration.notify = handle_new_xdg_decoration;
-		wl_signal_add(&server->xdg_decoration->events.new_toplevel_decoration,
-				&server->new_xdg_decoration);
+		fw_listener_connect(&server->new_xdg_decoration,
+				&server->xdg_decoration->events.new_toplevel_decoration,
+				handle_new_xdg_decoration);
 	}
 }

@@ -9,6 +9,7 @@
  */
 #include "compositor/idle.h"
 #include "compositor/idle_notify.h"
+#include "compositor/listener.h"
 #include "compositor/server.h"
 #include <stdlib.h>
 #include <wlr/types/wlr_idle.h>
@@ -103,8 +104,8 @@ static void handle_new_inhibitor(struct wl_listener *listener, void *data) {
 	}
 	inhibitor->idle = idle;
 	inhibitor->wlr_inhibitor = wlr_inhibitor;
-	inhibitor->destroy.notify = handle_inhibitor_destroy;
-	wl_signal_add(&wlr_inhibitor->events.destroy, &inhibitor->destroy);
+	fw_listener_connect(&inhibitor->destroy, &wlr_inhibitor->events.destroy,
+			handle_inhibitor_destroy);
 	wl_list_insert(&idle->inhibitors, &inhibitor->link);
 	update(idle);
 }
@@ -124,11 +125,10 @@ bool fw_idle_create(struct fw_server *server) {
 		free(idle);
 		return false;
 	}
-	idle->activity.notify = handle_activity;
-	wl_signal_add(&server->idle->events.activity_notify, &idle->activity);
-	idle->new_inhibitor.notify = handle_new_inhibitor;
-	wl_signal_add(
-			&idle->inhibit_manager->events.new_inhibitor, &idle->new_inhibitor);
+	fw_listener_connect(&idle->activity, &server->idle->events.activity_notify,
+			handle_activity);
+	fw_listener_connect(&idle->new_inhibitor,
+			&idle->inhibit_manager->events.new_inhibitor, handle_new_inhibitor);
 	server->idle_policy = idle;
 	return true;
 }

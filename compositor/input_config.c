@@ -1,6 +1,7 @@
 #include "compositor/input_config.h"
 #include "compositor/config_file.h"
 #include "compositor/input.h"
+#include "compositor/listener.h"
 #include "compositor/server.h"
 #include <libinput.h>
 #include <stdlib.h>
@@ -147,8 +148,8 @@ void fw_input_add_pointer(
 		return;
 	}
 	pointer->device = device;
-	pointer->destroy.notify = handle_pointer_destroy;
-	wl_signal_add(&device->events.destroy, &pointer->destroy);
+	fw_listener_connect(
+			&pointer->destroy, &device->events.destroy, handle_pointer_destroy);
 	wl_list_insert(&server->pointers, &pointer->link);
 	configure_pointer(
 			wlr_libinput_get_device_handle(device), &server->file->input);

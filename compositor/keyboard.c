@@ -1,5 +1,6 @@
 #include "compositor/input.h"
 #include "compositor/input_config.h"
+#include "compositor/listener.h"
 #include "compositor/lock.h"
 #include "compositor/sched.h"
 #include "compositor/server.h"
@@ -113,12 +114,12 @@ void fw_keyboard_create(
 	/* Its keymap and repeat rate, from the configuration file. */
 	fw_input_configure_keyboard(server, keyboard);
 
-	keyboard->modifiers.notify = handle_modifiers;
-	wl_signal_add(&device->keyboard->events.modifiers, &keyboard->modifiers);
-	keyboard->key.notify = handle_key;
-	wl_signal_add(&device->keyboard->events.key, &keyboard->key);
-	keyboard->destroy.notify = handle_destroy;
-	wl_signal_add(&device->events.destroy, &keyboard->destroy);
+	fw_listener_connect(&keyboard->modifiers,
+			&device->keyboard->events.modifiers, handle_modifiers);
+	fw_listener_connect(
+			&keyboard->key, &device->keyboard->events.key, handle_key);
+	fw_listener_connect(
+			&keyboard->destroy, &device->events.destroy, handle_destroy);
 
 	wl_list_insert(&server->keyboards, &keyboard->link);
 	/* Without a keymap yet (a new virtual keyboard), the seat would send

@@ -17,6 +17,7 @@
  */
 #include "compositor/layer_shell.h"
 #include "compositor/input.h"
+#include "compositor/listener.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -417,8 +418,8 @@ static void handle_new_popup(struct wl_listener *listener, void *data) {
 	/* Nested popups find their parent's node here (xdg_shell.c). */
 	wlr_popup->base->data = node;
 	popup->popup = wlr_popup;
-	popup->destroy.notify = handle_popup_destroy;
-	wl_signal_add(&wlr_popup->base->events.destroy, &popup->destroy);
+	fw_listener_connect(&popup->destroy, &wlr_popup->base->events.destroy,
+			handle_popup_destroy);
 
 	if (surface->output == NULL) {
 		return;
@@ -507,15 +508,14 @@ void handle_new_layer_surface(struct wl_listener *listener, void *data) {
 	wlr_scene_node_set_enabled(surface->node, false);
 	layer_surface->data = surface;
 
-	surface->map.notify = handle_map;
-	wl_signal_add(&layer_surface->events.map, &surface->map);
-	surface->unmap.notify = handle_unmap;
-	wl_signal_add(&layer_surface->events.unmap, &surface->unmap);
-	surface->commit.notify = handle_commit;
-	wl_signal_add(&layer_surface->surface->events.commit, &surface->commit);
-	surface->new_popup.notify = handle_new_popup;
-	wl_signal_add(&layer_surface->events.new_popup, &surface->new_popup);
-	surface->destroy.notify = handle_destroy;
-	wl_signal_add(&layer_surface->events.destroy, &surface->destroy);
+	fw_listener_connect(&surface->map, &layer_surface->events.map, handle_map);
+	fw_listener_connect(
+			&surface->unmap, &layer_surface->events.unmap, handle_unmap);
+	fw_listener_connect(&surface->commit,
+			&layer_surface->surface->events.commit, handle_commit);
+	fw_listener_connect(&surface->new_popup, &layer_surface->events.new_popup,
+			handle_new_popup);
+	fw_listener_connect(
+			&surface->destroy, &layer_surface->events.destroy, handle_destroy);
 	wl_list_insert(output->layer_surfaces.prev, &surface->link);
 }

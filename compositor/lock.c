@@ -15,6 +15,7 @@
 #include "compositor/lock.h"
 #include "compositor/idle.h"
 #include "compositor/input.h"
+#include "compositor/listener.h"
 #include "compositor/sched.h"
 #include "compositor/server.h"
 #include "compositor/session_lock.h"
@@ -146,8 +147,8 @@ static void save_focus(struct fw_lock *lock, struct wlr_surface *surface) {
 		return;
 	}
 	lock->saved_focus = surface;
-	lock->saved_focus_destroy.notify = handle_saved_focus_destroy;
-	wl_signal_add(&surface->events.destroy, &lock->saved_focus_destroy);
+	fw_listener_connect(&lock->saved_focus_destroy, &surface->events.destroy,
+			handle_saved_focus_destroy);
 }
 
 /* Gives the keyboard back to what had it before input became exclusive. */
@@ -427,10 +428,10 @@ static struct lock_output *ensure_output(
 	}
 	/* An output that comes while locked has shown nothing of the lock. */
 	output->shown = !lock->locked;
-	output->commit.notify = handle_output_commit;
-	wl_signal_add(&wlr_output->events.commit, &output->commit);
-	output->destroy.notify = handle_output_destroy;
-	wl_signal_add(&wlr_output->events.destroy, &output->destroy);
+	fw_listener_connect(
+			&output->commit, &wlr_output->events.commit, handle_output_commit);
+	fw_listener_connect(&output->destroy, &wlr_output->events.destroy,
+			handle_output_destroy);
 	wl_list_insert(lock->outputs.prev, &output->link);
 	return output;
 }
@@ -519,12 +520,12 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	surface->output = output;
 	lock_surface->data = surface;
 	output->surface = surface;
-	surface->map.notify = handle_surface_map;
-	wl_signal_add(&lock_surface->events.map, &surface->map);
-	surface->destroy.notify = handle_surface_destroy;
-	wl_signal_add(&lock_surface->events.destroy, &surface->destroy);
-	surface->node_destroy.notify = handle_node_destroy;
-	wl_signal_add(&surface->node->events.destroy, &surface->node_destroy);
+	fw_listener_connect(
+			&surface->map, &lock_surface->events.map, handle_surface_map);
+	fw_listener_connect(&surface->destroy, &lock_surface->events.destroy,
+			handle_surface_destroy);
+	fw_listener_connect(&surface->node_destroy, &surface->node->events.destroy,
+			handle_node_destroy);
 	/* The first configure goes at once, placed in the layout or not. */
 	configure_surface(surface);
 	arrange_output(output);
@@ -596,13 +597,12 @@ static void handle_new_lock(struct wl_listener *listener, void *data) {
 	}
 	lock->current = session_lock;
 	session_lock->data = lock;
-	lock->current_new_surface.notify = handle_new_surface;
-	wl_signal_add(
-			&session_lock->events.new_surface, &lock->current_new_surface);
-	lock->current_unlock.notify = handle_unlock;
-	wl_signal_add(&session_lock->events.unlock, &lock->current_unlock);
-	lock->current_destroy.notify = handle_current_destroy;
-	wl_signal_add(&session_lock->events.destroy, &lock->current_destroy);
+	fw_listener_connect(&lock->current_new_surface,
+			&session_lock->events.new_surface, handle_new_surface);
+	fw_listener_connect(
+			&lock->current_unlock, &session_lock->events.unlock, handle_unlock);
+	fw_listener_connect(&lock->current_destroy, &session_lock->events.destroy,
+			handle_current_destroy);
 
 	lock->was_locked = lock->locked;
 	if (!lock->locked) {
@@ -656,20 +656,18 @@ bool fw_lock_create(struct fw_server *server) {
 	server->lock = lock;
 	set_layers(lock, false);
 
-	lock->new_lock.notify = handle_new_lock;
-	wl_signal_add(&lock->manager->events.new_lock, &lock->new_lock);
-	lock->layout_add.notify = handle_layout_add;
-	wl_signal_add(&server->output_layout->events.add, &lock->layout_add);
-	lock->layout_change.notify = handle_layout_change;
-	wl_signal_add(&server->output_layout->events.change, &lock->layout_change);
-	lock->cursor_button.notify = handle_cursor_button;
-	wl_signal_add(&server->cursor->events.button, &lock->cursor_button);
-	lock->inhibit_activate.notify = handle_inhibit_activate;
-	wl_signal_add(
-			&lock->input_inhibit->events.activate, &lock->inhibit_activate);
-	lock->inhibit_deactivate.notify = handle_inhibit_deactivate;
-	wl_signal_add(
-			&lock->input_inhibit->events.deactivate, &lock->inhibit_deactivate);
+	fw_listener_connect(
+			&lock->new_lock, &lock->manager->events.new_lock, handle_new_lock);
+	fw_listener_connect(&lock->layout_add, &server->output_layout->events.add,
+			handle_layout_add);
+	fw_listener_connect(&lock->layout_change,
+			&server->output_layout->events.change, handle_layout_change);
+	fw_listener_connect(&lock->cursor_button, &server->cursor->events.button,
+			handle_cursor_button);
+	fw_listener_connect(&lock->inhibit_activate,
+			&lock->input_inhibit->events.activate, handle_inhibit_activate);
+	fw_listener_connect(&lock->inhibit_deactivate,
+			&lock->input_inhibit->events.deactivate, handle_inhibit_deactivate);
 	arrange_outputs(lock);
 	return true;
 }

@@ -1,5 +1,6 @@
 #include "compositor/output.h"
 #include "compositor/idle.h"
+#include "compositor/listener.h"
 #include "compositor/render.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -121,10 +122,10 @@ void handle_new_output(struct wl_listener *listener, void *data) {
 		return;
 	}
 	fw_output_init_feedback(output);
-	output->frame.notify = handle_frame;
-	wl_signal_add(&wlr_output->events.frame, &output->frame);
-	output->destroy.notify = handle_output_destroy;
-	wl_signal_add(&wlr_output->events.destroy, &output->destroy);
+	fw_listener_connect(
+			&output->frame, &wlr_output->events.frame, handle_frame);
+	fw_listener_connect(&output->destroy, &wlr_output->events.destroy,
+			handle_output_destroy);
 
 	wlr_xcursor_manager_load(server->cursor_manager, wlr_output->scale);
 	fw_output_arrange_layers(output);
@@ -265,38 +266,31 @@ static void handle_output_power_set_mode(
 }
 
 void fw_output_init_manager(struct fw_server *server) {
-	server->layout_change.notify = handle_layout_change;
-	wl_signal_add(
-			&server->output_layout->events.change, &server->layout_change);
+	fw_listener_connect(&server->layout_change,
+			&server->output_layout->events.change, handle_layout_change);
 
 	server->output_manager = wlr_output_manager_v1_create(server->display);
 	if (server->output_manager != NULL) {
-		server->output_manager_apply.notify = handle_output_manager_apply;
-		wl_signal_add(&server->output_manager->events.apply,
-				&server->output_manager_apply);
-		server->output_manager_test.notify = handle_output_manager_test;
-		wl_signal_add(&server->output_manager->events.test,
-				&server->output_manager_test);
+		fw_listener_connect(&server->output_manager_apply,
+				&server->output_manager->events.apply,
+				handle_output_manager_apply);
+		fw_listener_connect(&server->output_manager_test,
+				&server->output_manager->events.test,
+				handle_output_manager_test);
 	}
 	server->output_power = wlr_output_power_manager_v1_create(server->display);
 	if (server->output_power != NULL) {
-		server->output_power_set_mode.notify = handle_output_power_set_mode;
-		wl_signal_add(&server->output_power->events.set_mode,
-				&server->output_power_set_mode);
+		fw_listener_connect(&server->output_power_set_mode,
+				&server->output_power->events.set_mode,
+				handle_output_power_set_mode);
 	}
 }
 
 void fw_output_finish_manager(struct fw_server *server) {
-	if (server->layout_change.link.next != NULL) {
-		wl_list_remove(&server->layout_change.link);
-	}
-	if (server->output_manager != NULL) {
-		wl_list_remove(&server->output_manager_apply.link);
-		wl_list_remove(&server->output_manager_test.link);
-		server->output_manager = NULL;
-	}
-	if (server->output_power != NULL) {
-		wl_list_remove(&server->output_power_set_mode.link);
-		server->output_power = NULL;
-	}
+	fw_listener_disconnect(&server->layout_change);
+	fw_listener_disconnect(&server->output_manager_apply);
+	fw_listener_disconnect(&server->output_manager_test);
+	fw_listener_disconnect(&server->output_power_set_mode);
+	server->output_manager = NULL;
+	server->output_power = NULL;
 }

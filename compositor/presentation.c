@@ -1,3 +1,4 @@
+#include "compositor/listener.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
 #include <stdlib.h>
@@ -88,8 +89,8 @@ static void handle_present(struct wl_listener *listener, void *data) {
 
 void fw_output_init_feedback(struct fw_output *output) {
 	wl_list_init(&output->pending_feedback);
-	output->present.notify = handle_present;
-	wl_signal_add(&output->wlr_output->events.present, &output->present);
+	fw_listener_connect(&output->present, &output->wlr_output->events.present,
+			handle_present);
 }
 
 void fw_output_finish_feedback(struct fw_output *output) {

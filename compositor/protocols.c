@@ -1,4 +1,5 @@
 #include "compositor/protocols.h"
+#include "compositor/listener.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
 #include <wlr/types/wlr_data_control_v1.h>
@@ -76,8 +77,8 @@ bool fw_protocols_init(struct fw_server *server) {
 			server->xdg_activation == NULL) {
 		return false;
 	}
-	server->request_activate.notify = handle_request_activate;
-	wl_signal_add(&server->xdg_activation->events.request_activate,
-			&server->request_activate);
+	fw_listener_connect(&server->request_activate,
+			&server->xdg_activation->events.request_activate,
+			handle_request_activate);
 	return true;
 }

@@ -1,3 +1,4 @@
+#include "compositor/listener.h"
 #include "compositor/ratings_internal.h"
 #include "compositor/sched.h"
 #include "compositor/server.h"
@@ -145,23 +146,21 @@ static void handle_new_xsurface(struct wl_listener *listener, void *data) {
 	}
 	xs->ratings = ratings;
 	xs->xsurface = data;
-	xs->destroy.notify = handle_xsurface_destroy;
-	wl_signal_add(&xs->xsurface->events.destroy, &xs->destroy);
+	fw_listener_connect(&xs->destroy, &xs->xsurface->events.destroy,
+			handle_xsurface_destroy);
 	wl_list_insert(&ratings->xsurfaces, &xs->link);
 }
 
 void fw_rated_xsurfaces_init(struct fw_ratings *ratings) {
 	struct wlr_xwayland *xwayland = ratings->server->xwayland;
-	ratings->new_xsurface.notify = handle_new_xsurface;
 	if (xwayland != NULL) {
-		wl_signal_add(&xwayland->events.new_surface, &ratings->new_xsurface);
-	} else {
-		wl_list_init(&ratings->new_xsurface.link);
+		fw_listener_connect(&ratings->new_xsurface,
+				&xwayland->events.new_surface, handle_new_xsurface);
 	}
 }
 
 void fw_rated_clients_finish(struct fw_ratings *ratings) {
-	wl_list_remove(&ratings->new_xsurface.link);
+	fw_listener_disconnect(&ratings->new_xsurface);
 	struct fw_rated_xsurface *xs, *xs_tmp;
 	wl_list_for_each_safe(xs, xs_tmp, &ratings->xsurfaces, link) {
 		xsurface_destroy(xs);

@@ -1,4 +1,5 @@
 #include "compositor/ratings_damage.h"
+#include "compositor/listener.h"
 #include "compositor/output.h"
 #include "compositor/server.h"
 #include <pixman.h>
@@ -71,10 +72,10 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	}
 	damage->surface = surface;
 	pixman_region32_init(&damage->pending);
-	damage->commit.notify = handle_damage_commit;
-	wl_signal_add(&surface->events.commit, &damage->commit);
-	damage->destroy.notify = handle_damage_destroy;
-	wl_signal_add(&surface->events.destroy, &damage->destroy);
+	fw_listener_connect(
+			&damage->commit, &surface->events.commit, handle_damage_commit);
+	fw_listener_connect(
+			&damage->destroy, &surface->events.destroy, handle_damage_destroy);
 	wl_list_insert(&tracker->damage, &damage->link);
 }
 
@@ -231,10 +232,9 @@ static void handle_output_added(struct wl_listener *listener, void *data) {
 	}
 	ro->tracker = tracker;
 	ro->output = output;
-	ro->present.notify = handle_present;
-	wl_signal_add(&output->events.present, &ro->present);
-	ro->destroy.notify = handle_output_destroy;
-	wl_signal_add(&output->events.destroy, &ro->destroy);
+	fw_listener_connect(&ro->present, &output->events.present, handle_present);
+	fw_listener_connect(
+			&ro->destroy, &output->events.destroy, handle_output_destroy);
 	wl_list_insert(&tracker->outputs, &ro->link);
 }
 
@@ -251,11 +251,10 @@ struct fw_damage_tracker *fw_damage_tracker_create(struct fw_server *server,
 	tracker->data = data;
 	wl_list_init(&tracker->damage);
 	wl_list_init(&tracker->outputs);
-	tracker->new_surface.notify = handle_new_surface;
-	wl_signal_add(
-			&server->compositor->events.new_surface, &tracker->new_surface);
-	tracker->new_output.notify = handle_output_added;
-	wl_signal_add(&server->backend->events.new_output, &tracker->new_output);
+	fw_listener_connect(&tracker->new_surface,
+			&server->compositor->events.new_surface, handle_new_surface);
+	fw_listener_connect(&tracker->new_output,
+			&server->backend->events.new_output, handle_output_added);
 	struct fw_output *output;
 	wl_list_for_each(output, &server->outputs, link) {
 		handle_output_added(&tracker->new_output, output->wlr_output);

@@ -1,5 +1,6 @@
 #include "compositor/input.h"
 #include "compositor/input_config.h"
+#include "compositor/listener.h"
 #include "compositor/lock.h"
 #include "compositor/sched.h"
 #include "compositor/server.h"
@@ -57,8 +58,8 @@ void fw_seat_add_device(
 			return;
 		}
 		touch->server = server;
-		touch->destroy.notify = handle_touch_destroy;
-		wl_signal_add(&device->events.destroy, &touch->destroy);
+		fw_listener_connect(
+				&touch->destroy, &device->events.destroy, handle_touch_destroy);
 		server->touch_devices++;
 		wlr_cursor_attach_input_device(server->cursor, device);
 		break;
@@ -169,8 +170,8 @@ bool fw_seat_init(struct fw_server *server) {
 	if (server->seat == NULL) {
 		return false;
 	}
-	server->new_input.notify = handle_new_input;
-	wl_signal_add(&server->backend->events.new_input, &server->new_input);
+	fw_listener_connect(&server->new_input, &server->backend->events.new_input,
+			handle_new_input);
 
 	server->virtual_keyboard =
 			wlr_virtual_keyboard_manager_v1_create(server->display);
@@ -179,26 +180,26 @@ bool fw_seat_init(struct fw_server *server) {
 	if (server->virtual_keyboard == NULL || server->virtual_pointer == NULL) {
 		return false;
 	}
-	server->new_virtual_keyboard.notify = handle_new_virtual_keyboard;
-	wl_signal_add(&server->virtual_keyboard->events.new_virtual_keyboard,
-			&server->new_virtual_keyboard);
-	server->new_virtual_pointer.notify = handle_new_virtual_pointer;
-	wl_signal_add(&server->virtual_pointer->events.new_virtual_pointer,
-			&server->new_virtual_pointer);
+	fw_listener_connect(&server->new_virtual_keyboard,
+			&server->virtual_keyboard->events.new_virtual_keyboard,
+			handle_new_virtual_keyboard);
+	fw_listener_connect(&server->new_virtual_pointer,
+			&server->virtual_pointer->events.new_virtual_pointer,
+			handle_new_virtual_pointer);
 
-	server->request_set_cursor.notify = handle_request_set_cursor;
-	wl_signal_add(&server->seat->events.request_set_cursor,
-			&server->request_set_cursor);
-	server->request_set_selection.notify = handle_request_set_selection;
-	wl_signal_add(&server->seat->events.request_set_selection,
-			&server->request_set_selection);
+	fw_listener_connect(&server->request_set_cursor,
+			&server->seat->events.request_set_cursor,
+			handle_request_set_cursor);
+	fw_listener_connect(&server->request_set_selection,
+			&server->seat->events.request_set_selection,
+			handle_request_set_selection);
 	server->request_set_primary_selection.notify =
 			handle_request_set_primary_selection;
 	wl_signal_add(&server->seat->events.request_set_primary_selection,
 			&server->request_set_primary_selection);
-	server->request_start_drag.notify = handle_request_start_drag;
-	wl_signal_add(&server->seat->events.request_start_drag,
-			&server->request_start_drag);
+	fw_listener_connect(&server->request_start_drag,
+			&server->seat->events.request_start_drag,
+			handle_request_start_drag);
 	update_capabilities(server);
 	return fw_default_keyboard_init(server);
 }
@@ -207,18 +208,17 @@ void fw_seat_finish(struct fw_server *server) {
 	if (server->seat == NULL) {
 		return;
 	}
-	wl_list_remove(&server->new_input.link);
-	if (server->virtual_keyboard != NULL) {
-		wl_list_remove(&server->new_virtual_keyboard.link);
-	}
-	if (server->virtual_pointer != NULL) {
-		wl_list_remove(&server->new_virtual_pointer.link);
-	}
-	if (server->request_set_cursor.link.next != NULL) {
-		wl_list_remove(&server->request_set_cursor.link);
-		wl_list_remove(&server->request_set_selection.link);
-		wl_list_remove(&server->request_set_primary_selection.link);
-		wl_list_remove(&server->request_start_drag.link);
+	struct wl_listener *listeners[] = {
+			&server->new_input,
+			&server->new_virtual_keyboard,
+			&server->new_virtual_pointer,
+			&server->request_set_cursor,
+			&server->request_set_selection,
+			&server->request_set_primary_selection,
+			&server->request_start_drag,
+	};
+	for (size_t i = 0; i < sizeof(listeners) / sizeof(listeners[0]); i++) {
+		fw_listener_disconnect(listeners[i]);
 	}
 	fw_default_keyboard_finish(server);
 }

@@ -4,6 +4,7 @@
 #include "compositor/demo.h"
 #include "compositor/idle.h"
 #include "compositor/input.h"
+#include "compositor/listener.h"
 #include "compositor/lock.h"
 #include "compositor/output.h"
 #include "compositor/protocols.h"
@@ -257,8 +258,8 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 		goto error;
 	}
 
-	server->new_output.notify = handle_new_output;
-	wl_signal_add(&server->backend->events.new_output, &server->new_output);
+	fw_listener_connect(&server->new_output,
+			&server->backend->events.new_output, handle_new_output);
 	fw_output_init_manager(server);
 
 	if (!fw_seat_init(server) || !fw_cursor_init(server)) {
@@ -278,12 +279,10 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 	if (server->xdg_shell == NULL || server->layer_shell == NULL) {
 		goto error;
 	}
-	server->new_xdg_surface.notify = handle_new_xdg_surface;
-	wl_signal_add(
-			&server->xdg_shell->events.new_surface, &server->new_xdg_surface);
-	server->new_layer_surface.notify = handle_new_layer_surface;
-	wl_signal_add(&server->layer_shell->events.new_surface,
-			&server->new_layer_surface);
+	fw_listener_connect(&server->new_xdg_surface,
+			&server->xdg_shell->events.new_surface, handle_new_xdg_surface);
+	fw_listener_connect(&server->new_layer_surface,
+			&server->layer_shell->events.new_surface, handle_new_layer_surface);
 
 	return server;
 
@@ -413,21 +412,11 @@ void fw_server_destroy(struct fw_server *server) {
 	server->demo = NULL;
 	fw_sched_destroy(server->sched);
 	server->sched = NULL;
-	if (server->new_output.link.next != NULL) {
-		wl_list_remove(&server->new_output.link);
-	}
-	if (server->new_xdg_surface.link.next != NULL) {
-		wl_list_remove(&server->new_xdg_surface.link);
-	}
-	if (server->new_layer_surface.link.next != NULL) {
-		wl_list_remove(&server->new_layer_surface.link);
-	}
-	if (server->new_xdg_decoration.link.next != NULL) {
-		wl_list_remove(&server->new_xdg_decoration.link);
-	}
-	if (server->request_activate.link.next != NULL) {
-		wl_list_remove(&server->request_activate.link);
-	}
+	fw_listener_disconnect(&server->new_output);
+	fw_listener_disconnect(&server->new_xdg_surface);
+	fw_listener_disconnect(&server->new_layer_surface);
+	fw_listener_disconnect(&server->new_xdg_decoration);
+	fw_listener_disconnect(&server->request_activate);
 	/* Before the cursor, layout and outputs they listen to. */
 	fw_idle_destroy(server);
 	fw_lock_destroy(server);

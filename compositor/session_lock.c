@@ -4,6 +4,7 @@
  * specification lists live here; lock.c listens to the signals and decides.
  */
 #include "compositor/session_lock.h"
+#include "compositor/listener.h"
 #include "ext-session-lock-v1-protocol.h"
 #include <stdlib.h>
 #include <wlr/types/wlr_output.h>
@@ -272,10 +273,10 @@ static void lock_handle_get_lock_surface(struct wl_client *client,
 	wl_signal_init(&lock_surface->events.destroy);
 	wl_resource_set_implementation(resource, &lock_surface_impl, lock_surface,
 			lock_surface_handle_resource_destroy);
-	lock_surface->surface_destroy.notify = lock_surface_handle_surface_destroy;
-	wl_signal_add(&surface->events.destroy, &lock_surface->surface_destroy);
-	lock_surface->output_destroy.notify = lock_surface_handle_output_destroy;
-	wl_signal_add(&output->events.destroy, &lock_surface->output_destroy);
+	fw_listener_connect(&lock_surface->surface_destroy,
+			&surface->events.destroy, lock_surface_handle_surface_destroy);
+	fw_listener_connect(&lock_surface->output_destroy, &output->events.destroy,
+			lock_surface_handle_output_destroy);
 	wl_list_insert(lock->surfaces.prev, &lock_surface->link);
 	wl_signal_emit(&lock->events.new_surface, lock_surface);
 }

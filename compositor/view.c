@@ -1,6 +1,7 @@
 #include "compositor/view.h"
 #include "compositor/input.h"
 #include "compositor/layer_shell.h"
+#include "compositor/listener.h"
 #include "compositor/lock.h"
 #include "compositor/output.h"
 #include "compositor/sched.h"
@@ -228,14 +229,12 @@ static void create_toplevel_handle(struct fw_view *view) {
 		return;
 	}
 	struct wlr_foreign_toplevel_handle_v1 *handle = view->toplevel_handle;
-	view->toplevel_request_activate.notify = handle_toplevel_request_activate;
-	wl_signal_add(
-			&handle->events.request_activate, &view->toplevel_request_activate);
-	view->toplevel_request_close.notify = handle_toplevel_request_close;
-	wl_signal_add(&handle->events.request_close, &view->toplevel_request_close);
-	view->toplevel_request_maximize.notify = handle_toplevel_request_maximize;
-	wl_signal_add(
-			&handle->events.request_maximize, &view->toplevel_request_maximize);
+	fw_listener_connect(&view->toplevel_request_activate,
+			&handle->events.request_activate, handle_toplevel_request_activate);
+	fw_listener_connect(&view->toplevel_request_close,
+			&handle->events.request_close, handle_toplevel_request_close);
+	fw_listener_connect(&view->toplevel_request_maximize,
+			&handle->events.request_maximize, handle_toplevel_request_maximize);
 	view->toplevel_request_fullscreen.notify =
 			handle_toplevel_request_fullscreen;
 	wl_signal_add(&handle->events.request_fullscreen,

@@ -1,3 +1,4 @@
+#include "compositor/listener.h"
 #include "compositor/output.h"
 #include "compositor/sched.h"
 #include "compositor/server.h"
@@ -254,8 +255,8 @@ static void create_popup(
 	}
 	xdg_surface->data = node;
 	popup->xdg_surface = xdg_surface;
-	popup->destroy.notify = handle_popup_destroy;
-	wl_signal_add(&xdg_surface->events.destroy, &popup->destroy);
+	fw_listener_connect(&popup->destroy, &xdg_surface->events.destroy,
+			handle_popup_destroy);
 
 	struct fw_view *view = popup_root_view(xdg_surface);
 	if (view == NULL) {
@@ -307,27 +308,24 @@ void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
 	}
 	xdg_surface->data = xdg->view.content;
 
-	xdg->map.notify = handle_map;
-	wl_signal_add(&xdg_surface->events.map, &xdg->map);
-	xdg->unmap.notify = handle_unmap;
-	wl_signal_add(&xdg_surface->events.unmap, &xdg->unmap);
-	xdg->destroy.notify = handle_destroy;
-	wl_signal_add(&xdg_surface->events.destroy, &xdg->destroy);
-	xdg->commit.notify = handle_commit;
-	wl_signal_add(&xdg_surface->surface->events.commit, &xdg->commit);
+	fw_listener_connect(&xdg->map, &xdg_surface->events.map, handle_map);
+	fw_listener_connect(&xdg->unmap, &xdg_surface->events.unmap, handle_unmap);
+	fw_listener_connect(
+			&xdg->destroy, &xdg_surface->events.destroy, handle_destroy);
+	fw_listener_connect(
+			&xdg->commit, &xdg_surface->surface->events.commit, handle_commit);
 
 	struct wlr_xdg_toplevel *toplevel = xdg_surface->toplevel;
-	xdg->request_move.notify = handle_request_move;
-	wl_signal_add(&toplevel->events.request_move, &xdg->request_move);
-	xdg->request_resize.notify = handle_request_resize;
-	wl_signal_add(&toplevel->events.request_resize, &xdg->request_resize);
-	xdg->request_maximize.notify = handle_request_maximize;
-	wl_signal_add(&toplevel->events.request_maximize, &xdg->request_maximize);
-	xdg->request_fullscreen.notify = handle_request_fullscreen;
-	wl_signal_add(
-			&toplevel->events.request_fullscreen, &xdg->request_fullscreen);
-	xdg->set_title.notify = handle_set_title;
-	wl_signal_add(&toplevel->events.set_title, &xdg->set_title);
-	xdg->set_app_id.notify = handle_set_app_id;
-	wl_signal_add(&toplevel->events.set_app_id, &xdg->set_app_id);
+	fw_listener_connect(&xdg->request_move, &toplevel->events.request_move,
+			handle_request_move);
+	fw_listener_connect(&xdg->request_resize, &toplevel->events.request_resize,
+			handle_request_resize);
+	fw_listener_connect(&xdg->request_maximize,
+			&toplevel->events.request_maximize, handle_request_maximize);
+	fw_listener_connect(&xdg->request_fullscreen,
+			&toplevel->events.request_fullscreen, handle_request_fullscreen);
+	fw_listener_connect(
+			&xdg->set_title, &toplevel->events.set_title, handle_set_title);
+	fw_listener_connect(
+			&xdg->set_app_id, &toplevel->events.set_app_id, handle_set_app_id);
 }

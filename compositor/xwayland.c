@@ -1,5 +1,6 @@
 #include "compositor/input.h"
 #include "compositor/kill_timer.h"
+#include "compositor/listener.h"
 #include "compositor/sched.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -118,8 +119,8 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	if (content == NULL) {
 		return;
 	}
-	xwl->commit.notify = handle_commit;
-	wl_signal_add(&xsurface->surface->events.commit, &xwl->commit);
+	fw_listener_connect(
+			&xwl->commit, &xsurface->surface->events.commit, handle_commit);
 	fw_view_map(&xwl->view, xsurface->surface, content, true);
 	if (xsurface->fullscreen) {
 		fw_view_fullscreen(&xwl->view, true);
@@ -234,29 +235,26 @@ static void create_view(
 	xwl->xsurface = xsurface;
 	xsurface->data = xwl;
 
-	xwl->map.notify = handle_map;
-	wl_signal_add(&xsurface->events.map, &xwl->map);
-	xwl->unmap.notify = handle_unmap;
-	wl_signal_add(&xsurface->events.unmap, &xwl->unmap);
-	xwl->destroy.notify = handle_destroy;
-	wl_signal_add(&xsurface->events.destroy, &xwl->destroy);
-	xwl->request_configure.notify = handle_request_configure;
-	wl_signal_add(&xsurface->events.request_configure, &xwl->request_configure);
-	xwl->request_move.notify = handle_request_move;
-	wl_signal_add(&xsurface->events.request_move, &xwl->request_move);
-	xwl->request_resize.notify = handle_request_resize;
-	wl_signal_add(&xsurface->events.request_resize, &xwl->request_resize);
-	xwl->request_maximize.notify = handle_request_maximize;
-	wl_signal_add(&xsurface->events.request_maximize, &xwl->request_maximize);
-	xwl->request_fullscreen.notify = handle_request_fullscreen;
-	wl_signal_add(
-			&xsurface->events.request_fullscreen, &xwl->request_fullscreen);
-	xwl->request_activate.notify = handle_request_activate;
-	wl_signal_add(&xsurface->events.request_activate, &xwl->request_activate);
-	xwl->set_title.notify = handle_set_title;
-	wl_signal_add(&xsurface->events.set_title, &xwl->set_title);
-	xwl->set_class.notify = handle_set_class;
-	wl_signal_add(&xsurface->events.set_class, &xwl->set_class);
+	fw_listener_connect(&xwl->map, &xsurface->events.map, handle_map);
+	fw_listener_connect(&xwl->unmap, &xsurface->events.unmap, handle_unmap);
+	fw_listener_connect(
+			&xwl->destroy, &xsurface->events.destroy, handle_destroy);
+	fw_listener_connect(&xwl->request_configure,
+			&xsurface->events.request_configure, handle_request_configure);
+	fw_listener_connect(&xwl->request_move, &xsurface->events.request_move,
+			handle_request_move);
+	fw_listener_connect(&xwl->request_resize, &xsurface->events.request_resize,
+			handle_request_resize);
+	fw_listener_connect(&xwl->request_maximize,
+			&xsurface->events.request_maximize, handle_request_maximize);
+	fw_listener_connect(&xwl->request_fullscreen,
+			&xsurface->events.request_fullscreen, handle_request_fullscreen);
+	fw_listener_connect(&xwl->request_activate,
+			&xsurface->events.request_activate, handle_request_activate);
+	fw_listener_connect(
+			&xwl->set_title, &xsurface->events.set_title, handle_set_title);
+	fw_listener_connect(
+			&xwl->set_class, &xsurface->events.set_class, handle_set_class);
 }
 
 static void unmanaged_map(struct wl_listener *listener, void *data) {
@@ -328,14 +326,13 @@ static void create_unmanaged(
 	}
 	unmanaged->server = server;
 	unmanaged->xsurface = xsurface;
-	unmanaged->map.notify = unmanaged_map;
-	wl_signal_add(&xsurface->events.map, &unmanaged->map);
-	unmanaged->unmap.notify = unmanaged_unmap;
-	wl_signal_add(&xsurface->events.unmap, &unmanaged->unmap);
-	unmanaged->destroy.notify = unmanaged_destroy;
-	wl_signal_add(&xsurface->events.destroy, &unmanaged->destroy);
-	unmanaged->set_geometry.notify = unmanaged_set_geometry;
-	wl_signal_add(&xsurface->events.set_geometry, &unmanaged->set_geometry);
+	fw_listener_connect(&unmanaged->map, &xsurface->events.map, unmanaged_map);
+	fw_listener_connect(
+			&unmanaged->unmap, &xsurface->events.unmap, unmanaged_unmap);
+	fw_listener_connect(
+			&unmanaged->destroy, &xsurface->events.destroy, unmanaged_destroy);
+	fw_listener_connect(&unmanaged->set_geometry,
+			&xsurface->events.set_geometry, unmanaged_set_geometry);
 }
 
 static void handle_new_surface(struct wl_listener *listener, void *data) {
@@ -370,11 +367,10 @@ bool fw_xwayland_init(struct fw_server *server) {
 	if (server->xwayland == NULL) {
 		return false;
 	}
-	server->xwayland_ready.notify = handle_ready;
-	wl_signal_add(&server->xwayland->events.ready, &server->xwayland_ready);
-	server->new_xwayland_surface.notify = handle_new_surface;
-	wl_signal_add(&server->xwayland->events.new_surface,
-			&server->new_xwayland_surface);
+	fw_listener_connect(&server->xwayland_ready,
+			&server->xwayland->events.ready, handle_ready);
+	fw_listener_connect(&server->new_xwayland_surface,
+			&server->xwayland->events.new_surface, handle_new_surface);
 	return true;
 }
 
