@@ -93,6 +93,11 @@ struct fw_frame_output {
 	int64_t paint_tick_ns; /* the tick that paint is for */
 	int64_t painted_ns; /* when the last paint ended */
 	int64_t callbacks_at_ns; /* the next frame done due; 0: none */
+	/*
+	 * What the clients with recent input need before the deadline, as the
+	 * last paint found it: the others are asked to draw before that.
+	 */
+	int64_t reserve_ns;
 	struct wl_listener present;
 	struct wl_list link;
 };
@@ -217,50 +222,33 @@ struct walk {
 	struct fw_frame_output *frames;
 	int64_t now;
 	bool painted; /* right after a paint */
-	int64_t reserve; /* what clients with recent input keep for themselves */
+	int64_t reserve; /* for the next paint's reserve_ns */
 	int64_t next_ns; /* the first frame done still to come; 0: none */
 };
 
 static bool wants_frame_done(
 		struct wlr_surface *wlr_surface, struct fw_frame_surface *surface) {
-	return surface != NULL && surface->client != NULL &&
+	return surface->client != NULL &&
 			!wl_list_empty(&wlr_surface->current.frame_callback_list);
 }
 
-/* First pass: what was painted, and the first claim's reserve. */
-static void mark_surface(
-		struct wlr_surface *wlr_surface, int sx, int sy, void *data) {
-	struct walk *walk = data;
-	struct fw_frame_surface *surface = surface_from_wlr(wlr_surface);
-	if (surface == NULL) {
-		return;
+static void count_missed(struct walk *walk, struct fw_frame_surface *surface) {
+	/*
+	 * A frame done was due for the frame just painted and fairway ran
+	 * late: its timer and the tick came due together. The client waits
+	 * for the next frame's time, when it draws with fresher input for the
+	 * same tick as it would now, but the frame is missed. (A frame done
+	 * that went out and is still unanswered counts when the answer comes:
+	 * a client may not draw at all.) A stall longer than a period is the
+	 * machine's, not something a margin could cover.
+	 */
+	if (surface->planned && surface->client != NULL &&
+			walk->now - surface->planned_ns <
+					frame_output_period(&walk->frames->timing)) {
+		frame_client_missed(&surface->client->timing);
 	}
-	if (walk->painted) {
-		/*
-		 * A frame done was due for this frame and fairway ran late: its
-		 * timer and the tick came due together. The client waits for the
-		 * next frame's time, when it draws with fresher input for the same
-		 * tick as it would now, but the frame is missed. (A frame done
-		 * that went out and is still unanswered counts when the answer
-		 * comes: a client may not draw at all.)
-		 */
-		if (surface->planned && surface->client != NULL &&
-				walk->now - surface->planned_ns <
-						frame_output_period(&walk->frames->timing)) {
-			/* A longer stall is the machine's, not the margin's. */
-			frame_client_missed(&surface->client->timing);
-		}
-		surface->awaited = false;
-		surface->planned = false;
-	}
-	if (!wants_frame_done(wlr_surface, surface)) {
-		return;
-	}
-	const struct frame_client_timing *timing = &surface->client->timing;
-	int64_t draw = frame_client_draw_pred(timing);
-	if (frame_client_input_recent(timing, walk->now) && draw > walk->reserve) {
-		walk->reserve = draw;
-	}
+	surface->awaited = false;
+	surface->planned = false;
 }
 
 /* due_ns: when it was planned for; it may go out later, if fairway ran
@@ -268,23 +256,23 @@ static void mark_surface(
  * is time before the deadline, whoever took it. */
 static void send_frame_done(struct walk *walk, struct wlr_surface *wlr_surface,
 		struct fw_frame_surface *surface, int64_t due_ns, bool early) {
-	struct frame_output_timing *timing = &walk->frames->timing;
 	struct timespec when = {
 			.tv_sec = walk->now / 1000000000,
 			.tv_nsec = walk->now % 1000000000,
 	};
+	/* It goes out when the gate next flushes: at once when fairway is
+	 * idle, within a quarter of a millisecond when it is busy. */
 	wlr_surface_send_frame_done(wlr_surface, &when);
 	surface->done_ns = due_ns;
 	surface->awaited = true;
 	surface->planned = false;
-	surface->period_ns = frame_output_period(timing);
+	surface->period_ns = frame_output_period(&walk->frames->timing);
 	frame_client_sent(&surface->client->timing, early);
-	/* The gate sends everyone's events only now and then while busy. */
-	wl_client_flush(surface->client->client);
 }
 
-/* Second pass: the frame done of every surface whose time has come. */
-static void send_surface(
+/* The frame done of every surface whose time has come; the time of the
+ * next one. */
+static void walk_surface(
 		struct wlr_surface *wlr_surface, int sx, int sy, void *data) {
 	struct walk *walk = data;
 	struct fw_frame_surface *surface = surface_from_wlr(wlr_surface);
@@ -299,16 +287,21 @@ static void send_surface(
 		}
 		return;
 	}
+	if (walk->painted) {
+		count_missed(walk, surface);
+	}
 	if (!wants_frame_done(wlr_surface, surface)) {
 		return;
 	}
 	struct fw_frame_output *frames = walk->frames;
 	const struct frame_client_timing *timing = &surface->client->timing;
-	int64_t reserve =
-			frame_client_input_recent(timing, walk->now) ? 0 : walk->reserve;
-	int64_t at =
-			frame_callback_time(frames->painted_ns, frames->timing.deadline_ns,
-					frame_client_draw_pred(timing), reserve);
+	int64_t draw = frame_client_draw_pred(timing);
+	bool input = frame_client_input_recent(timing, walk->now);
+	if (input && draw > walk->reserve) {
+		walk->reserve = draw;
+	}
+	int64_t at = frame_callback_time(frames->painted_ns,
+			frames->timing.deadline_ns, draw, input ? 0 : frames->reserve_ns);
 	if (at <= walk->now) {
 		send_frame_done(
 				walk, wlr_surface, surface, at, at > frames->painted_ns);
@@ -328,10 +321,12 @@ static void walk_output(
 			.now = now,
 			.painted = painted,
 	};
-	struct wlr_scene_output *scene_output = frames->output->scene_output;
-	wlr_scene_output_for_each_surface(scene_output, mark_surface, &walk);
-	wlr_scene_output_for_each_surface(scene_output, send_surface, &walk);
+	wlr_scene_output_for_each_surface(
+			frames->output->scene_output, walk_surface, &walk);
 	frames->callbacks_at_ns = walk.next_ns;
+	if (painted) {
+		frames->reserve_ns = walk.reserve;
+	}
 }
 
 static void paint(struct fw_frame_output *frames, int64_t tick) {

@@ -1,5 +1,4 @@
 #include "scheduler/frame_timing.h"
-#include <stdlib.h>
 #include <string.h>
 
 #define NS_PER_MS INT64_C(1000000)
@@ -26,8 +25,35 @@
 #define PERIOD_PERCENTILE 1
 #define DEFAULT_PERIOD_NS (1000 * NS_PER_MS / 60)
 
+/*
+ * The window is also kept sorted, so that a percentile costs nothing: the
+ * predictions are asked for at every frame done, for every surface.
+ */
 void frame_samples_add(struct frame_samples *samples, int64_t ns) {
-	samples->ns[samples->added % FRAME_SAMPLES] = ns < 0 ? 0 : ns;
+	if (ns < 0) {
+		ns = 0;
+	}
+	size_t n = frame_samples_count(samples);
+	size_t slot = samples->added % FRAME_SAMPLES;
+	if (n == FRAME_SAMPLES) {
+		/* The oldest sample leaves the sorted copy. */
+		int64_t old = samples->ns[slot];
+		size_t i = 0;
+		while (i < n - 1 && samples->sorted[i] != old) {
+			i++;
+		}
+		memmove(&samples->sorted[i], &samples->sorted[i + 1],
+				(n - 1 - i) * sizeof(samples->sorted[0]));
+		n--;
+	}
+	size_t at = n;
+	while (at > 0 && samples->sorted[at - 1] > ns) {
+		at--;
+	}
+	memmove(&samples->sorted[at + 1], &samples->sorted[at],
+			(n - at) * sizeof(samples->sorted[0]));
+	samples->sorted[at] = ns;
+	samples->ns[slot] = ns;
 	samples->added++;
 }
 
@@ -36,26 +62,18 @@ size_t frame_samples_count(const struct frame_samples *samples) {
 										  : FRAME_SAMPLES;
 }
 
-static int compare_ns(const void *a, const void *b) {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
 int64_t frame_samples_percentile(
 		const struct frame_samples *samples, int percent) {
 	size_t n = frame_samples_count(samples);
 	if (n == 0) {
 		return -1;
 	}
-	int64_t sorted[FRAME_SAMPLES];
-	memcpy(sorted, samples->ns, n * sizeof(sorted[0]));
-	qsort(sorted, n, sizeof(sorted[0]), compare_ns);
 	/* Nearest rank: the smallest sample with percent of them at or below. */
 	size_t rank = ((size_t)percent * n + 99) / 100;
 	if (rank < 1) {
 		rank = 1;
 	}
-	return sorted[rank - 1];
+	return samples->sorted[rank - 1];
 }
 
 void frame_output_init(struct frame_output_timing *output, int64_t nominal_ns) {

@@ -38,7 +38,8 @@
 #define FRAME_MIN_DRAWS 2
 
 struct frame_samples {
-	int64_t ns[FRAME_SAMPLES];
+	int64_t ns[FRAME_SAMPLES]; /* in the order they came, a ring */
+	int64_t sorted[FRAME_SAMPLES]; /* the same, sorted */
 	uint64_t added; /* all ever added; the last FRAME_SAMPLES are held */
 };
 

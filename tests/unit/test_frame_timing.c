@@ -28,6 +28,26 @@ static void test_percentiles(void) {
 	}
 	CHECK_INT(frame_samples_count(&samples), FRAME_SAMPLES);
 	CHECK_INT(frame_samples_percentile(&samples, 100), US(500));
+	/* The sorted copy follows the ring through repeats and evictions. */
+	uint32_t x = 12345;
+	for (int i = 0; i < 500; i++) {
+		x = x * 1103515245u + 12345u;
+		frame_samples_add(&samples, (int64_t)((x >> 16) % 8) * US(100));
+		int64_t last[FRAME_SAMPLES];
+		size_t n = frame_samples_count(&samples);
+		memcpy(last, samples.ns, sizeof(last));
+		for (size_t a = 1; a < n; a++) {
+			for (size_t b = a; b > 0 && last[b - 1] > last[b]; b--) {
+				int64_t t = last[b];
+				last[b] = last[b - 1];
+				last[b - 1] = t;
+			}
+		}
+		for (int p = 1; p <= 100; p += 7) {
+			size_t rank = ((size_t)p * n + 99) / 100;
+			CHECK_INT(frame_samples_percentile(&samples, p), last[rank - 1]);
+		}
+	}
 }
 
 /* Headless: the frame event is the tick, and the paint is the present. */
