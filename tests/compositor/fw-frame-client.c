@@ -46,6 +46,8 @@ struct client {
 	struct xdg_toplevel *toplevel;
 	struct wl_list buffers;
 	struct test_buffer *slots[BUFFERS];
+	struct wl_callback *frame_callback; /* the one asked for last */
+	struct wl_list feedbacks; /* feedback.link, not yet resolved */
 	bool configured;
 
 	int width, height;
@@ -134,8 +136,16 @@ static const struct xdg_toplevel_listener toplevel_listener = {
 
 struct feedback {
 	struct client *client;
+	struct wp_presentation_feedback *wp_feedback;
 	int frame; /* index into frames, -1 for the first commit */
+	struct wl_list link;
 };
+
+static void feedback_destroy(struct feedback *feedback) {
+	wp_presentation_feedback_destroy(feedback->wp_feedback);
+	wl_list_remove(&feedback->link);
+	free(feedback);
+}
 
 static void handle_sync_output(void *data,
 		struct wp_presentation_feedback *feedback, struct wl_output *output) {
@@ -154,8 +164,7 @@ static void handle_presented(void *data,
 						tv_nsec);
 		c->resolved++;
 	}
-	wp_presentation_feedback_destroy(wp_feedback);
-	free(feedback);
+	feedback_destroy(feedback);
 }
 
 static void handle_discarded(
@@ -166,8 +175,7 @@ static void handle_discarded(
 		c->frames[feedback->frame].discarded = true;
 		c->resolved++;
 	}
-	wp_presentation_feedback_destroy(wp_feedback);
-	free(feedback);
+	feedback_destroy(feedback);
 }
 
 static const struct wp_presentation_feedback_listener feedback_listener = {
@@ -182,6 +190,7 @@ static void handle_frame_done(
 		void *data, struct wl_callback *callback, uint32_t time) {
 	struct client *c = data;
 	wl_callback_destroy(callback);
+	c->frame_callback = NULL;
 	if (c->drawn < c->wanted) {
 		c->frames[c->drawn].done_ns = now_ns(c->clock);
 		draw(c, c->drawn++);
@@ -218,8 +227,8 @@ static void draw(struct client *c, int frame) {
 		c->failed = true;
 		return;
 	}
-	struct wl_callback *callback = wl_surface_frame(c->surface);
-	wl_callback_add_listener(callback, &frame_listener, c);
+	c->frame_callback = wl_surface_frame(c->surface);
+	wl_callback_add_listener(c->frame_callback, &frame_listener, c);
 	struct feedback *feedback = calloc(1, sizeof(*feedback));
 	if (feedback == NULL) {
 		c->failed = true;
@@ -227,9 +236,11 @@ static void draw(struct client *c, int frame) {
 	}
 	feedback->client = c;
 	feedback->frame = frame;
+	feedback->wp_feedback =
+			wp_presentation_feedback(c->presentation, c->surface);
+	wl_list_insert(&c->feedbacks, &feedback->link);
 	wp_presentation_feedback_add_listener(
-			wp_presentation_feedback(c->presentation, c->surface),
-			&feedback_listener, feedback);
+			feedback->wp_feedback, &feedback_listener, feedback);
 	wl_surface_commit(c->surface);
 	wl_display_flush(c->display);
 }
@@ -327,6 +338,7 @@ int main(int argc, char *argv[]) {
 	}
 	c.frames = calloc((size_t)c.wanted, sizeof(*c.frames));
 	wl_list_init(&c.buffers);
+	wl_list_init(&c.feedbacks);
 	c.display = wl_display_connect(NULL);
 	if (c.frames == NULL || c.display == NULL) {
 		fprintf(stderr, "fw-frame-client: cannot connect\n");
@@ -356,10 +368,33 @@ int main(int argc, char *argv[]) {
 	while (!c.failed && c.resolved < c.wanted &&
 			wl_display_dispatch(c.display) >= 0) {
 	}
+	int status = 0;
 	if (c.failed || c.resolved < c.wanted) {
 		fprintf(stderr, "fw-frame-client: lost the compositor\n");
-		return 1;
+		status = 1;
+	} else {
+		report(&c);
 	}
-	report(&c);
-	return 0;
+	struct feedback *feedback, *tmp;
+	wl_list_for_each_safe(feedback, tmp, &c.feedbacks, link) {
+		feedback_destroy(feedback);
+	}
+	if (c.frame_callback != NULL) {
+		wl_callback_destroy(c.frame_callback);
+	}
+	struct test_buffer *buffer, *buffer_tmp;
+	wl_list_for_each_safe(buffer, buffer_tmp, &c.buffers, link) {
+		test_buffer_free(buffer);
+	}
+	xdg_toplevel_destroy(c.toplevel);
+	xdg_surface_destroy(c.xdg_surface);
+	wl_surface_destroy(c.surface);
+	wp_presentation_destroy(c.presentation);
+	xdg_wm_base_destroy(c.wm_base);
+	wl_shm_destroy(c.shm);
+	wl_compositor_destroy(c.compositor);
+	wl_registry_destroy(registry);
+	wl_display_disconnect(c.display);
+	free(c.frames);
+	return status;
 }
