@@ -382,19 +382,23 @@ static void handle_present(struct wl_listener *listener, void *data) {
 			!(event->flags & WLR_OUTPUT_PRESENT_VSYNC) || !frames->monotonic) {
 		return;
 	}
-	frames->timing.vsync = true;
-	if (event->refresh > 0) {
-		frame_output_set_nominal(&frames->timing, event->refresh);
+	struct frame_output_timing *timing = &frames->timing;
+	if (!timing->vsync) {
+		frame_output_use_vblanks(timing);
 	}
-	frame_output_tick(&frames->timing, timespec_ns(event->when));
+	frame_output_set_nominal(timing,
+			event->refresh > 0 ? event->refresh
+							   : nominal_ns(frames->output->wlr_output));
+	frame_output_tick(timing, timespec_ns(event->when));
 }
 
 void fw_frame_output_handle_frame(struct fw_frame_output *frames) {
 	struct frame_output_timing *timing = &frames->timing;
 	int64_t now = sched_clock_now_ns();
-	frame_output_set_nominal(timing, nominal_ns(frames->output->wlr_output));
 	if (!timing->vsync) {
 		/* The frame event is the tick. */
+		frame_output_set_nominal(
+				timing, nominal_ns(frames->output->wlr_output));
 		frame_output_tick(timing, now);
 		paint(frames, now);
 		return;

@@ -90,6 +90,12 @@ void frame_output_set_nominal(
 	}
 }
 
+void frame_output_use_vblanks(struct frame_output_timing *output) {
+	output->vsync = true;
+	output->last_tick_ns = 0;
+	memset(&output->intervals, 0, sizeof(output->intervals));
+}
+
 void frame_output_tick(struct frame_output_timing *output, int64_t tick_ns) {
 	if (output->last_tick_ns != 0 && tick_ns > output->last_tick_ns) {
 		frame_samples_add(&output->intervals, tick_ns - output->last_tick_ns);

@@ -73,6 +73,12 @@ void frame_output_init(struct frame_output_timing *output, int64_t nominal_ns);
 /* A mode change; 0 keeps the old period. */
 void frame_output_set_nominal(
 		struct frame_output_timing *output, int64_t nominal_ns);
+/*
+ * Its ticks are vblanks from now on: the output reported a frame shown at
+ * one. Frame events were its ticks until then; they come a little after
+ * the vblanks and no longer count.
+ */
+void frame_output_use_vblanks(struct frame_output_timing *output);
 /* The output ticked at tick_ns. */
 void frame_output_tick(struct frame_output_timing *output, int64_t tick_ns);
 /* A paint took ns. */

@@ -115,9 +115,15 @@ static void test_deadline_with_vsync(void) {
 	frame_output_init(&out, 0);
 	CHECK_INT(out.nominal_ns, INT64_C(16666666));
 	frame_output_set_nominal(&out, PERIOD);
-	out.vsync = true;
+	/* Until the first vblank is reported, frame events are the ticks. */
+	frame_output_tick(&out, MS(400));
+	frame_output_tick(&out, MS(400) + PERIOD + US(800));
+	CHECK(!out.vsync);
+	frame_output_use_vblanks(&out);
+	CHECK(out.vsync);
 	int64_t vblank = MS(500);
 	frame_output_tick(&out, vblank);
+	CHECK_INT(out.last_tick_ns, vblank);
 	/* A frame skipped by the client is two periods, not a longer one. */
 	frame_output_tick(&out, vblank + 2 * PERIOD);
 	vblank += 2 * PERIOD;
