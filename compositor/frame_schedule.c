@@ -181,14 +181,16 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	struct fw_frame_schedule *schedule =
 			wl_container_of(listener, schedule, new_surface);
 	struct wlr_surface *wlr_surface = data;
-	struct fw_frame_surface *surface = calloc(1, sizeof(*surface));
+	struct fw_frame_client *client = client_get(
+			schedule, wl_resource_get_client(wlr_surface->resource), true);
+	struct fw_frame_surface *surface =
+			client != NULL ? calloc(1, sizeof(*surface)) : NULL;
 	if (surface == NULL) {
 		/* Untracked, it gets its frame done right after each paint. */
 		return;
 	}
 	surface->surface = wlr_surface;
-	surface->client = client_get(
-			schedule, wl_resource_get_client(wlr_surface->resource), true);
+	surface->client = client;
 	surface->commit.notify = handle_surface_commit;
 	wl_signal_add(&wlr_surface->events.commit, &surface->commit);
 	surface->destroy.notify = handle_surface_destroy;
