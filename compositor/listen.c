@@ -1,5 +1,6 @@
 #include "compositor/client_create.h"
 #include "compositor/config_apply.h"
+#include "compositor/frame_schedule.h"
 #include "compositor/server.h"
 #include "scheduler/capped_file.h"
 #include "scheduler/client_stats.h"
@@ -24,6 +25,18 @@ __attribute__((format(printf, 2, 0))) static void log_through_wlr(
 #define STATS_FILE_CAP (16u << 20)
 #define TRACE_FILE_CAP (256u << 20)
 
+static int frame_client_fields(
+		void *data, struct wl_client *client, char *buf, size_t size) {
+	struct fw_server *server = data;
+	return fw_frame_schedule_client_json(
+			server->frame_schedule, client, buf, size);
+}
+
+static void frame_output_lines(void *data, struct capped_file *out, double t) {
+	struct fw_server *server = data;
+	fw_frame_schedule_write_outputs(server->frame_schedule, out, t);
+}
+
 static bool start_stats_file(struct fw_server *server) {
 	server->stats_file =
 			capped_file_open(server->config.stats_path, STATS_FILE_CAP);
@@ -36,6 +49,14 @@ static bool start_stats_file(struct fw_server *server) {
 	if (server->stats == NULL) {
 		wlr_log(WLR_ERROR, "Cannot start writing statistics");
 		return false;
+	}
+	if (server->frame_schedule != NULL) {
+		gate_stats_file_set_extra(server->stats,
+				&(struct gate_stats_extra){
+						.client_fields = frame_client_fields,
+						.write_lines = frame_output_lines,
+						.data = server,
+				});
 	}
 	return true;
 }

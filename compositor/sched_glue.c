@@ -1,4 +1,5 @@
 #include "compositor/sched_glue.h"
+#include "compositor/frame_schedule.h"
 #include "compositor/ratings_glue.h"
 #include "compositor/server.h"
 #include "scheduler/gate.h"
@@ -13,6 +14,7 @@ static void note_gate(struct fw_server *server, struct wl_client *client) {
 
 void fw_sched_note_input(struct fw_server *server, struct wl_client *client) {
 	note_gate(server, client);
+	fw_frame_schedule_note_input(server->frame_schedule, client);
 	fw_ratings_note_input(server, client, NULL);
 }
 
@@ -23,6 +25,7 @@ void fw_sched_note_surface(
 	}
 	struct wl_client *client = wl_resource_get_client(surface->resource);
 	note_gate(server, client);
+	fw_frame_schedule_note_input(server->frame_schedule, client);
 	/* The surface says which X client, where the wl_client is Xwayland. */
 	fw_ratings_note_input(server, client, surface);
 }

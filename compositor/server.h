@@ -28,6 +28,7 @@ struct fw_config {
 	const char *trace_path; /* --trace: the gate's protocol trace */
 	bool xwayland;
 	bool render_direct; /* --render: render.c's pass, else wlr_scene's */
+	bool frame_schedule; /* --frame-schedule auto (frame_schedule.c) */
 	bool demo;
 	struct hints_config hints; /* --hints, --hint-map (ratings_glue.c) */
 	bool restore_hints; /* --restore-hints: replay the journal, exit */
@@ -65,6 +66,7 @@ struct fw_file_config;
 struct fw_app_rules;
 struct fw_lock;
 struct fw_idle;
+struct fw_frame_schedule;
 struct gate;
 struct capped_file;
 
@@ -155,6 +157,8 @@ struct fw_server {
 	struct wl_event_source *sigchld_source;
 
 	struct fw_demo *demo;
+	/* Deadline-driven frames; NULL with --frame-schedule off. */
+	struct fw_frame_schedule *frame_schedule;
 
 	struct gate *gate; /* NULL with --scheduler off */
 	struct fw_ratings *ratings; /* ratings_glue.c */

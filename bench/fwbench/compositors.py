@@ -9,12 +9,15 @@ import time
 
 from .procs import Proc
 
-ALL = ["fairway", "fairway-off", "sway", "cage", "weston"]
+ALL = ["fairway", "fairway-noframe", "fairway-off", "sway", "cage", "weston"]
 # Variants for A/B runs, named on request only: fairway-scene paints with
 # wlr_scene's own render pass instead of fairway's direct one.
 EXTRA = ["fairway-scene"]
 FAIRWAY_ARGS = {
     "fairway": ["--scheduler", "on"],
+    # Frame done right after each paint, paint on the frame event: the
+    # frame cycle before deadline-driven frames.
+    "fairway-noframe": ["--scheduler", "on", "--frame-schedule", "off"],
     "fairway-off": ["--scheduler", "off"],
     "fairway-scene": ["--scheduler", "on", "--render", "scene"],
 }

@@ -39,7 +39,10 @@ for r in dumped:
     assert r["priority"] == 0 and r["state"] == "idle", r
     assert r["voluntary_switches"] >= 1, r
 records = [json.loads(line) for line in open(tmp + "/stats")]
-assert any(r["pid"] == idle_pid for r in records), "--stats never named the clients"
+assert any(r.get("pid") == idle_pid for r in records), "--stats never named the clients"
+# After the clients, one line per output: its frame timing.
+outputs = [r for r in records if "output" in r]
+assert outputs and outputs[-1]["output"] == "HEADLESS-1", outputs[-1:]
 trace = [json.loads(line) for line in open(tmp + "/trace")]
 mine = [r for r in trace if r["pid"] == idle_pid]
 requests = [r for r in mine if r["dir"] == "request"]
