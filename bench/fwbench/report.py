@@ -220,8 +220,11 @@ def write(module, data, out_dir):
         f"Command: `{data['command']}`  ",
         f"Date: {data['date']}; machine: {m['nproc']} CPUs ({m['cpu']}), "
         f"kernel {m['kernel']}, load average at start {m['loadavg']}  ",
-        f"Duration {data['duration_s']:g} s per run, {data['repeat']} "
-        f"repeat(s); cells are medians across repeats.  ",
+        (f"{data['repeat']} repeat(s), alternating compositors; "
+            "cells are medians across repeats.  "
+            if getattr(module, "UNTIMED", False) else
+            f"Duration {data['duration_s']:g} s per run, {data['repeat']} "
+            f"repeat(s); cells are medians across repeats.  "),
         "Compositors: " + "; ".join(f"{c}: {data['versions'].get(c, '?')}"
             for c in data["compositors"]) + "  ",
         "Other people's builds and tests share this machine: expect noise.",
@@ -230,7 +233,8 @@ def write(module, data, out_dir):
         "but measured no sample of that kind (bench/README.md says why); "
         "\"n/a\" and \"failed\" carry their reason as a footnote.",
         "",
-        tables(module, data),
+        module.report_tables(data) if hasattr(module, "report_tables")
+        else tables(module, data),
     ]
     for png, title in made:
         lines += [f"![{title}]({png})", ""]
