@@ -68,12 +68,15 @@ static bool start_trace(struct fw_server *server) {
 		wlr_log_errno(WLR_ERROR, "Cannot open %s", server->config.trace_path);
 		return false;
 	}
-	server->trace = gate_trace_create(server->trace_file);
+	server->trace = gate_trace_create(
+			server->trace_file, server->display, server->gate != NULL);
 	if (server->trace == NULL) {
 		wlr_log(WLR_ERROR, "Cannot start the protocol trace");
 		return false;
 	}
-	gate_set_trace(server->gate, server->trace);
+	if (server->gate != NULL) {
+		gate_set_trace(server->gate, server->trace);
+	}
 	return true;
 }
 
@@ -143,7 +146,10 @@ bool fw_server_listen(struct fw_server *server) {
 		return listen_through_gate(server);
 	}
 	wlr_log(WLR_INFO, "Scheduler off: libwayland serves clients directly");
-	return listen_through_libwayland(server);
+	/* Without the gate the trace comes from libwayland's protocol logger:
+	 * requests as they run, events as fairway's loop flushes them. */
+	return listen_through_libwayland(server) &&
+			(server->config.trace_path == NULL || start_trace(server));
 }
 
 void fw_server_stop_listening(struct fw_server *server) {

@@ -1,5 +1,6 @@
 #include "compositor/server.h"
 #include "scheduler/gate.h"
+#include "scheduler/trace.h"
 #include <wayland-server-core.h>
 #include <wlr/util/log.h>
 
@@ -11,6 +12,7 @@ int fw_server_run(struct fw_server *server) {
 			continue;
 		}
 		wl_display_flush_clients(server->display);
+		gate_trace_flushed(server->trace);
 		if (wl_event_loop_dispatch(server->loop, -1) < 0) {
 			wlr_log_errno(WLR_ERROR, "Event loop dispatch failed");
 			break;

@@ -102,7 +102,7 @@ class Running:
         shutil.rmtree(self.runtime_dir, ignore_errors=True)
 
 
-def start(name, build, account, logdir, fairway_args=()):
+def start(name, build, account, logdir, fairway_args=(), xwayland=False):
     runtime_dir = tempfile.mkdtemp(prefix=f"fwbench-{name}-")
     os.chmod(runtime_dir, 0o700)
     account.chown(runtime_dir)
@@ -111,8 +111,10 @@ def start(name, build, account, logdir, fairway_args=()):
         # No configuration file, as weston runs with --no-config: a user's
         # rules or slices must not change what the bench measures.
         argv = [os.path.join(build, "compositor", "fairway"),
-                "--backend", "headless", "--no-xwayland", "--config", "/dev/null",
+                "--backend", "headless", "--config", "/dev/null",
                 "--output-size", f"{WIDTH}x{HEIGHT}"]
+        if not xwayland:
+            argv.append("--no-xwayland")
         argv += FAIRWAY_ARGS[name] + list(fairway_args)
     elif name == "sway":
         config = os.path.join(runtime_dir, "sway.conf")

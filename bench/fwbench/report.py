@@ -238,9 +238,12 @@ def write(module, data, out_dir):
         f"kernel {m['kernel']}, load average at start {m['loadavg']}"
         + (f", at the end {data['machine_end']['loadavg']}"
             if data.get("machine_end") else "") + "  ",
-        f"Duration {data['duration_s']:g} s per run, {data['repeat']} "
-        f"repeat(s), the compositors in turn within each; cells are "
-        f"medians across repeats.  ",
+        (f"{data['repeat']} repeat(s), the compositors in turn within each; "
+            "cells are medians across repeats.  "
+            if getattr(module, "UNTIMED", False) else
+            f"Duration {data['duration_s']:g} s per run, {data['repeat']} "
+            f"repeat(s), the compositors in turn within each; cells are "
+            f"medians across repeats.  "),
         "Compositors: " + "; ".join(f"{c}: {data['versions'].get(c, '?')}"
             for c in data["compositors"]) + "  ",
         "Other people's builds and tests share this machine: expect noise.",
@@ -249,7 +252,8 @@ def write(module, data, out_dir):
         "but measured no sample of that kind (bench/README.md says why); "
         "\"n/a\" and \"failed\" carry their reason as a footnote.",
         "",
-        tables(module, data),
+        module.report_tables(data) if hasattr(module, "report_tables")
+        else tables(module, data),
     ]
     for png, title in made:
         lines += [f"![{title}]({png})", ""]
