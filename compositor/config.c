@@ -26,8 +26,16 @@ static const char usage_text[] =
 		"                       logs them too); past 16 MiB FILE is moved to\n"
 		"                       FILE.1 and begun again\n"
 		"  --trace FILE         write a protocol trace there: every request,\n"
-		"                       forwarded batch and event, timed; past 256 MiB\n"
-		"                       FILE is moved to FILE.1 and begun again\n"
+		"                       forwarded batch and event, timed, and each\n"
+		"                       surface's first frame (fairway-trace-summary\n"
+		"                       reads it); past 256 MiB FILE is moved to\n"
+		"                       FILE.1 and begun again\n"
+		"  --frame-schedule auto|off  auto (the default) sends each frame done\n"
+		"                       ahead of the output's paint deadline by the\n"
+		"                       client's measured draw time, so that what it\n"
+		"                       draws then is shown at that frame; off paints\n"
+		"                       on each frame event and sends every frame done\n"
+		"                       after the paint\n"
 		"  --render direct|scene  how outputs are painted: direct paints each\n"
 		"                       damaged pixel once, with pixman; scene is\n"
 		"                       wlr_scene's own pass (default direct)\n"
@@ -141,6 +149,7 @@ enum {
 	OPT_RENDER,
 	OPT_CONFIG,
 	OPT_CHECK_CONFIG,
+	OPT_FRAME_SCHEDULE,
 };
 
 /* Which class a --hint-map value sets: its text before ':'. */
@@ -165,6 +174,7 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			.gate_transport = GATE_TRANSPORT_AUTO,
 			.xwayland = true,
 			.render_direct = true,
+			.frame_schedule = true,
 			.log_level = WLR_ERROR,
 	};
 	/* On: the kernel should see what the user sees. */
@@ -182,6 +192,7 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			{"stats", required_argument, NULL, OPT_STATS},
 			{"trace", required_argument, NULL, OPT_TRACE},
 			{"render", required_argument, NULL, OPT_RENDER},
+			{"frame-schedule", required_argument, NULL, OPT_FRAME_SCHEDULE},
 			{"no-xwayland", no_argument, NULL, OPT_NO_XWAYLAND},
 			{"demo", no_argument, NULL, OPT_DEMO},
 			{"hints", required_argument, NULL, OPT_HINTS},
@@ -239,6 +250,11 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			if (!parse_switch(
 						optarg, "direct", "scene", &config->render_direct)) {
 				return usage_error("bad --render value", optarg);
+			}
+			break;
+		case OPT_FRAME_SCHEDULE:
+			if (!parse_switch(optarg, "auto", "off", &config->frame_schedule)) {
+				return usage_error("bad --frame-schedule value", optarg);
 			}
 			break;
 		case OPT_SCHED_INTERVAL:

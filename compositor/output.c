@@ -1,4 +1,5 @@
 #include "compositor/output.h"
+#include "compositor/frame_schedule.h"
 #include "compositor/idle.h"
 #include "compositor/listener.h"
 #include "compositor/render.h"
@@ -18,15 +19,7 @@
 #include <wlr/types/wlr_xcursor_manager.h>
 #include <wlr/util/log.h>
 
-static void handle_frame(struct wl_listener *listener, void *data) {
-	struct fw_output *output = wl_container_of(listener, output, frame);
-	/* The scene makes a new scene output each time the layout gets the
-	 * output back (a disabled output enabled again). */
-	output->scene_output = wlr_scene_get_scene_output(
-			output->server->scene, output->wlr_output);
-	if (output->scene_output == NULL) {
-		return;
-	}
+void fw_output_paint(struct fw_output *output) {
 	fw_output_sample_feedback(output);
 	bool committed = output->server->config.render_direct
 			? fw_render_output(output->scene_output)
@@ -36,6 +29,23 @@ static void handle_frame(struct wl_listener *listener, void *data) {
 	}
 	/* A frame is where a surface shows or stops showing. */
 	fw_idle_update(output->server);
+}
+
+static void handle_frame(struct wl_listener *listener, void *data) {
+	struct fw_output *output = wl_container_of(listener, output, frame);
+	/* The scene makes a new scene output each time the layout gets the
+	 * output back (a disabled output enabled again). */
+	output->scene_output = wlr_scene_get_scene_output(
+			output->server->scene, output->wlr_output);
+	if (output->scene_output == NULL) {
+		return;
+	}
+	if (output->frames != NULL) {
+		fw_frame_output_handle_frame(output->frames);
+		return;
+	}
+	/* --frame-schedule off: paint at once, then every frame done. */
+	fw_output_paint(output);
 	/* Clients wait on frame callbacks even when nothing was damaged. */
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
@@ -47,6 +57,7 @@ static void handle_output_destroy(struct wl_listener *listener, void *data) {
 	wlr_log(WLR_INFO, "Output %s removed", output->wlr_output->name);
 	wl_list_remove(&output->frame.link);
 	wl_list_remove(&output->destroy.link);
+	fw_frame_output_destroy(output->frames);
 	fw_output_finish_feedback(output);
 	/* Layer surfaces die with their output; each unlinks itself. */
 	while (!wl_list_empty(&output->layer_surfaces)) {
@@ -122,6 +133,14 @@ void handle_new_output(struct wl_listener *listener, void *data) {
 		return;
 	}
 	fw_output_init_feedback(output);
+	if (server->frame_schedule != NULL) {
+		output->frames = fw_frame_output_create(server->frame_schedule, output);
+		if (output->frames == NULL) {
+			wlr_log(WLR_ERROR,
+					"Cannot schedule frames on %s: painting on its frame event",
+					wlr_output->name);
+		}
+	}
 	fw_listener_connect(
 			&output->frame, &wlr_output->events.frame, handle_frame);
 	fw_listener_connect(&output->destroy, &wlr_output->events.destroy,

@@ -7,6 +7,7 @@
 
 struct fw_server;
 struct wlr_output;
+struct fw_frame_output;
 
 struct fw_output {
 	struct wl_list link; /* fw_server.outputs */
@@ -17,6 +18,8 @@ struct fw_output {
 	struct wlr_box usable_area;
 	struct wl_list layer_surfaces; /* fw_layer_surface.link */
 	struct wl_list pending_feedback; /* presentation.c */
+	/* When it paints and sends frame done; NULL: --frame-schedule off. */
+	struct fw_frame_output *frames;
 
 	struct wl_listener present;
 
@@ -32,6 +35,9 @@ struct fw_output *fw_output_at(struct fw_server *server, double lx, double ly);
 struct fw_output *fw_output_focused(struct fw_server *server);
 void fw_output_box(struct fw_output *output, struct wlr_box *box);
 void fw_output_update_manager(struct fw_server *server);
+/* Paints the output's damage and commits it, taking the presentation
+ * feedback of the surfaces it shows. */
+void fw_output_paint(struct fw_output *output);
 
 /*
  * output_config.c: the configuration file's output lines. Commits a new

@@ -1,7 +1,9 @@
 #include "compositor/ratings_damage.h"
 #include "compositor/listener.h"
 #include "compositor/output.h"
+#include "compositor/sched.h"
 #include "compositor/server.h"
+#include "scheduler/trace.h"
 #include <pixman.h>
 #include <stdlib.h>
 #include <wlr/backend.h>
@@ -16,6 +18,7 @@ struct fw_damage {
 	struct wlr_surface *surface;
 	pixman_region32_t pending; /* surface coordinates */
 	uint64_t walk; /* the latest frame that found it in the scene */
+	bool presented; /* a frame has shown some of it (--trace) */
 	struct wl_listener commit;
 	struct wl_listener destroy;
 	struct wl_list link; /* fw_damage_tracker.damage */
@@ -160,6 +163,12 @@ static void count_frame(struct fw_damage_tracker *tracker,
 			if (area > 0) {
 				tracker->shown(item->surface, area / ((double)w * (double)h),
 						tracker->data);
+				if (!damage->presented) {
+					damage->presented = true;
+					gate_trace_presented(
+							fw_sched_get_trace(tracker->server->sched),
+							item->surface->resource);
+				}
 			}
 			/* Counted once: keep only what other outputs may yet show. */
 			pixman_region32_translate(&damage->pending, item->lx, item->ly);

@@ -1,6 +1,7 @@
 #include "compositor/sched.h"
 #include "compositor/client_create.h"
 #include "compositor/config_apply.h"
+#include "compositor/frame_schedule.h"
 #include "compositor/ratings_glue.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
@@ -46,6 +47,18 @@ void fw_sched_log_to_wlr(void) {
 	sched_log_init(log_through_wlr);
 }
 
+static int frame_client_fields(
+		void *data, struct wl_client *client, char *buf, size_t size) {
+	struct fw_server *server = data;
+	return fw_frame_schedule_client_json(
+			server->frame_schedule, client, buf, size);
+}
+
+static void frame_output_lines(void *data, struct capped_file *out, double t) {
+	struct fw_server *server = data;
+	fw_frame_schedule_write_outputs(server->frame_schedule, out, t);
+}
+
 static bool start_stats_file(struct fw_sched *sched, const char *path) {
 	sched->stats_file = capped_file_open(path, STATS_FILE_CAP);
 	if (sched->stats_file == NULL) {
@@ -58,6 +71,14 @@ static bool start_stats_file(struct fw_sched *sched, const char *path) {
 		wlr_log(WLR_ERROR, "Cannot start writing statistics");
 		return false;
 	}
+	if (sched->server->frame_schedule != NULL) {
+		gate_stats_file_set_extra(sched->stats,
+				&(struct gate_stats_extra){
+						.client_fields = frame_client_fields,
+						.write_lines = frame_output_lines,
+						.data = sched->server,
+				});
+	}
 	return true;
 }
 
@@ -67,12 +88,15 @@ static bool start_trace(struct fw_sched *sched, const char *path) {
 		wlr_log_errno(WLR_ERROR, "Cannot open %s", path);
 		return false;
 	}
-	sched->trace = gate_trace_create(sched->trace_file);
+	sched->trace = gate_trace_create(
+			sched->trace_file, sched->server->display, sched->gate != NULL);
 	if (sched->trace == NULL) {
 		wlr_log(WLR_ERROR, "Cannot start the protocol trace");
 		return false;
 	}
-	gate_set_trace(sched->gate, sched->trace);
+	if (sched->gate != NULL) {
+		gate_set_trace(sched->gate, sched->trace);
+	}
 	return true;
 }
 
@@ -134,14 +158,17 @@ static bool listen_through_libwayland(struct fw_sched *sched) {
 			return false;
 		}
 		sched->socket_name = server->config.socket;
-		return true;
+	} else {
+		sched->socket_name = wl_display_add_socket_auto(server->display);
+		if (sched->socket_name == NULL) {
+			wlr_log(WLR_ERROR, "Cannot create a Wayland socket");
+			return false;
+		}
 	}
-	sched->socket_name = wl_display_add_socket_auto(server->display);
-	if (sched->socket_name == NULL) {
-		wlr_log(WLR_ERROR, "Cannot create a Wayland socket");
-		return false;
-	}
-	return true;
+	/* Without the gate the trace comes from libwayland's protocol logger:
+	 * requests as they run, events as fairway's loop flushes them. */
+	return server->config.trace_path == NULL ||
+			start_trace(sched, server->config.trace_path);
 }
 
 struct fw_sched *fw_sched_create(struct fw_server *server) {
@@ -187,6 +214,10 @@ struct gate *fw_sched_get_gate(const struct fw_sched *sched) {
 	return sched != NULL ? sched->gate : NULL;
 }
 
+struct gate_trace *fw_sched_get_trace(const struct fw_sched *sched) {
+	return sched != NULL ? sched->trace : NULL;
+}
+
 void fw_sched_run(struct fw_sched *sched) {
 	struct wl_display *display = sched->server->display;
 	sched->running = true;
@@ -196,6 +227,7 @@ void fw_sched_run(struct fw_sched *sched) {
 			continue;
 		}
 		wl_display_flush_clients(display);
+		gate_trace_flushed(sched->trace);
 		if (wl_event_loop_dispatch(sched->server->loop, -1) < 0) {
 			wlr_log_errno(WLR_ERROR, "Event loop dispatch failed");
 			break;
@@ -234,6 +266,7 @@ static void note_gate(struct fw_server *server, struct wl_client *client) {
 
 void fw_sched_note_input(struct fw_server *server, struct wl_client *client) {
 	note_gate(server, client);
+	fw_frame_schedule_note_input(server->frame_schedule, client);
 	fw_ratings_note_input(server, client, NULL);
 }
 
@@ -244,6 +277,7 @@ void fw_sched_note_surface(
 	}
 	struct wl_client *client = wl_resource_get_client(surface->resource);
 	note_gate(server, client);
+	fw_frame_schedule_note_input(server->frame_schedule, client);
 	/* The surface says which X client, where the wl_client is Xwayland. */
 	fw_ratings_note_input(server, client, surface);
 }

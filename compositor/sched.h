@@ -17,6 +17,7 @@
 struct fw_server;
 struct fw_sched;
 struct gate;
+struct gate_trace;
 struct wl_client;
 struct wlr_surface;
 
@@ -35,6 +36,8 @@ void fw_sched_destroy(struct fw_sched *sched);
 const char *fw_sched_socket_name(const struct fw_sched *sched);
 /* The gate, for its client API (scheduler/gate.h); NULL when off. */
 struct gate *fw_sched_get_gate(const struct fw_sched *sched);
+/* The --trace writer (scheduler/trace.h), or NULL without one. */
+struct gate_trace *fw_sched_get_trace(const struct fw_sched *sched);
 
 /*
  * fairway's run loop (gate_iterate, or libwayland's own dispatch) until

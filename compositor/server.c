@@ -2,6 +2,7 @@
 #include "compositor/app_rules.h"
 #include "compositor/config_apply.h"
 #include "compositor/demo.h"
+#include "compositor/frame_schedule.h"
 #include "compositor/idle.h"
 #include "compositor/input.h"
 #include "compositor/listener.h"
@@ -257,6 +258,12 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 		wlr_log(WLR_ERROR, "Cannot create the scene graph");
 		goto error;
 	}
+	if (config->frame_schedule) {
+		server->frame_schedule = fw_frame_schedule_create(server);
+		if (server->frame_schedule == NULL) {
+			goto error;
+		}
+	}
 
 	fw_listener_connect(&server->new_output,
 			&server->backend->events.new_output, handle_new_output);
@@ -427,6 +434,8 @@ void fw_server_destroy(struct fw_server *server) {
 		/* Destroys outputs and input devices, which unhook themselves. */
 		wlr_backend_destroy(server->backend);
 	}
+	/* Every client and output is gone; the compositor is not yet. */
+	fw_frame_schedule_destroy(server->frame_schedule);
 	if (server->sigint_source != NULL) {
 		wl_event_source_remove(server->sigint_source);
 	}

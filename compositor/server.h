@@ -30,6 +30,7 @@ struct fw_config {
 	const char *trace_path; /* --trace: the gate's protocol trace */
 	bool xwayland;
 	bool render_direct; /* --render: render.c's pass, else wlr_scene's */
+	bool frame_schedule; /* --frame-schedule auto (frame_schedule.c) */
 	bool demo;
 	struct hints_config hints; /* --hints, --hint-map (ratings_glue.c) */
 	bool restore_hints; /* --restore-hints: replay the journal, exit */
@@ -68,6 +69,7 @@ struct fw_app_rules;
 struct fw_lock;
 struct fw_idle;
 struct fw_sched;
+struct fw_frame_schedule;
 
 struct fw_server {
 	/* The command line merged with the configuration file (flags win). */
@@ -156,6 +158,8 @@ struct fw_server {
 	struct wl_event_source *sigchld_source;
 
 	struct fw_demo *demo;
+	/* Deadline-driven frames; NULL with --frame-schedule off. */
+	struct fw_frame_schedule *frame_schedule;
 
 	/* The socket, the gate and the run loop (sched.c). */
 	struct fw_sched *sched;

@@ -88,7 +88,7 @@ void capped_file_printf(struct capped_file *file, const char *fmt, ...) {
 	if (file->out == NULL) {
 		return;
 	}
-	char line[1024];
+	char line[CAPPED_FILE_LINE_MAX];
 	va_list args;
 	va_start(args, fmt);
 	int n = vsnprintf(line, sizeof(line), fmt, args);

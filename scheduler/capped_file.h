@@ -18,7 +18,9 @@ struct capped_file *capped_file_open(const char *path, size_t cap);
 /* Flushes and closes. Accepts NULL. */
 void capped_file_close(struct capped_file *file);
 
-/* One record: a line of at most 1023 bytes, newline included. */
+/* One record: a line of at most CAPPED_FILE_LINE_MAX - 1 bytes, newline
+ * included. */
+#define CAPPED_FILE_LINE_MAX 4096
 void capped_file_printf(struct capped_file *file, const char *fmt, ...)
 		__attribute__((format(printf, 2, 3)));
 void capped_file_flush(struct capped_file *file);

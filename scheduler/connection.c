@@ -63,6 +63,8 @@ static void update_outer_mask(struct gate_connection *conn) {
 		wl_event_source_fd_update(conn->outer_source, mask);
 		conn->outer_mask = mask;
 	}
+	gate_trace_queues(conn->gate->trace, conn->client, conn->pid,
+			conn->throttled, mask & WL_EVENT_WRITABLE);
 }
 
 static void update_ready(struct gate_connection *conn) {
@@ -154,7 +156,8 @@ static void count_events(struct gate_connection *conn) {
 		}
 		conn->stats.events++;
 		if (conn->gate->trace) {
-			gate_trace_message(conn->gate->trace, conn->pid, true, &header);
+			gate_trace_message(
+					conn->gate->trace, conn->client, conn->pid, true, &header);
 		}
 		at += header.size;
 	}
@@ -251,7 +254,7 @@ static bool validate(struct gate_connection *conn) {
 	wire_scan(stream_data(&conn->requests) + conn->validated,
 			len - conn->validated, SIZE_MAX, 0, &scan);
 	if (conn->gate->trace) {
-		gate_trace_messages(conn->gate->trace, conn->pid, false,
+		gate_trace_messages(conn->gate->trace, conn->client, conn->pid, false,
 				stream_data(&conn->requests) + conn->validated, scan.bytes);
 	}
 	conn->validated += scan.bytes;
@@ -359,7 +362,8 @@ int connection_forward(
 		return 0;
 	}
 	if (gate->trace) {
-		gate_trace_forward(gate->trace, conn->pid, scan.messages, scan.bytes);
+		gate_trace_forward(gate->trace, conn->client, conn->pid, scan.messages,
+				scan.bytes);
 	}
 	conn->owner.released = scan.bytes;
 	gate->batch = (struct gate_batch){
@@ -596,6 +600,9 @@ struct gate_connection *connection_create(
 	wl_client_add_resource_created_listener(
 			conn->client, &conn->resource_created);
 	wl_list_insert(gate->connections.prev, &conn->link);
+	/* After client_destroy: the trace's disconnect comes after the last
+	 * events that handler sends. */
+	gate_trace_connect(gate->trace, conn->client, conn->pid);
 	sched_log(SCHED_LOG_DEBUG, "gated client pid %d", conn->pid);
 	wl_signal_emit(&gate->new_connection_signal, conn);
 	return conn;

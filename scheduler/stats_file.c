@@ -4,6 +4,7 @@
 #include "scheduler/clock.h"
 #include "scheduler/gate.h"
 #include <stdlib.h>
+#include <string.h>
 
 struct gate_stats_file {
 	struct gate *gate;
@@ -11,7 +12,29 @@ struct gate_stats_file {
 	int period_ms;
 	int64_t start_ns;
 	struct wl_event_source *timer;
+	struct gate_stats_extra extra;
 };
+
+/* A client's line with the compositor's fields before its closing brace. */
+static void write_client(
+		struct gate_stats_file *file, struct gate_connection *conn, double t) {
+	char line[GATE_CLIENT_STATS_LINE_MAX + 512];
+	int len = gate_client_stats_line(conn, t, line, GATE_CLIENT_STATS_LINE_MAX);
+	if (len > 0 && (size_t)len < GATE_CLIENT_STATS_LINE_MAX &&
+			file->extra.client_fields != NULL) {
+		size_t room = sizeof(line) - (size_t)len;
+		int more = file->extra.client_fields(file->extra.data,
+				gate_connection_get_client(conn), line + len - 1, room);
+		if (more >= 0 && (size_t)more + 1 < room) {
+			strcpy(line + len - 1 + more, "}");
+		} else {
+			/* Too long: the gate's fields alone. */
+			line[len - 1] = '}';
+			line[len] = '\0';
+		}
+	}
+	capped_file_printf(file->out, "%s\n", line);
+}
 
 struct record {
 	struct gate_stats_file *file;
@@ -21,9 +44,7 @@ struct record {
 static enum wl_iterator_result write_record(
 		struct gate_connection *conn, void *data) {
 	struct record *record = data;
-	char line[GATE_CLIENT_STATS_LINE_MAX];
-	gate_client_stats_line(conn, record->t, line, sizeof(line));
-	capped_file_printf(record->file->out, "%s\n", line);
+	write_client(record->file, conn, record->t);
 	return WL_ITERATOR_CONTINUE;
 }
 
@@ -33,6 +54,9 @@ static void write_records(struct gate_stats_file *file) {
 			.t = (sched_clock_now_ns() - file->start_ns) / 1e9,
 	};
 	gate_for_each_connection(file->gate, write_record, &record);
+	if (file->extra.write_lines != NULL) {
+		file->extra.write_lines(file->extra.data, file->out, record.t);
+	}
 	capped_file_flush(file->out);
 }
 
@@ -60,6 +84,15 @@ struct gate_stats_file *gate_stats_file_create(struct gate *gate,
 	}
 	wl_event_source_timer_update(file->timer, file->period_ms);
 	return file;
+}
+
+void gate_stats_file_set_extra(
+		struct gate_stats_file *file, const struct gate_stats_extra *extra) {
+	if (extra != NULL) {
+		file->extra = *extra;
+	} else {
+		memset(&file->extra, 0, sizeof(file->extra));
+	}
 }
 
 void gate_stats_file_destroy(struct gate_stats_file *file) {

@@ -151,7 +151,8 @@ def main(argv):
     plan = []
     for name in opts.scenarios:
         module = _load(name)
-        comps = ["fairway"] if module.FAIRWAY_ONLY else opts.compositors
+        comps = ["fairway"] if module.FAIRWAY_ONLY else getattr(module,
+            "COMPOSITORS", opts.compositors)
         comps = [c for c in comps if c in opts.compositors]
         if not comps:
             continue
@@ -196,7 +197,9 @@ def main(argv):
                             ctx.unavailable[comp] = peer_reason
                         else:
                             ctx.account = peers
-                        rec = run_one(ctx, name, case, comp, repeat)
+                        # A scenario may run its cases itself (startup).
+                        run = getattr(module, "run", run_one)
+                        rec = run(ctx, name, case, comp, repeat)
                         progress.end()
                         if rec["error"]:
                             # A peer that starves a client is a result;

@@ -9,12 +9,15 @@ import time
 
 from .procs import Proc
 
-ALL = ["fairway", "fairway-off", "sway", "cage", "weston"]
+ALL = ["fairway", "fairway-noframe", "fairway-off", "sway", "cage", "weston"]
 # Variants for A/B runs, named on request only: fairway-scene paints with
 # wlr_scene's own render pass instead of fairway's direct one.
 EXTRA = ["fairway-scene"]
 FAIRWAY_ARGS = {
     "fairway": ["--scheduler", "on"],
+    # Frame done right after each paint, paint on the frame event: the
+    # frame cycle before deadline-driven frames.
+    "fairway-noframe": ["--scheduler", "on", "--frame-schedule", "off"],
     "fairway-off": ["--scheduler", "off"],
     "fairway-scene": ["--scheduler", "on", "--render", "scene"],
 }
@@ -99,7 +102,7 @@ class Running:
         shutil.rmtree(self.runtime_dir, ignore_errors=True)
 
 
-def start(name, build, account, logdir, fairway_args=()):
+def start(name, build, account, logdir, fairway_args=(), xwayland=False):
     runtime_dir = tempfile.mkdtemp(prefix=f"fwbench-{name}-")
     os.chmod(runtime_dir, 0o700)
     account.chown(runtime_dir)
@@ -108,8 +111,10 @@ def start(name, build, account, logdir, fairway_args=()):
         # No configuration file, as weston runs with --no-config: a user's
         # rules or slices must not change what the bench measures.
         argv = [os.path.join(build, "compositor", "fairway"),
-                "--backend", "headless", "--no-xwayland", "--config", "/dev/null",
+                "--backend", "headless", "--config", "/dev/null",
                 "--output-size", f"{WIDTH}x{HEIGHT}"]
+        if not xwayland:
+            argv.append("--no-xwayland")
         argv += FAIRWAY_ARGS[name] + list(fairway_args)
     elif name == "sway":
         config = os.path.join(runtime_dir, "sway.conf")

@@ -35,6 +35,15 @@ def cost(rec):
     }
 
 
+def cpu_per_frame(rec, frames):
+    """The compositor's CPU time over the run, in ms, per frame the
+    measured client had presented: what a frame costs, flood included."""
+    c = rec.get("compositor_cost")
+    if not c or not frames:
+        return None
+    return c["cpu_s"] * 1000.0 / frames
+
+
 COST_METRICS = [
     ("comp_cpu_s", "compositor CPU time (s)", "lower"),
     ("comp_vcsw", "compositor voluntary context switches", "lower"),

@@ -73,12 +73,26 @@ def median(cell, metric):
     return statistics.median(vals) if vals else None
 
 
-def _cell_text(cell, metric, notes):
+def spread(cell, metric):
+    """(min, max) over the repeats, or None with fewer than two."""
+    vals = cell["values"].get(metric) if cell else None
+    return (min(vals), max(vals)) if vals and len(vals) > 1 else None
+
+
+def _cell_text(cell, metric, notes, ratio=None):
     if cell is None:
         return "not run"
     v = median(cell, metric)
     if v is not None:
         text = fmt(v)
+        extra = []
+        r = spread(cell, metric)
+        if r is not None:
+            extra.append(f"{fmt(r[0])}–{fmt(r[1])}")
+        if ratio is not None:
+            extra.append(ratio)
+        if extra:
+            text += " (" + "; ".join(extra) + ")"
         if cell["errors"]:
             text += " " + notes.ref(
                 f"{len(cell['errors'])} of the repeats failed: "
@@ -110,13 +124,16 @@ def tables(module, data):
         out.append("")
     else:
         base = "fairway" if "fairway" in comps else None
+        ranged = data.get("repeat", 1) > 1
+        what = (["the range over the repeats"] if ranged else []) + (
+            ["value / fairway"] if base else [])
         for metric, label, better in module.METRICS:
             if not any(median(cells.get((r, c)), metric) is not None
                     for r in rows for c in comps):
                 continue
             out.append(f"**{label}** ({better} is better"
-                    + ("; in brackets: value / fairway" if base else "")
-                    + ")\n")
+                    + ("; in brackets: " + " and ".join(what) if what
+                        else "") + ")\n")
             head = [module.ROW_LABEL] + comps
             out.append("| " + " | ".join(head) + " |")
             out.append("|" + "---|" * len(head))
@@ -125,11 +142,10 @@ def tables(module, data):
                 ref = median(cells.get((row, base)), metric) if base else None
                 for comp in comps:
                     cell = cells.get((row, comp))
-                    text = _cell_text(cell, metric, notes)
                     v = median(cell, metric)
-                    if comp != base and v is not None and ref:
-                        text += f" ({v / ref:.2f}x)"
-                    line.append(text)
+                    ratio = (f"{v / ref:.2f}x" if comp != base and
+                        v is not None and ref else None)
+                    line.append(_cell_text(cell, metric, notes, ratio))
                 out.append("| " + " | ".join(line) + " |")
             out.append("")
     if notes.items:
@@ -219,9 +235,15 @@ def write(module, data, out_dir):
         "",
         f"Command: `{data['command']}`  ",
         f"Date: {data['date']}; machine: {m['nproc']} CPUs ({m['cpu']}), "
-        f"kernel {m['kernel']}, load average at start {m['loadavg']}  ",
-        f"Duration {data['duration_s']:g} s per run, {data['repeat']} "
-        f"repeat(s); cells are medians across repeats.  ",
+        f"kernel {m['kernel']}, load average at start {m['loadavg']}"
+        + (f", at the end {data['machine_end']['loadavg']}"
+            if data.get("machine_end") else "") + "  ",
+        (f"{data['repeat']} repeat(s), the compositors in turn within each; "
+            "cells are medians across repeats.  "
+            if getattr(module, "UNTIMED", False) else
+            f"Duration {data['duration_s']:g} s per run, {data['repeat']} "
+            f"repeat(s), the compositors in turn within each; cells are "
+            f"medians across repeats.  "),
         "Compositors: " + "; ".join(f"{c}: {data['versions'].get(c, '?')}"
             for c in data["compositors"]) + "  ",
         "Other people's builds and tests share this machine: expect noise.",
@@ -230,7 +252,8 @@ def write(module, data, out_dir):
         "but measured no sample of that kind (bench/README.md says why); "
         "\"n/a\" and \"failed\" carry their reason as a footnote.",
         "",
-        tables(module, data),
+        module.report_tables(data) if hasattr(module, "report_tables")
+        else tables(module, data),
     ]
     for png, title in made:
         lines += [f"![{title}]({png})", ""]

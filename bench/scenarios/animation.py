@@ -1,6 +1,7 @@
 """Packard Fig. 2: a steady animation alone and under the same floods."""
 
-from fwbench.metrics import COST_METRICS, client_json, cost, field
+from fwbench.metrics import (COST_METRICS, client_json, cost,
+    cpu_per_frame, field)
 
 from .flood import floods, plaid, row
 
@@ -15,12 +16,16 @@ METRICS = [
     ("interval_stddev", "frame interval stddev (ms)", "lower"),
     ("draw_mean", "drawing latency, commit to presented, mean (ms)", "lower"),
     ("draw_p99", "drawing latency p99 (ms)", "lower"),
+    ("cpu_per_frame_ms", "compositor CPU per presented frame of the "
+        "measured client (ms)", "lower"),
 ] + COST_METRICS
 
 PLOTS = [
     {"metric": "fps", "x": "K", "by_mode": True, "ylabel": "frames/s"},
     {"metric": "interval_stddev", "x": "K", "by_mode": True,
         "ylabel": "interval stddev (ms)"},
+    {"metric": "draw_mean", "x": "K", "by_mode": True,
+        "ylabel": "commit to presented, mean (ms)"},
 ]
 
 
@@ -56,5 +61,6 @@ def metrics(rec):
         "draw_mean": field(j, "draw_ms", "mean"),
         "draw_p99": field(j, "draw_ms", "p99"),
     }
+    m["cpu_per_frame_ms"] = cpu_per_frame(rec, field(j, "frames"))
     m.update(cost(rec))
     return m

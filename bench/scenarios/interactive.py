@@ -1,6 +1,7 @@
 """Packard Fig. 1: pointer echo alone and under K plaid flooders."""
 
-from fwbench.metrics import COST_METRICS, client_json, cost, field
+from fwbench.metrics import (COST_METRICS, client_json, cost,
+    cpu_per_frame, field)
 
 from .flood import floods, plaid, row
 
@@ -14,11 +15,15 @@ METRICS = [
     ("echo_p50", "echo-to-screen p50 (ms)", "lower"),
     ("echo_p99", "echo-to-screen p99 (ms)", "lower"),
     ("missed", "motions never delivered", "lower"),
+    ("cpu_per_frame_ms", "compositor CPU per presented frame of the "
+        "measured client (ms)", "lower"),
 ] + COST_METRICS
 
 PLOTS = [
     {"metric": "receipt_p99", "x": "K", "by_mode": True,
         "ylabel": "receipt p99 (ms)"},
+    {"metric": "echo_p50", "x": "K", "by_mode": True,
+        "ylabel": "echo p50 (ms)"},
     {"metric": "echo_p99", "x": "K", "by_mode": True,
         "ylabel": "echo p99 (ms)"},
 ]
@@ -45,5 +50,6 @@ def metrics(rec):
         "echo_p99": field(j, "echo_ms", "p99"),
         "missed": field(j, "missed"),
     }
+    m["cpu_per_frame_ms"] = cpu_per_frame(rec, field(j, "frames"))
     m.update(cost(rec))
     return m

@@ -1,0 +1,92 @@
+#!/bin/sh
+# Deadline-driven frames. A client that draws one frame per frame done has
+# its frames shown at the tick its frame done came from with
+# --frame-schedule auto (the default), and one tick later with
+# --frame-schedule off, which sends every frame done right after painting.
+# Also with two flooders committing full-damage buffers without frame
+# callbacks, which must not push the deadline. Counted with presentation
+# feedback (fw-frame-client), not timed. --stats reports the predictions.
+. "$(dirname "$0")/lib.sh"
+: "${FW_FRAME_CLIENT:?set FW_FRAME_CLIENT}"
+
+FRAMES=150
+
+# run_frames NAME: the client's counts in $FW_TMP/NAME.json.
+run_frames() {
+	timeout 60 "$FW_FRAME_CLIENT" --frames $FRAMES \
+		>"$FW_TMP/$1.json" 2>"$FW_TMP/$1.err" ||
+		fail "fw-frame-client failed in the $1 run"
+	log "$1: $(cat "$FW_TMP/$1.json")"
+}
+
+# check NAME MODE: the counts of run NAME as MODE (auto or off) expects.
+check() {
+	python3 - "$FW_TMP/$1.json" "$2" <<'PY' || fail "$1: unexpected counts"
+import json, sys
+c = json.load(open(sys.argv[1]))
+mode = sys.argv[2]
+shown = c["presented"]
+# Frames replaced before they were shown (a late one superseded) or lost
+# to a stalled machine are few either way.
+assert shown >= 0.8 * c["frames"], "only %d of %d frames shown" % (shown, c["frames"])
+if mode == "auto":
+    # A new client's first frame done goes out right after a paint, until
+    # its draw time is known; a loaded machine misses some deadlines.
+    assert c["same_tick"] >= 0.75 * shown, "same tick: %d of %d" % (c["same_tick"], shown)
+else:
+    assert c["next_tick"] >= 0.75 * shown, "next tick: %d of %d" % (c["next_tick"], shown)
+    assert c["same_tick"] <= 0.1 * shown, "same tick: %d of %d" % (c["same_tick"], shown)
+PY
+}
+
+fw_start --no-xwayland --stats "$FW_TMP/stats"
+run_frames auto
+check auto auto
+fw_stop
+[ "$FW_STATUS" -eq 0 ] || fail "fairway exited $FW_STATUS"
+
+# The predictions behind it: the client's frame done went out ahead of the
+# deadline, and the output is painted at its tick (headless presents a
+# frame when it is committed, so painting earlier would show it early).
+python3 - "$FW_TMP/stats" <<'PY' || fail "--stats lacks the frame figures"
+import json, sys
+records = [json.loads(line) for line in open(sys.argv[1])]
+# Written each second: the client's last record is from before its end.
+clients = [r for r in records if "pid" in r and r.get("frame", {}).get("callbacks", 0) >= 30]
+assert clients, "no client with 30 frame done events"
+f = max(clients, key=lambda r: r["frame"]["callbacks"])["frame"]
+print("client:", f)
+assert f["early"] >= 0.75 * f["callbacks"], f
+assert f["draw_pred_ms"] is not None and f["draw_pred_ms"] > 0, f
+assert f["met"] + f["missed"] >= f["callbacks"] - 2, f
+assert f["input_recent"] is False, f
+outputs = [r for r in records if "output" in r]
+assert outputs, "no output lines"
+o = outputs[-1]
+print("output:", o)
+assert o["output"] == "HEADLESS-1" and o["vsync"] is False, o
+assert o["deadline_before_tick_ms"] == 0, o
+assert o["ticks"] > 0 and o["paints"] > 0 and o["paint_pred_ms"] > 0, o
+assert 5 < o["period_ms"] < 50, o
+PY
+
+fw_start --no-xwayland --frame-schedule off
+run_frames off
+check off off
+fw_stop
+[ "$FW_STATUS" -eq 0 ] || fail "fairway exited $FW_STATUS"
+
+if [ -n "${FW_PLAID:-}" ]; then
+	fw_start --no-xwayland
+	for i in 1 2; do
+		start_bg "$FW_PLAID" --mode commit --duration 30
+	done
+	run_frames flood
+	check flood auto
+	for pid in $FW_HELPERS; do
+		alive "$pid" || fail "a flooder died"
+	done
+else
+	log "no fairway-plaid built: the flood run is left out"
+fi
+pass

@@ -1,0 +1,400 @@
+/*
+ * A window that draws one frame per frame done, as GTK, Qt and foot do,
+ * and counts, with presentation feedback, at which tick each frame was
+ * shown relative to the frame done it was drawn for.
+ *
+ * A frame done "comes from" the tick nearest to it: a compositor that sends
+ * them right after painting sends them just after a tick, and a frame drawn
+ * then is shown one tick later; one that sends them ahead of its deadline
+ * sends them just before a tick, and the frame is shown at that tick. So
+ * each presented frame's lag is the number of ticks from the one nearest
+ * its frame done to the one that showed it, in periods measured from the
+ * presented times themselves. Prints one JSON line of counts.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <wayland-client.h>
+
+#include "fw-test-buffer.h"
+#include "presentation-time-client-protocol.h"
+#include "xdg-shell-client-protocol.h"
+
+#define BUFFERS 3
+
+struct frame {
+	int64_t done_ns; /* when the frame done it answers arrived */
+	int64_t presented_ns; /* 0: not (yet) presented */
+	bool discarded;
+};
+
+struct client {
+	struct wl_display *display;
+	struct wl_compositor *compositor;
+	struct wl_shm *shm;
+	struct xdg_wm_base *wm_base;
+	struct wp_presentation *presentation;
+	clockid_t clock;
+
+	struct wl_surface *surface;
+	struct xdg_surface *xdg_surface;
+	struct xdg_toplevel *toplevel;
+	struct wl_list buffers;
+	struct test_buffer *slots[BUFFERS];
+	struct wl_callback *frame_callback; /* the one asked for last */
+	struct wl_list feedbacks; /* feedback.link, not yet resolved */
+	bool configured;
+
+	int width, height;
+	int wanted; /* frames to draw on frame done */
+	int drawn;
+	int resolved; /* presented or discarded */
+	struct frame *frames;
+	bool failed;
+};
+
+static int64_t now_ns(clockid_t clock) {
+	struct timespec ts;
+	clock_gettime(clock, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void handle_clock_id(
+		void *data, struct wp_presentation *presentation, uint32_t clock) {
+	struct client *c = data;
+	c->clock = (clockid_t)clock;
+}
+
+static const struct wp_presentation_listener presentation_listener = {
+		.clock_id = handle_clock_id,
+};
+
+static void handle_global(void *data, struct wl_registry *registry,
+		uint32_t name, const char *interface, uint32_t version) {
+	struct client *c = data;
+	if (strcmp(interface, wl_compositor_interface.name) == 0) {
+		c->compositor =
+				wl_registry_bind(registry, name, &wl_compositor_interface, 4);
+	} else if (strcmp(interface, wl_shm_interface.name) == 0) {
+		c->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
+	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
+		c->wm_base =
+				wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
+	} else if (strcmp(interface, wp_presentation_interface.name) == 0) {
+		c->presentation =
+				wl_registry_bind(registry, name, &wp_presentation_interface, 1);
+		wp_presentation_add_listener(
+				c->presentation, &presentation_listener, c);
+	}
+}
+
+static void handle_global_remove(
+		void *data, struct wl_registry *registry, uint32_t name) {
+}
+
+static const struct wl_registry_listener registry_listener = {
+		.global = handle_global,
+		.global_remove = handle_global_remove,
+};
+
+static void handle_ping(
+		void *data, struct xdg_wm_base *wm_base, uint32_t serial) {
+	xdg_wm_base_pong(wm_base, serial);
+}
+
+static const struct xdg_wm_base_listener wm_base_listener = {
+		.ping = handle_ping,
+};
+
+static void handle_xdg_configure(
+		void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
+	struct client *c = data;
+	xdg_surface_ack_configure(xdg_surface, serial);
+	c->configured = true;
+}
+
+static const struct xdg_surface_listener xdg_surface_listener = {
+		.configure = handle_xdg_configure,
+};
+
+static void handle_toplevel_configure(void *data, struct xdg_toplevel *toplevel,
+		int32_t width, int32_t height, struct wl_array *states) {
+}
+
+static void handle_toplevel_close(void *data, struct xdg_toplevel *toplevel) {
+}
+
+static const struct xdg_toplevel_listener toplevel_listener = {
+		.configure = handle_toplevel_configure,
+		.close = handle_toplevel_close,
+};
+
+struct feedback {
+	struct client *client;
+	struct wp_presentation_feedback *wp_feedback;
+	int frame; /* index into frames, -1 for the first commit */
+	struct wl_list link;
+};
+
+static void feedback_destroy(struct feedback *feedback) {
+	wp_presentation_feedback_destroy(feedback->wp_feedback);
+	wl_list_remove(&feedback->link);
+	free(feedback);
+}
+
+static void handle_sync_output(void *data,
+		struct wp_presentation_feedback *feedback, struct wl_output *output) {
+}
+
+static void handle_presented(void *data,
+		struct wp_presentation_feedback *wp_feedback, uint32_t tv_sec_hi,
+		uint32_t tv_sec_lo, uint32_t tv_nsec, uint32_t refresh, uint32_t seq_hi,
+		uint32_t seq_lo, uint32_t flags) {
+	struct feedback *feedback = data;
+	struct client *c = feedback->client;
+	if (feedback->frame >= 0) {
+		c->frames[feedback->frame].presented_ns =
+				(int64_t)((((uint64_t)tv_sec_hi << 32) | tv_sec_lo) *
+								1000000000ull +
+						tv_nsec);
+		c->resolved++;
+	}
+	feedback_destroy(feedback);
+}
+
+static void handle_discarded(
+		void *data, struct wp_presentation_feedback *wp_feedback) {
+	struct feedback *feedback = data;
+	struct client *c = feedback->client;
+	if (feedback->frame >= 0) {
+		c->frames[feedback->frame].discarded = true;
+		c->resolved++;
+	}
+	feedback_destroy(feedback);
+}
+
+static const struct wp_presentation_feedback_listener feedback_listener = {
+		.sync_output = handle_sync_output,
+		.presented = handle_presented,
+		.discarded = handle_discarded,
+};
+
+static void draw(struct client *c, int frame);
+
+static void handle_frame_done(
+		void *data, struct wl_callback *callback, uint32_t time) {
+	struct client *c = data;
+	wl_callback_destroy(callback);
+	c->frame_callback = NULL;
+	if (c->drawn < c->wanted) {
+		c->frames[c->drawn].done_ns = now_ns(c->clock);
+		draw(c, c->drawn++);
+	}
+}
+
+static const struct wl_callback_listener frame_listener = {
+		.done = handle_frame_done,
+};
+
+static struct test_buffer **free_slot(struct client *c) {
+	for (int i = 0; i < BUFFERS; i++) {
+		if (c->slots[i] == NULL || !c->slots[i]->busy) {
+			return &c->slots[i];
+		}
+	}
+	return NULL;
+}
+
+/* Commits a new frame in a new colour, asking for the next frame done. */
+static void draw(struct client *c, int frame) {
+	static const uint32_t colors[BUFFERS] = {0xc03030, 0x30c030, 0x3030c0};
+	struct test_buffer **slot;
+	while ((slot = free_slot(c)) == NULL) {
+		/* All three held: wait for a release, as a real client must. */
+		if (wl_display_dispatch(c->display) < 0) {
+			c->failed = true;
+			return;
+		}
+	}
+	int index = (int)(slot - c->slots);
+	if (!test_buffer_show(c->shm, &c->buffers, c->surface, slot, c->width,
+				c->height, colors[index], 255)) {
+		c->failed = true;
+		return;
+	}
+	c->frame_callback = wl_surface_frame(c->surface);
+	wl_callback_add_listener(c->frame_callback, &frame_listener, c);
+	struct feedback *feedback = calloc(1, sizeof(*feedback));
+	if (feedback == NULL) {
+		c->failed = true;
+		return;
+	}
+	feedback->client = c;
+	feedback->frame = frame;
+	feedback->wp_feedback =
+			wp_presentation_feedback(c->presentation, c->surface);
+	wl_list_insert(&c->feedbacks, &feedback->link);
+	wp_presentation_feedback_add_listener(
+			feedback->wp_feedback, &feedback_listener, feedback);
+	wl_surface_commit(c->surface);
+	wl_display_flush(c->display);
+}
+
+static int compare_ns(const void *a, const void *b) {
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The tick period: the median interval between distinct presented times. */
+static int64_t period_ns(struct client *c) {
+	int64_t *times = calloc((size_t)c->wanted, sizeof(*times));
+	if (times == NULL) {
+		return 0;
+	}
+	size_t n = 0;
+	for (int i = 0; i < c->wanted; i++) {
+		if (c->frames[i].presented_ns != 0) {
+			times[n++] = c->frames[i].presented_ns;
+		}
+	}
+	qsort(times, n, sizeof(*times), compare_ns);
+	size_t m = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (times[i] > times[i - 1]) {
+			times[m++] = times[i] - times[i - 1];
+		}
+	}
+	qsort(times, m, sizeof(*times), compare_ns);
+	int64_t period = m > 0 ? times[m / 2] : 0;
+	free(times);
+	return period;
+}
+
+static void report(struct client *c) {
+	int64_t period = period_ns(c);
+	int presented = 0, discarded = 0, lag[3] = {0};
+	for (int i = 0; i < c->wanted; i++) {
+		struct frame *f = &c->frames[i];
+		if (f->discarded) {
+			discarded++;
+			continue;
+		}
+		if (f->presented_ns == 0 || period <= 0) {
+			continue;
+		}
+		presented++;
+		long ticks = lround((double)(f->presented_ns - f->done_ns) / period);
+		lag[ticks <= 0 ? 0 : ticks == 1 ? 1 : 2]++;
+	}
+	printf("{\"frames\":%d,\"presented\":%d,\"discarded\":%d,"
+		   "\"same_tick\":%d,\"next_tick\":%d,\"later\":%d,"
+		   "\"period_ms\":%.3f}\n",
+			c->wanted, presented, discarded, lag[0], lag[1], lag[2],
+			(double)period / 1e6);
+	fflush(stdout);
+}
+
+static void usage(FILE *out) {
+	fprintf(out, "usage: fw-frame-client [--frames N] [--size WxH]\n");
+}
+
+int main(int argc, char *argv[]) {
+	struct client c = {.wanted = 120, .width = 200, .height = 150};
+	c.clock = CLOCK_MONOTONIC;
+	static const struct option options[] = {
+			{"frames", required_argument, NULL, 'n'},
+			{"size", required_argument, NULL, 's'},
+			{"help", no_argument, NULL, 'h'},
+			{0},
+	};
+	int opt;
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'n':
+			c.wanted = atoi(optarg);
+			break;
+		case 's':
+			if (sscanf(optarg, "%dx%d", &c.width, &c.height) != 2) {
+				usage(stderr);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc || c.wanted < 1 || c.width < 1 || c.height < 1) {
+		usage(stderr);
+		return 2;
+	}
+	c.frames = calloc((size_t)c.wanted, sizeof(*c.frames));
+	wl_list_init(&c.buffers);
+	wl_list_init(&c.feedbacks);
+	c.display = wl_display_connect(NULL);
+	if (c.frames == NULL || c.display == NULL) {
+		fprintf(stderr, "fw-frame-client: cannot connect\n");
+		return 1;
+	}
+	struct wl_registry *registry = wl_display_get_registry(c.display);
+	wl_registry_add_listener(registry, &registry_listener, &c);
+	wl_display_roundtrip(c.display);
+	wl_display_roundtrip(c.display);
+	if (c.compositor == NULL || c.shm == NULL || c.wm_base == NULL ||
+			c.presentation == NULL) {
+		fprintf(stderr, "fw-frame-client: compositor lacks a global\n");
+		return 1;
+	}
+	xdg_wm_base_add_listener(c.wm_base, &wm_base_listener, &c);
+	c.surface = wl_compositor_create_surface(c.compositor);
+	c.xdg_surface = xdg_wm_base_get_xdg_surface(c.wm_base, c.surface);
+	xdg_surface_add_listener(c.xdg_surface, &xdg_surface_listener, &c);
+	c.toplevel = xdg_surface_get_toplevel(c.xdg_surface);
+	xdg_toplevel_add_listener(c.toplevel, &toplevel_listener, &c);
+	xdg_toplevel_set_title(c.toplevel, "fw-frame-client");
+	wl_surface_commit(c.surface);
+	while (!c.configured && wl_display_dispatch(c.display) >= 0) {
+	}
+	/* The first frame maps the window; each frame done draws the next. */
+	draw(&c, -1);
+	while (!c.failed && c.resolved < c.wanted &&
+			wl_display_dispatch(c.display) >= 0) {
+	}
+	int status = 0;
+	if (c.failed || c.resolved < c.wanted) {
+		fprintf(stderr, "fw-frame-client: lost the compositor\n");
+		status = 1;
+	} else {
+		report(&c);
+	}
+	struct feedback *feedback, *tmp;
+	wl_list_for_each_safe(feedback, tmp, &c.feedbacks, link) {
+		feedback_destroy(feedback);
+	}
+	if (c.frame_callback != NULL) {
+		wl_callback_destroy(c.frame_callback);
+	}
+	struct test_buffer *buffer, *buffer_tmp;
+	wl_list_for_each_safe(buffer, buffer_tmp, &c.buffers, link) {
+		test_buffer_free(buffer);
+	}
+	xdg_toplevel_destroy(c.toplevel);
+	xdg_surface_destroy(c.xdg_surface);
+	wl_surface_destroy(c.surface);
+	wp_presentation_destroy(c.presentation);
+	xdg_wm_base_destroy(c.wm_base);
+	wl_shm_destroy(c.shm);
+	wl_compositor_destroy(c.compositor);
+	wl_registry_destroy(registry);
+	wl_display_disconnect(c.display);
+	free(c.frames);
+	return status;
+}
