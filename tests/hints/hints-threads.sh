@@ -1,13 +1,11 @@
 #!/bin/sh
 # A client with 5000 threads does not stall fairway: while it gets input
 # (its class changes, off the input path) and fairway walks its threads
-# each second, a probe's round trips stay under a second, and 99 % of
-# them under 20 ms. Only the first threads are tracked
-# (scheduler/hint_threads.h), the main one among them. Both bounds are
-# generous: here the probe's p99 is well under 1 ms; a walk that read
-# every thread's stat each second held fairway for about 50 ms each
-# second (p99 49-58 ms), and one that changed all of them on the input
-# path for up to half a second.
+# each second, only the first HINT_THREADS_MAX threads are tracked
+# (scheduler/hint_threads.h), the main one among them, and a probe's
+# round trips all finish within a second. A walk that read or changed
+# every thread held fairway for tens of milliseconds at each walk; the
+# probe's tail is printed here, and measured in bench/, not asserted.
 . "$(dirname "$0")/lib-hints.sh"
 need_privilege
 : "${FW_PROBE:?set FW_PROBE to fairway-probe}"
@@ -32,17 +30,18 @@ main_thread() {
 wait_until 20 "interactive attributes on the main thread" main_thread
 hinted=$("$FW_SCHED_ATTR" "$HC_PID" | grep -c "$INTERACTIVE")
 log "$hinted of $threads threads hinted"
+cap=$(sed -n 's/^#define HINT_THREADS_MAX \([0-9]*\)$/\1/p' \
+	"$FW_TESTS_DIR/../../scheduler/hint_threads.h")
+[ -n "$cap" ] || fail "HINT_THREADS_MAX not found"
+[ "$hinted" -le "$cap" ] || fail "$hinted threads hinted, more than the $cap tracked"
 for i in 1 2 3; do
 	"$FW_TEST_POINTER" move 600 300 move 660 380 || fail "fw-test-pointer failed"
 done
 wait "$probe" || fail "the probe failed: $(cat "$FW_TMP/probe.err")"
 max=$(sed -n 's/.*"max":\([0-9.]*\).*/\1/p' "$FW_TMP/probe.json")
-p99=$(sed -n 's/.*"p99":\([0-9.]*\).*/\1/p' "$FW_TMP/probe.json")
 log "probe: $(cat "$FW_TMP/probe.json")"
 [ -n "$max" ] || fail "no round trip measured"
 grep -q '"unfinished":0' "$FW_TMP/probe.json" || fail "a round trip never finished"
 awk -v max="$max" 'BEGIN { exit !(max < 1000) }' ||
 	fail "a round trip took $max ms"
-awk -v p99="$p99" 'BEGIN { exit !(p99 < 20) }' ||
-	fail "1 % of the round trips took $p99 ms or more"
 pass
