@@ -153,21 +153,45 @@ void handle_new_output(struct wl_listener *listener, void *data) {
 }
 
 /* Brings windows stranded on a removed output back into view. */
-static void rescue_views(struct fw_server *server) {
-	struct fw_output *first = fw_output_focused(server);
-	if (first == NULL) {
+/*
+ * A window whose corner no output shows any more (an output went, or
+ * shrank) moves the least it must: into the output nearest to where it
+ * was, whole if it fits. Windows keep their places relative to each
+ * other rather than piling up in one spot.
+ */
+static void rescue_view(struct fw_server *server, struct fw_view *view) {
+	double lx, ly;
+	wlr_output_layout_closest_point(
+			server->output_layout, NULL, view->x, view->y, &lx, &ly);
+	struct wlr_output *wlr_output =
+			wlr_output_layout_output_at(server->output_layout, lx, ly);
+	if (wlr_output == NULL) {
 		return;
 	}
-	struct wlr_box box;
-	fw_output_box(first, &box);
+	struct wlr_box box =
+			*wlr_output_layout_get_box(server->output_layout, wlr_output);
+	int width, height;
+	view->impl->get_size(view, &width, &height);
+	int top = box.y + FW_TITLEBAR_HEIGHT;
+	int x = view->x, y = view->y;
+	if (x + width > box.x + box.width) {
+		x = box.x + box.width - width;
+	}
+	if (y + height > box.y + box.height) {
+		y = box.y + box.height - height;
+	}
+	x = x < box.x ? box.x : x;
+	y = y < top ? top : y;
+	fw_view_move(view, x, y);
+}
+
+static void rescue_views(struct fw_server *server) {
 	struct fw_view *view;
 	wl_list_for_each(view, &server->views, link) {
-		if (!view->mapped) {
-			continue;
-		}
-		if (wlr_output_layout_output_at(
-					server->output_layout, view->x + 1, view->y + 1) == NULL) {
-			fw_view_move(view, box.x + 32, box.y + 32 + FW_TITLEBAR_HEIGHT);
+		if (view->mapped &&
+				wlr_output_layout_output_at(server->output_layout, view->x + 1,
+						view->y + 1) == NULL) {
+			rescue_view(server, view);
 		}
 	}
 }
@@ -204,7 +228,9 @@ static void handle_layout_change(struct wl_listener *listener, void *data) {
 	wl_list_for_each(output, &server->outputs, link) {
 		fw_output_arrange_layers(output);
 	}
-	rescue_views(server);
+	if (!server->configuring_outputs) {
+		rescue_views(server);
+	}
 	fw_output_update_manager(server);
 }
 
@@ -244,9 +270,14 @@ static bool apply_head(struct fw_server *server,
 static void configure_outputs(struct fw_server *server,
 		struct wlr_output_configuration_v1 *config, bool test_only) {
 	bool ok = true;
+	server->configuring_outputs = true;
 	struct wlr_output_configuration_head_v1 *head;
 	wl_list_for_each(head, &config->heads, link) {
 		ok = apply_head(server, head, test_only) && ok;
+	}
+	server->configuring_outputs = false;
+	if (!test_only) {
+		rescue_views(server);
 	}
 	if (ok) {
 		wlr_output_configuration_v1_send_succeeded(config);

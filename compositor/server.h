@@ -94,6 +94,9 @@ struct fw_server {
 	struct wl_list outputs; /* fw_output.link */
 	struct wl_listener new_output;
 	struct wl_listener layout_change;
+	/* An output configuration is being applied head by head: windows are
+	 * rescued once, from the final layout, not from each step. */
+	bool configuring_outputs;
 	struct wlr_output_manager_v1 *output_manager;
 	struct wl_listener output_manager_apply;
 	struct wl_listener output_manager_test;
