@@ -37,7 +37,7 @@ static void lock_surface_destroy(struct fw_session_lock_surface *lock_surface) {
 	wl_signal_emit(&lock_surface->events.destroy, lock_surface);
 	wl_list_remove(&lock_surface->link);
 	wl_list_remove(&lock_surface->surface_destroy.link);
-	wl_list_remove(&lock_surface->output_destroy.link);
+	fw_listener_disconnect(&lock_surface->output_destroy);
 	/* The surface keeps its role; another lock surface may take it. */
 	if (lock_surface->surface->role_data == lock_surface) {
 		lock_surface->surface->role_data = NULL;
@@ -195,8 +195,7 @@ static void lock_surface_handle_output_destroy(
 		struct wl_listener *listener, void *data) {
 	struct fw_session_lock_surface *lock_surface =
 			wl_container_of(listener, lock_surface, output_destroy);
-	wl_list_remove(&lock_surface->output_destroy.link);
-	wl_list_init(&lock_surface->output_destroy.link);
+	fw_listener_disconnect(&lock_surface->output_destroy);
 	lock_surface->output = NULL;
 }
 
