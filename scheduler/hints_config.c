@@ -153,13 +153,10 @@ bool hints_config_parse_target(struct hints_config *config, const char *text) {
 }
 
 const char *hints_mode_name(enum hints_mode mode) {
-	switch (mode) {
-	case HINTS_OFF:
-		return "off";
-	case HINTS_DRY_RUN:
-		return "dry-run";
-	case HINTS_ON:
-		return "on";
-	}
-	return "?";
+	static const char *const names[] = {
+			[HINTS_OFF] = "off",
+			[HINTS_DRY_RUN] = "dry-run",
+			[HINTS_ON] = "on",
+	};
+	return (size_t)mode < sizeof(names) / sizeof(names[0]) ? names[mode] : "?";
 }
