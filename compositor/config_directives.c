@@ -605,15 +605,7 @@ void fw_config_check_keymap(struct parser *parser, const char *path) {
 		return;
 	}
 	xkb_context_set_log_fn(context, ignore_xkb_log);
-	struct xkb_rule_names names = {
-			.rules = input->xkb_rules,
-			.model = input->xkb_model,
-			.layout = input->xkb_layout,
-			.variant = input->xkb_variant,
-			.options = input->xkb_options,
-	};
-	struct xkb_keymap *keymap = xkb_keymap_new_from_names(
-			context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS);
+	struct xkb_keymap *keymap = fw_input_config_keymap(input, context);
 	if (keymap == NULL) {
 		struct line line = {.path = path, .number = parser->keymap_line};
 		fw_config_error(parser->config, &line,

@@ -293,6 +293,19 @@ bool fw_file_config_load(struct fw_file_config *config, const char *path) {
 	return ok;
 }
 
+struct xkb_keymap *fw_input_config_keymap(
+		const struct fw_input_config *input, struct xkb_context *context) {
+	struct xkb_rule_names names = {
+			.rules = input->xkb_rules,
+			.model = input->xkb_model,
+			.layout = input->xkb_layout,
+			.variant = input->xkb_variant,
+			.options = input->xkb_options,
+	};
+	return xkb_keymap_new_from_names(
+			context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS);
+}
+
 struct fw_file_config *fw_file_config_create(void) {
 	struct fw_file_config *config = calloc(1, sizeof(*config));
 	if (config == NULL) {

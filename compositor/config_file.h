@@ -128,5 +128,12 @@ bool fw_file_config_output(const struct fw_file_config *config,
 		const char *name, struct fw_output_config *out);
 
 bool fw_action_from_name(const char *name, enum fw_action *action);
+/*
+ * Compiles the keymap input names in context; NULL names are xkbcommon's
+ * defaults. NULL if it does not compile.
+ */
+struct xkb_context;
+struct xkb_keymap *fw_input_config_keymap(
+		const struct fw_input_config *input, struct xkb_context *context);
 
 #endif

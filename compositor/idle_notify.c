@@ -1,4 +1,5 @@
 #include "compositor/idle_notify.h"
+#include "compositor/resource.h"
 #include "ext-idle-notify-v1-protocol.h"
 #include <stdlib.h>
 #include <wayland-server-core.h>
@@ -52,13 +53,8 @@ static void arm(struct notification *notification) {
 	}
 }
 
-static void notification_handle_destroy(
-		struct wl_client *client, struct wl_resource *resource) {
-	wl_resource_destroy(resource);
-}
-
 static const struct ext_idle_notification_v1_interface notification_impl = {
-		.destroy = notification_handle_destroy,
+		.destroy = fw_resource_handle_destroy,
 };
 
 static void notification_handle_resource_destroy(struct wl_resource *resource) {
@@ -102,25 +98,15 @@ static void notifier_handle_get_idle_notification(struct wl_client *client,
 	arm(notification);
 }
 
-static void notifier_handle_destroy(
-		struct wl_client *client, struct wl_resource *resource) {
-	wl_resource_destroy(resource);
-}
-
 static const struct ext_idle_notifier_v1_interface notifier_impl = {
-		.destroy = notifier_handle_destroy,
+		.destroy = fw_resource_handle_destroy,
 		.get_idle_notification = notifier_handle_get_idle_notification,
 };
 
 static void notifier_bind(
 		struct wl_client *client, void *data, uint32_t version, uint32_t id) {
-	struct wl_resource *resource = wl_resource_create(
-			client, &ext_idle_notifier_v1_interface, version, id);
-	if (resource == NULL) {
-		wl_client_post_no_memory(client);
-		return;
-	}
-	wl_resource_set_implementation(resource, &notifier_impl, data, NULL);
+	fw_resource_bind(client, &ext_idle_notifier_v1_interface, version, id,
+			&notifier_impl, data);
 }
 
 struct fw_idle_notifier *fw_idle_notifier_create(struct wl_display *display) {

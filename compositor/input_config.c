@@ -20,21 +20,13 @@ struct fw_pointer {
 	struct wl_list link; /* fw_server.pointers */
 };
 
-/* The keymap the file asks for; NULL names are xkbcommon's defaults. */
+/* The keymap the file asks for, else the default one. */
 static struct xkb_keymap *compile_keymap(const struct fw_input_config *input) {
 	struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
 	if (context == NULL) {
 		return NULL;
 	}
-	struct xkb_rule_names names = {
-			.rules = input->xkb_rules,
-			.model = input->xkb_model,
-			.layout = input->xkb_layout,
-			.variant = input->xkb_variant,
-			.options = input->xkb_options,
-	};
-	struct xkb_keymap *keymap = xkb_keymap_new_from_names(
-			context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS);
+	struct xkb_keymap *keymap = fw_input_config_keymap(input, context);
 	if (keymap == NULL) {
 		/* The parser compiled it already; the files may have changed. */
 		wlr_log(WLR_ERROR,

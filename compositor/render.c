@@ -4,9 +4,9 @@
  *
  * wlr_scene 0.15 draws every node whole, bottom to top, hidden or not, and
  * the 0.15 pixman renderer draws every texture through a projective
- * transform and a solid alpha mask, pixman's slowest path. Four windows a
- * full frame each took 3.2 ms a frame here, and every client waits behind
- * that frame: a frame is work that cannot be interleaved with the gate.
+ * transform and a solid alpha mask, pixman's slowest path. Every client
+ * waits behind a frame, as a frame is work that cannot be interleaved with
+ * the gate, so a slow frame is everyone's latency (bench/README.md).
  *
  * So this pass paints each pixel once: a node is clipped to the damage
  * minus everything opaque above it, and a plain surface buffer is copied

@@ -5,6 +5,7 @@
  */
 #include "compositor/session_lock.h"
 #include "compositor/listener.h"
+#include "compositor/resource.h"
 #include "ext-session-lock-v1-protocol.h"
 #include <stdlib.h>
 #include <wlr/types/wlr_output.h>
@@ -37,7 +38,7 @@ static void lock_surface_destroy(struct fw_session_lock_surface *lock_surface) {
 	wl_signal_emit(&lock_surface->events.destroy, lock_surface);
 	wl_list_remove(&lock_surface->link);
 	wl_list_remove(&lock_surface->surface_destroy.link);
-	wl_list_remove(&lock_surface->output_destroy.link);
+	fw_listener_disconnect(&lock_surface->output_destroy);
 	/* The surface keeps its role; another lock surface may take it. */
 	if (lock_surface->surface->role_data == lock_surface) {
 		lock_surface->surface->role_data = NULL;
@@ -166,13 +167,8 @@ static void lock_surface_handle_ack_configure(struct wl_client *client,
 	}
 }
 
-static void lock_surface_handle_destroy(
-		struct wl_client *client, struct wl_resource *resource) {
-	wl_resource_destroy(resource);
-}
-
 static const struct ext_session_lock_surface_v1_interface lock_surface_impl = {
-		.destroy = lock_surface_handle_destroy,
+		.destroy = fw_resource_handle_destroy,
 		.ack_configure = lock_surface_handle_ack_configure,
 };
 
@@ -195,8 +191,7 @@ static void lock_surface_handle_output_destroy(
 		struct wl_listener *listener, void *data) {
 	struct fw_session_lock_surface *lock_surface =
 			wl_container_of(listener, lock_surface, output_destroy);
-	wl_list_remove(&lock_surface->output_destroy.link);
-	wl_list_init(&lock_surface->output_destroy.link);
+	fw_listener_disconnect(&lock_surface->output_destroy);
 	lock_surface->output = NULL;
 }
 
@@ -376,25 +371,15 @@ static void manager_handle_lock(
 	wl_signal_emit(&manager->events.new_lock, lock);
 }
 
-static void manager_handle_destroy(
-		struct wl_client *client, struct wl_resource *resource) {
-	wl_resource_destroy(resource);
-}
-
 static const struct ext_session_lock_manager_v1_interface manager_impl = {
-		.destroy = manager_handle_destroy,
+		.destroy = fw_resource_handle_destroy,
 		.lock = manager_handle_lock,
 };
 
 static void manager_bind(
 		struct wl_client *client, void *data, uint32_t version, uint32_t id) {
-	struct wl_resource *resource = wl_resource_create(
-			client, &ext_session_lock_manager_v1_interface, version, id);
-	if (resource == NULL) {
-		wl_client_post_no_memory(client);
-		return;
-	}
-	wl_resource_set_implementation(resource, &manager_impl, data, NULL);
+	fw_resource_bind(client, &ext_session_lock_manager_v1_interface, version,
+			id, &manager_impl, data);
 }
 
 struct fw_session_lock_manager *fw_session_lock_manager_create(

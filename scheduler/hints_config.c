@@ -20,12 +20,11 @@
  *   +19 and less, and every other thread's wakeup preempts it at once.
  *   A busy thread that merely runs at a low weight still holds its CPU for
  *   a whole slice once it has it, and a flooder on fairway's CPU then holds
- *   up fairway and the clients waiting on it (bench/README.md: a probe's
- *   p99 under 4 requests flooders fell from 2.2-2.7 ms at nice +19 to
- *   0.18-0.63 ms with SCHED_IDLE). Leaving SCHED_IDLE needs CAP_SYS_NICE
- *   or the client's RLIMIT_NICE; where fairway could not restore it,
- *   hints.c falls back to SCHED_BATCH, which never preempts on wakeup.
- * idle: the original attributes.
+ *   up fairway and the clients waiting on it (bench/README.md compares a
+ *   probe's round trips under flooders at nice +19 and SCHED_IDLE). Leaving
+ * SCHED_IDLE needs CAP_SYS_NICE or the client's RLIMIT_NICE; where fairway
+ * could not restore it, hints.c falls back to SCHED_BATCH, which never preempts
+ * on wakeup. idle: the original attributes.
  */
 void hints_config_default(struct hints_config *config) {
 	*config = (struct hints_config){
@@ -154,13 +153,10 @@ bool hints_config_parse_target(struct hints_config *config, const char *text) {
 }
 
 const char *hints_mode_name(enum hints_mode mode) {
-	switch (mode) {
-	case HINTS_OFF:
-		return "off";
-	case HINTS_DRY_RUN:
-		return "dry-run";
-	case HINTS_ON:
-		return "on";
-	}
-	return "?";
+	static const char *const names[] = {
+			[HINTS_OFF] = "off",
+			[HINTS_DRY_RUN] = "dry-run",
+			[HINTS_ON] = "on",
+	};
+	return (size_t)mode < sizeof(names) / sizeof(names[0]) ? names[mode] : "?";
 }

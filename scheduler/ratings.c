@@ -134,17 +134,11 @@ enum ratings_class ratings_class_max(
 }
 
 const char *ratings_class_name(enum ratings_class class) {
-	switch (class) {
-	case RATINGS_BACKGROUND:
-		return "background";
-	case RATINGS_IDLE:
-		return "idle";
-	case RATINGS_OUTPUT:
-		return "output";
-	case RATINGS_INTERACTIVE:
-		return "interactive";
-	case RATINGS_CLASS_COUNT:
-		break;
-	}
-	return "?";
+	static const char *const names[RATINGS_CLASS_COUNT] = {
+			[RATINGS_BACKGROUND] = "background",
+			[RATINGS_IDLE] = "idle",
+			[RATINGS_OUTPUT] = "output",
+			[RATINGS_INTERACTIVE] = "interactive",
+	};
+	return (size_t) class < RATINGS_CLASS_COUNT ? names[class] : "?";
 }

@@ -42,8 +42,8 @@ struct ratings_params {
 	double output_threshold;
 	/*
 	 * Share of wall time served by the gate above which a client without
-	 * input or output is background: 0.05 (50 ms of compositor time a
-	 * second, ten times what an interactive client needs).
+	 * input or output is background: 0.05, that is 50 ms of compositor
+	 * time a second, far above what an interactive client takes.
 	 */
 	double busy_threshold;
 };

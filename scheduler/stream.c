@@ -30,61 +30,69 @@ void stream_finish(struct stream *stream) {
 	stream_init(stream);
 }
 
-/* Makes room for `extra` more bytes at the tail, compacting first. */
+/*
+ * Makes room for `extra` more items at the tail of one of the stream's
+ * queues, bytes or fds: *items holds [*head, *tail) of *capacity items of
+ * `size` bytes each. Compacts first, then grows from `initial`.
+ */
+static int reserve(void **items, size_t size, size_t initial, size_t *head,
+		size_t *tail, size_t *capacity, size_t extra) {
+	if (*capacity - *tail >= extra) {
+		return 0;
+	}
+	size_t count = *tail - *head;
+	if (*head > 0) {
+		memmove(*items, (uint8_t *)*items + *head * size, count * size);
+		*head = 0;
+		*tail = count;
+	}
+	if (*capacity - *tail >= extra) {
+		return 0;
+	}
+	size_t grown = *capacity ? *capacity : initial;
+	while (grown - count < extra) {
+		grown *= 2;
+	}
+	void *moved = realloc(*items, grown * size);
+	if (!moved) {
+		return -1;
+	}
+	*items = moved;
+	*capacity = grown;
+	return 0;
+}
+
 static int reserve_bytes(struct stream *stream, size_t extra) {
 	if (stream_len(stream) + extra > stream->high) {
 		stream->high = stream_len(stream) + extra;
 	}
-	if (stream->capacity - stream->tail >= extra) {
-		return 0;
-	}
-	size_t len = stream_len(stream);
-	if (stream->head > 0) {
-		memmove(stream->data, stream->data + stream->head, len);
-		stream->head = 0;
-		stream->tail = len;
-	}
-	if (stream->capacity - stream->tail >= extra) {
-		return 0;
-	}
-	size_t capacity = stream->capacity ? stream->capacity : 4096;
-	while (capacity - len < extra) {
-		capacity *= 2;
-	}
-	uint8_t *data = realloc(stream->data, capacity);
-	if (!data) {
-		return -1;
-	}
+	void *data = stream->data;
+	int result = reserve(&data, 1, 4096, &stream->head, &stream->tail,
+			&stream->capacity, extra);
 	stream->data = data;
-	stream->capacity = capacity;
-	return 0;
+	return result;
 }
 
 static int reserve_fds(struct stream *stream, size_t extra) {
-	if (stream->fds_capacity - stream->fds_tail >= extra) {
-		return 0;
-	}
-	size_t count = stream_fd_count(stream);
-	if (stream->fds_head > 0) {
-		memmove(stream->fds, stream->fds + stream->fds_head,
-				count * sizeof(*stream->fds));
-		stream->fds_head = 0;
-		stream->fds_tail = count;
-	}
-	if (stream->fds_capacity - stream->fds_tail >= extra) {
-		return 0;
-	}
-	size_t capacity = stream->fds_capacity ? stream->fds_capacity : 32;
-	while (capacity - count < extra) {
-		capacity *= 2;
-	}
-	struct stream_fd *fds = realloc(stream->fds, capacity * sizeof(*fds));
-	if (!fds) {
-		return -1;
-	}
+	void *fds = stream->fds;
+	int result = reserve(&fds, sizeof(*stream->fds), 32, &stream->fds_head,
+			&stream->fds_tail, &stream->fds_capacity, extra);
 	stream->fds = fds;
-	stream->fds_capacity = capacity;
-	return 0;
+	return result;
+}
+
+/* One sendmsg or recvmsg that never blocks, retried if interrupted. */
+static ssize_t transfer(int fd, struct msghdr *msg, bool send) {
+	ssize_t n;
+	do {
+		n = send ? sendmsg(fd, msg, MSG_DONTWAIT | MSG_NOSIGNAL)
+				 : recvmsg(fd, msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	} while (n < 0 && errno == EINTR);
+	return n;
+}
+
+static bool would_block(void) {
+	return errno == EAGAIN || errno == EWOULDBLOCK;
 }
 
 int stream_append(struct stream *stream, const void *data, size_t len) {
@@ -186,12 +194,9 @@ ssize_t stream_recv(struct stream *stream, int fd, size_t max, size_t max_fds,
 				.msg_control = control.buf,
 				.msg_controllen = sizeof(control.buf),
 		};
-		ssize_t n;
-		do {
-			n = recvmsg(fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-		} while (n < 0 && errno == EINTR);
+		ssize_t n = transfer(fd, &msg, false);
 		if (n < 0) {
-			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+			if (would_block()) {
 				break;
 			}
 			return total > 0 ? (ssize_t)total : -1;
@@ -332,12 +337,9 @@ ssize_t stream_send(struct stream *stream, int fd, size_t len) {
 			msg.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
 			put_fds(stream, CMSG_FIRSTHDR(&msg), nfds);
 		}
-		ssize_t n;
-		do {
-			n = sendmsg(fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
-		} while (n < 0 && errno == EINTR);
+		ssize_t n = transfer(fd, &msg, true);
 		if (n < 0) {
-			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+			if (would_block()) {
 				break;
 			}
 			return sent > 0 ? (ssize_t)sent : -1;

@@ -123,4 +123,15 @@ struct wayland_end {
 	struct wayland_end_owner *owner;
 };
 
+/*
+ * For the transports' attach: a zeroed end of `size` bytes for owner and
+ * the socketpair it serves (socket(2) flags beyond SOCK_CLOEXEC in
+ * flags). NULL, with the reason logged, on failure.
+ */
+struct wayland_end *wayland_end_create(size_t size,
+		const struct gate_transport *transport, struct wayland_end_owner *owner,
+		int flags, int pair[2]);
+/* An attach that failed after wayland_end_create: closes both, frees end. */
+void wayland_end_abandon(struct wayland_end *end, const int pair[2]);
+
 #endif

@@ -85,16 +85,10 @@ static bool table_set(int fd, struct memory_end *end) {
 
 static struct wayland_end *memory_attach(
 		struct wl_event_loop *loop, struct wayland_end_owner *owner, int *fd) {
-	struct memory_end *end = calloc(1, sizeof(*end));
-	if (!end) {
-		return NULL;
-	}
-	end->base.transport = &gate_transport_memory;
-	end->base.owner = owner;
 	int pair[2];
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) < 0) {
-		sched_log(SCHED_LOG_ERROR, "socketpair: %s", strerror(errno));
-		free(end);
+	struct memory_end *end = (struct memory_end *)wayland_end_create(
+			sizeof(*end), &gate_transport_memory, owner, 0, pair);
+	if (!end) {
 		return NULL;
 	}
 	end->peer_fd = pair[0];
@@ -102,9 +96,7 @@ static struct wayland_end *memory_attach(
 	if (!table_set(end->fd, end)) {
 		sched_log(
 				SCHED_LOG_ERROR, "no room to serve fd %d from memory", end->fd);
-		close(pair[0]);
-		close(pair[1]);
-		free(end);
+		wayland_end_abandon(&end->base, pair);
 		return NULL;
 	}
 	*fd = end->fd;
@@ -179,17 +171,30 @@ static ssize_t refuse(const char *call, int flags) {
 	return -1;
 }
 
+/*
+ * Whose end fd is: NULL if it is none of ours, and the call goes to the
+ * system. A call on a gated end with flags beyond `allowed` is refused:
+ * *result is set and NULL returned with *refused.
+ */
+static struct wayland_end_owner *gated_owner(int fd, const char *call,
+		int flags, int allowed, ssize_t *result, bool *refused) {
+	struct memory_end *end = lookup(fd);
+	*refused = end != NULL && (flags & ~allowed) != 0;
+	if (*refused) {
+		*result = refuse(call, flags);
+		return NULL;
+	}
+	return end != NULL ? end->base.owner : NULL;
+}
+
 bool transport_memory_recvmsg(
 		int fd, struct msghdr *msg, int flags, ssize_t *result) {
-	struct memory_end *end = lookup(fd);
-	if (!end) {
-		return false;
+	bool refused;
+	struct wayland_end_owner *owner = gated_owner(fd, "recvmsg", flags,
+			MSG_DONTWAIT | MSG_CMSG_CLOEXEC, result, &refused);
+	if (!owner) {
+		return refused;
 	}
-	if (flags & ~(MSG_DONTWAIT | MSG_CMSG_CLOEXEC)) {
-		*result = refuse("recvmsg", flags);
-		return true;
-	}
-	struct wayland_end_owner *owner = end->base.owner;
 	if (owner->released == 0) {
 		/* Not its turn: as a socket with nothing in it would answer. */
 		errno = EAGAIN;
@@ -207,15 +212,12 @@ bool transport_memory_recvmsg(
 
 bool transport_memory_sendmsg(
 		int fd, const struct msghdr *msg, int flags, ssize_t *result) {
-	struct memory_end *end = lookup(fd);
-	if (!end) {
-		return false;
+	bool refused;
+	struct wayland_end_owner *owner = gated_owner(fd, "sendmsg", flags,
+			MSG_DONTWAIT | MSG_NOSIGNAL, result, &refused);
+	if (!owner) {
+		return refused;
 	}
-	if (flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL)) {
-		*result = refuse("sendmsg", flags);
-		return true;
-	}
-	struct wayland_end_owner *owner = end->base.owner;
 	if (owner->discard_events) {
 		*result = stream_iov_len(msg);
 		return true;

@@ -73,20 +73,14 @@ static int handle_readable(int fd, uint32_t mask, void *data) {
 
 static struct wayland_end *socketpair_attach(
 		struct wl_event_loop *loop, struct wayland_end_owner *owner, int *fd) {
-	struct socketpair_end *end = calloc(1, sizeof(*end));
+	int pair[2];
+	struct socketpair_end *end =
+			(struct socketpair_end *)wayland_end_create(sizeof(*end),
+					&gate_transport_socketpair, owner, SOCK_NONBLOCK, pair);
 	if (!end) {
 		return NULL;
 	}
-	end->base.transport = &gate_transport_socketpair;
-	end->base.owner = owner;
 	end->loop = loop;
-	int pair[2];
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0,
-				pair) < 0) {
-		sched_log(SCHED_LOG_ERROR, "socketpair: %s", strerror(errno));
-		free(end);
-		return NULL;
-	}
 	/*
 	 * What libwayland writes in one batch must fit before the gate reads
 	 * it back: as much as the kernel lets an unprivileged process have.
@@ -98,9 +92,7 @@ static struct wayland_end *socketpair_attach(
 			loop, end->fd, WL_EVENT_READABLE, handle_readable, end);
 	if (!end->source) {
 		sched_log(SCHED_LOG_ERROR, "cannot watch libwayland's end");
-		close(pair[0]);
-		close(pair[1]);
-		free(end);
+		wayland_end_abandon(&end->base, pair);
 		return NULL;
 	}
 	*fd = pair[1];

@@ -11,8 +11,10 @@ from .procs import Proc
 
 ALL = ["fairway", "fairway-noframe", "fairway-off", "sway", "cage", "weston"]
 # Variants for A/B runs, named on request only: fairway-scene paints with
-# wlr_scene's own render pass instead of fairway's direct one.
-EXTRA = ["fairway-scene"]
+# wlr_scene's own render pass instead of fairway's direct one;
+# fairway-memory and fairway-socketpair force the gate's transport to
+# libwayland (see docs/architecture.md) instead of the self-test's choice.
+EXTRA = ["fairway-scene", "fairway-memory", "fairway-socketpair"]
 FAIRWAY_ARGS = {
     "fairway": ["--scheduler", "on"],
     # Frame done right after each paint, paint on the frame event: the
@@ -20,6 +22,9 @@ FAIRWAY_ARGS = {
     "fairway-noframe": ["--scheduler", "on", "--frame-schedule", "off"],
     "fairway-off": ["--scheduler", "off"],
     "fairway-scene": ["--scheduler", "on", "--render", "scene"],
+    "fairway-memory": ["--scheduler", "on", "--gate-transport", "memory"],
+    "fairway-socketpair": ["--scheduler", "on", "--gate-transport",
+        "socketpair"],
 }
 WIDTH, HEIGHT = 1280, 720
 
