@@ -32,7 +32,7 @@ struct options {
 
 static void usage(FILE *out, const char *prog) {
 	fprintf(out,
-			"Usage: %s [--batch [--json]] [--count N] [--interval MS]\n"
+			"usage: %s [--batch [--json]] [--count N] [--interval MS]\n"
 			"       [--sort KEY] [--set-priority PID=N]...\n"
 			"\n"
 			"Shows fairway's clients and what the scheduler gives each, "
