@@ -10,6 +10,9 @@
  *   lower N...            lowers its own priority to each N in turn
  *   period MS SECONDS     subscribe_all(MS): "period P", then after SECONDS
  *                         "rounds R elapsed_ms E"
+ *   stall N               opens N more connections, subscribes to every
+ *                         client's statistics at 100 ms twice over (all,
+ *                         and each), prints "stalled" and never reads again
  */
 #include "fairway-scheduler-unstable-v1-client-protocol.h"
 #include <errno.h>
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <wayland-client.h>
 
 struct handle {
@@ -265,6 +269,33 @@ static int run(int argc, char **argv, struct wl_registry *registry) {
 		}
 		printf("rounds %d elapsed_ms %.0f\n", t.rounds, now_ms() - start);
 		return 0;
+	}
+	if (strcmp(mode, "stall") == 0 && argc == 3) {
+		int extra = atoi(argv[2]);
+		for (int i = 0; i < extra; i++) {
+			struct wl_display *other = wl_display_connect(NULL);
+			if (other == NULL || wl_display_roundtrip(other) < 0) {
+				printf("cannot open connection %d\n", i);
+				return 1;
+			}
+			/* Left open until exit: they are the clients to report. */
+		}
+		int status = bind_manager(registry, t.manager_name);
+		if (status != 0) {
+			return status;
+		}
+		fairway_scheduler_manager_v1_subscribe_all(t.manager, 100);
+		for (int i = 0; i < t.handle_count; i++) {
+			fairway_scheduler_client_v1_subscribe(t.handles[i].proxy, 100);
+		}
+		if (wl_display_flush(t.display) < 0) {
+			return fail_protocol();
+		}
+		printf("stalled with %d clients\n", t.handle_count);
+		fflush(stdout);
+		for (;;) {
+			pause();
+		}
 	}
 	return usage();
 }
