@@ -5,7 +5,7 @@
 # a bind to it anyway is a protocol error, and through self it may lower
 # its own priority but not raise it. Nobody else is disturbed meanwhile.
 . "$(dirname "$0")/lib.sh"
-: "${FW_TEST_SCHEDULER:?}" "${FW_TEST_CLIENT:?}"
+: "${FW_TEST_SCHEDULER:?}" "${FW_TEST_CLIENT:?}" "${FAIRWAY_TOP:?}"
 need_prog setpriv
 id nobody >/dev/null 2>&1 || skip "no user nobody"
 
@@ -40,6 +40,11 @@ as_nobody "$FW_TEST_SCHEDULER" bind-manager "$MANAGER" >"$FW_TMP/nobody-bind.out
 status=$?
 [ "$status" -eq 3 ] && grep -Eq '^error wl_(display|registry) 0$' "$FW_TMP/nobody-bind.out" ||
 	fail "nobody's bind of the manager was not an invalid_object error (exit $status): $(cat "$FW_TMP/nobody-bind.out")"
+
+as_nobody "$FAIRWAY_TOP" --batch --count 1 >"$FW_TMP/nobody-top.out" 2>"$FW_TMP/nobody-top.err"
+status=$?
+[ "$status" -eq 1 ] && grep -q 'offers no fairway_scheduler_manager_v1' "$FW_TMP/nobody-top.err" ||
+	fail "fairway-top as nobody did not say it has no manager (exit $status): $(cat "$FW_TMP/nobody-top.err")"
 
 # Lowering its own priority is open to all; raising it again is not.
 as_nobody "$FW_TEST_SCHEDULER" lower -3 -5 >"$FW_TMP/nobody-lower.out" ||
