@@ -1,7 +1,8 @@
 #!/bin/sh
 # fairway-top --batch --json over the scheduler protocol names a known
 # client with its real pid, comm and app_id, and itself as "self"; the
-# text table shows the same client. fairway-top takes the first refresh
+# text table shows the same client. With --scheduler off there is nothing
+# to show, and fairway-top says so. fairway-top takes the first refresh
 # from the second round, so --count 1 waits two periods.
 . "$(dirname "$0")/lib.sh"
 : "${FAIRWAY_TOP:?}" "${FW_TEST_CLIENT:?}"
@@ -39,4 +40,12 @@ timeout 20 "$FAIRWAY_TOP" --batch --count 1 --interval 200 \
 	>"$FW_TMP/top.txt" 2>"$FW_TMP/top.err" || fail "fairway-top --batch failed"
 grep -E "^ +[0-9]+ +$CLIENT_PID +0 .* fw-test-client \(fw-top-known\)" \
 	"$FW_TMP/top.txt" >/dev/null || fail "the table has no row for $CLIENT_PID: $(cat "$FW_TMP/top.txt")"
+
+fw_stop
+[ "$FW_STATUS" -eq 0 ] || fail "fairway exited $FW_STATUS on SIGTERM"
+fw_start --no-xwayland --scheduler off
+timeout 20 "$FAIRWAY_TOP" --batch --count 1 >"$FW_TMP/off.out" 2>"$FW_TMP/off.err"
+status=$?
+[ "$status" -eq 1 ] && grep -q 'offers no fairway_scheduler_manager_v1' "$FW_TMP/off.err" ||
+	fail "with --scheduler off, fairway-top exited $status: $(cat "$FW_TMP/off.err")"
 pass
