@@ -377,8 +377,8 @@ static void handle_set_priority(struct wl_client *client,
 static void handle_subscribe(struct wl_client *client,
 		struct wl_resource *resource, uint32_t period_ms) {
 	struct fw_sp_handle *handle = handle_from_resource(resource);
-	if (handle == NULL || handle->client == NULL) {
-		return;
+	if (handle == NULL || handle->client == NULL || handle->manager == NULL) {
+		return; /* its client or its manager is gone */
 	}
 	if (!set_period(handle->client->sp, &handle->timer, &handle->period_ms,
 				period_ms, handle_handle_timer, handle)) {
@@ -395,12 +395,16 @@ static const struct fairway_scheduler_client_v1_interface handle_impl = {
 };
 
 /* Stops everything a handle does; it stays as an inert resource. */
-static void handle_close(struct fw_sp_handle *handle) {
+static void handle_unsubscribe(struct fw_sp_handle *handle) {
 	if (handle->timer != NULL) {
 		wl_event_source_remove(handle->timer);
 		handle->timer = NULL;
 	}
 	handle->period_ms = 0;
+}
+
+static void handle_close(struct fw_sp_handle *handle) {
+	handle_unsubscribe(handle);
 	if (handle->client != NULL) {
 		wl_list_remove(&handle->client_link);
 		wl_list_init(&handle->client_link);
@@ -558,6 +562,7 @@ static void manager_resource_destroy(struct wl_resource *resource) {
 	/* Its handles outlive it, inert but for set_priority. */
 	struct fw_sp_handle *handle, *tmp;
 	wl_list_for_each_safe(handle, tmp, &manager->handles, manager_link) {
+		handle_unsubscribe(handle);
 		handle->manager = NULL;
 		wl_list_remove(&handle->manager_link);
 		wl_list_init(&handle->manager_link);

@@ -10,12 +10,17 @@
  *   lower N...            lowers its own priority to each N in turn
  *   period MS SECONDS     subscribe_all(MS): "period P", then after SECONDS
  *                         "rounds R elapsed_ms E"
+ *   orphan PID N          subscribes to PID's statistics, destroys the
+ *                         manager, prints "stats_after S" for the stats
+ *                         that came in the next 500 ms, then sets PID's
+ *                         priority to N through the orphaned handle
  *   stall N               opens N more connections, subscribes to every
  *                         client's statistics at 100 ms twice over (all,
  *                         and each), prints "stalled" and never reads again
  */
 #include "fairway-scheduler-unstable-v1-client-protocol.h"
 #include <errno.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +46,7 @@ static struct {
 	int handle_count;
 	bool announced;
 	int rounds;
+	int stats; /* stats events so far */
 	int self_priority;
 } t;
 
@@ -80,6 +86,7 @@ static void handle_period(void *data, struct fairway_scheduler_client_v1 *proxy,
 
 static void handle_stats(void *data, struct fairway_scheduler_client_v1 *proxy,
 		struct wl_array *values) {
+	t.stats++;
 }
 
 static void handle_closed(
@@ -180,6 +187,32 @@ static double now_ms(void) {
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* Dispatches whatever comes for ms milliseconds; false on an error. */
+static bool dispatch_for(double ms) {
+	double end = now_ms() + ms;
+	for (double left = ms; left > 0; left = end - now_ms()) {
+		while (wl_display_prepare_read(t.display) != 0) {
+			if (wl_display_dispatch_pending(t.display) < 0) {
+				return false;
+			}
+		}
+		wl_display_flush(t.display);
+		struct pollfd pfd = {
+				.fd = wl_display_get_fd(t.display), .events = POLLIN};
+		if (poll(&pfd, 1, (int)left + 1) > 0) {
+			if (wl_display_read_events(t.display) < 0) {
+				return false;
+			}
+		} else {
+			wl_display_cancel_read(t.display);
+		}
+		if (wl_display_dispatch_pending(t.display) < 0) {
+			return false;
+		}
+	}
+	return true;
+}
+
 static int usage(void) {
 	fprintf(stderr,
 			"usage: fw-test-scheduler globals|see|bind-manager "
@@ -268,6 +301,43 @@ static int run(int argc, char **argv, struct wl_registry *registry) {
 			}
 		}
 		printf("rounds %d elapsed_ms %.0f\n", t.rounds, now_ms() - start);
+		return 0;
+	}
+	if (strcmp(mode, "orphan") == 0 && argc == 4) {
+		int status = bind_manager(registry, t.manager_name);
+		int pid = atoi(argv[2]);
+		struct handle *mine = NULL;
+		for (int i = 0; status == 0 && i < t.handle_count; i++) {
+			if (t.handles[i].pid == pid) {
+				mine = &t.handles[i];
+			}
+		}
+		if (status != 0 || mine == NULL) {
+			printf("no client %d\n", pid);
+			return status != 0 ? status : 1;
+		}
+		fairway_scheduler_client_v1_subscribe(mine->proxy, 100);
+		while (t.stats == 0) {
+			if (wl_display_dispatch(t.display) < 0) {
+				return fail_protocol();
+			}
+		}
+		fairway_scheduler_manager_v1_destroy(t.manager);
+		t.manager = NULL;
+		if (wl_display_roundtrip(t.display) < 0) {
+			return fail_protocol();
+		}
+		int before = t.stats;
+		fairway_scheduler_client_v1_subscribe(mine->proxy, 100);
+		if (!dispatch_for(500)) {
+			return fail_protocol();
+		}
+		printf("stats_after %d\n", t.stats - before);
+		fairway_scheduler_client_v1_set_priority(mine->proxy, atoi(argv[3]));
+		if (wl_display_roundtrip(t.display) < 0) {
+			return fail_protocol();
+		}
+		printf("set\n");
 		return 0;
 	}
 	if (strcmp(mode, "stall") == 0 && argc == 3) {

@@ -40,6 +40,21 @@ assert rows[int(sys.argv[1])]["priority"] == 0, rows[int(sys.argv[1])]
 "$FW_TEST_SCHEDULER" set-priority "$CLIENT_PID" 20 >"$FW_TMP/good.out" ||
 	fail "priority 20 refused: $(cat "$FW_TMP/good.out")"
 
+# A handle whose manager is gone still sets priorities, but its
+# subscription stops and a new one is ignored.
+"$FW_TEST_SCHEDULER" orphan "$CLIENT_PID" -7 >"$FW_TMP/orphan.out" ||
+	fail "orphan failed: $(cat "$FW_TMP/orphan.out")"
+grep -q '^stats_after 0$' "$FW_TMP/orphan.out" ||
+	fail "statistics came after the manager went: $(cat "$FW_TMP/orphan.out")"
+priority_is() {
+	tail -n 1 "$FW_TMP/top.json" | python3 -c '
+import json, sys
+rows = {r["pid"]: r for r in json.load(sys.stdin)}
+sys.exit(0 if rows[int(sys.argv[1])]["priority"] == int(sys.argv[2]) else 1)
+' "$CLIENT_PID" "$1"
+}
+wait_until 20 "priority -7 from the orphaned handle" priority_is -7
+
 # Periods: 1 ms is 100, 0 stops, above an hour is an hour.
 "$FW_TEST_SCHEDULER" period 1 2 >"$FW_TMP/period.out" || fail "period failed"
 grep -q '^period 100$' "$FW_TMP/period.out" ||
