@@ -221,3 +221,27 @@ void fw_ratings_set_hint_targets(struct fw_server *server) {
 		hints_set_targets(ratings->hints, server->config.hints.targets);
 	}
 }
+
+void fw_ratings_read_client(struct fw_server *server, struct wl_client *client,
+		int64_t now, struct fw_client_rating *rating) {
+	*rating = (struct fw_client_rating){
+			.class = -1, .input_age_ns = -1, .hint_class = -1};
+	struct fw_ratings *ratings = server->ratings;
+	struct fw_rated_client *rc =
+			ratings != NULL ? fw_rated_client_get(ratings, client) : NULL;
+	if (rc == NULL || rc->rated == NULL) {
+		return;
+	}
+	const struct fw_rated *rated = rc->rated;
+	rating->class = (int)rated->class;
+	rating->output_rate =
+			ratings_client_output_rate(&rated->rc, &ratings->params, now);
+	rating->busy_share =
+			ratings_client_busy_share(&rated->rc, &ratings->params, now);
+	if (rated->rc.had_input) {
+		rating->input_age_ns = now - rated->rc.last_input_ns;
+	}
+	if (rated->proc != NULL && !rated->proc->gone) {
+		rating->hint_class = (int)rated->proc->applied;
+	}
+}

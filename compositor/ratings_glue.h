@@ -2,6 +2,7 @@
 #define FAIRWAY_COMPOSITOR_RATINGS_GLUE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct fw_server;
 struct wl_client;
@@ -21,5 +22,21 @@ void fw_ratings_set_hint_targets(struct fw_server *server);
 /* Input went to client, to surface where known (both may be NULL). */
 void fw_ratings_note_input(struct fw_server *server, struct wl_client *client,
 		struct wlr_surface *surface);
+
+/* What the ratings know of a client's process, for a live view of them. */
+struct fw_client_rating {
+	int class; /* enum ratings_class; -1: not rated */
+	double output_rate; /* frames per second over the window */
+	int64_t input_age_ns; /* since its last input; -1: none in memory */
+	double busy_share; /* of wall time served, 0 to 1 */
+	int hint_class; /* the class its threads' hints are; -1: none */
+};
+/*
+ * The rating of client's process (Xwayland's takes its X clients'
+ * strongest class) at now. Fills in -1s where it is not rated: fairway
+ * itself, not known yet, or no ratings.
+ */
+void fw_ratings_read_client(struct fw_server *server, struct wl_client *client,
+		int64_t now, struct fw_client_rating *rating);
 
 #endif

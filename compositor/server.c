@@ -11,6 +11,7 @@
 #include "compositor/protocols.h"
 #include "compositor/ratings_glue.h"
 #include "compositor/sched.h"
+#include "compositor/scheduler_protocol.h"
 #include "compositor/spawn.h"
 #include "compositor/titlebar.h"
 #include "compositor/view.h"
@@ -354,6 +355,8 @@ bool fw_server_start(struct fw_server *server) {
 	if (server->app_rules == NULL || !fw_ratings_create(server)) {
 		return false;
 	}
+	/* Without it fairway runs on; only fairway-top has nothing to show. */
+	server->scheduler_protocol = fw_scheduler_protocol_create(server);
 	wlr_log(WLR_INFO, "Running on WAYLAND_DISPLAY=%s DISPLAY=%s", socket_name,
 			server->xwayland != NULL ? server->xwayland->display_name : "");
 
@@ -413,6 +416,8 @@ void fw_server_destroy(struct fw_server *server) {
 		/* What clients' resources left to free later (keyboard.c). */
 		wl_event_loop_dispatch_idle(server->loop);
 	}
+	fw_scheduler_protocol_destroy(server->scheduler_protocol);
+	server->scheduler_protocol = NULL;
 	fw_spawn_wait_group(server->child_pid);
 	server->child_pid = 0;
 	fw_demo_destroy(server->demo);

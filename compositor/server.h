@@ -70,6 +70,7 @@ struct fw_lock;
 struct fw_idle;
 struct fw_sched;
 struct fw_frame_schedule;
+struct fw_scheduler_protocol;
 
 struct fw_server {
 	/* The command line merged with the configuration file (flags win). */
@@ -167,6 +168,8 @@ struct fw_server {
 	/* The socket, the gate and the run loop (sched.c). */
 	struct fw_sched *sched;
 	struct fw_ratings *ratings; /* ratings_glue.c */
+	/* fairway-scheduler-unstable-v1; NULL with --scheduler off. */
+	struct fw_scheduler_protocol *scheduler_protocol;
 	pid_t child_pid; /* COMMAND, 0 when none or reaped */
 	bool started;
 	int exit_status;

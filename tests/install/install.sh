@@ -1,6 +1,6 @@
 #!/bin/sh
 # `meson install --destdir` puts every file in its place: fairway, its
-# clients and tools, the session script and session file, both man pages
+# clients and tools, the session script and session file, the man pages
 # and the example configuration; the man pages render without a warning.
 . "$(dirname "$0")/../compositor/lib.sh"
 : "${FW_BUILD_ROOT:?}" "${FW_BINDIR:?}" "${FW_DATADIR:?}" "${FW_DOCDIR:?}"
@@ -12,11 +12,13 @@ meson install -C "$FW_BUILD_ROOT" --no-rebuild --destdir "$dest" \
 	>"$FW_TMP/install.out" 2>&1 || fail "meson install failed: $(tail -n 5 "$FW_TMP/install.out")"
 
 for f in fairway fairway-session fairway-plaid fairway-echo fairway-anim \
-	fairway-probe fairway-stress fairway-idle fairway-trace-summary; do
+	fairway-probe fairway-stress fairway-idle fairway-trace-summary \
+	fairway-top; do
 	[ -f "$dest$FW_BINDIR/$f" ] && [ -x "$dest$FW_BINDIR/$f" ] ||
 		fail "no executable $FW_BINDIR/$f"
 done
 for f in "$FW_MANDIR/man1/fairway.1" "$FW_MANDIR/man5/fairway.5" \
+	"$FW_MANDIR/man1/fairway-top.1" \
 	"$FW_DATADIR/wayland-sessions/fairway.desktop" \
 	"$FW_DOCDIR/config.example" "$FW_SYSCONFDIR/fairway/config"; do
 	[ -s "$dest$f" ] || fail "no $f"
@@ -39,7 +41,7 @@ cmp -s "$dest$FW_DOCDIR/config.example" "$dest$FW_SYSCONFDIR/fairway/config" ||
 	fail "the installed config has errors"
 
 # man -l renders both pages, with no warning, and says what they are.
-for page in man1/fairway.1 man5/fairway.5; do
+for page in man1/fairway.1 man5/fairway.5 man1/fairway-top.1; do
 	MANWIDTH=80 man --warnings -l "$dest$FW_MANDIR/$page" \
 		>"$FW_TMP/page.txt" 2>"$FW_TMP/page.err" || fail "man -l $page failed"
 	[ -s "$FW_TMP/page.err" ] && fail "man -l $page warns: $(head -n 3 "$FW_TMP/page.err")"
