@@ -11,9 +11,11 @@ attrs() {
 
 # all_threads PID PATTERN: every thread's attribute line matches PATTERN.
 all_threads() {
-	FW_SEEN=$(attrs "$1" | tr '\n' ';')
-	[ -n "$FW_SEEN" ] || return 1
-	! attrs "$1" | grep -v -q -e "$2"
+	# One reading, judged and reported: a second one could differ.
+	seen=$(attrs "$1") || return 1
+	FW_SEEN=$(printf '%s\n' "$seen" | tr '\n' ';')
+	[ -n "$seen" ] || return 1
+	! printf '%s\n' "$seen" | grep -v -q -e "$2"
 }
 
 same_attrs() {
