@@ -4,9 +4,11 @@
 #include "compositor/sched.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
+#include "scheduler/capped_file.h"
 #include "scheduler/clock.h"
 #include "scheduler/gate.h"
 #include "scheduler/state_dir.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_seat.h>
@@ -219,5 +221,52 @@ void fw_ratings_set_hint_targets(struct fw_server *server) {
 	struct fw_ratings *ratings = server->ratings;
 	if (ratings != NULL && ratings->hints != NULL) {
 		hints_set_targets(ratings->hints, server->config.hints.targets);
+	}
+}
+
+int fw_ratings_client_json(struct fw_server *server, struct wl_client *client,
+		char *buf, size_t size) {
+	struct fw_ratings *ratings = server->ratings;
+	struct fw_rated_client *rc =
+			ratings != NULL ? fw_rated_client_get(ratings, client) : NULL;
+	if (rc == NULL || rc->rated == NULL) {
+		if (size > 0) {
+			buf[0] = '\0';
+		}
+		return 0;
+	}
+	return snprintf(buf, size, ",\"class\":\"%s\"",
+			ratings_class_name(rc->rated->class));
+}
+
+void fw_ratings_write_stats(
+		struct fw_server *server, struct capped_file *out, double t) {
+	struct fw_ratings *ratings = server->ratings;
+	if (ratings == NULL) {
+		return;
+	}
+	int64_t now = sched_clock_now_ns();
+	struct fw_rated *rated;
+	wl_list_for_each_reverse(rated, &ratings->rated, link) {
+		capped_file_printf(out,
+				"{\"t\":%.3f,\"rated\":%d,\"class\":\"%s\","
+				"\"output_fps\":%.2f,\"busy\":%.3f,\"x_client\":%s,"
+				"\"hinted\":%s}\n",
+				t, (int)rated->pid, ratings_class_name(rated->class),
+				ratings_client_output_rate(&rated->rc, &ratings->params, now),
+				ratings_client_busy_share(&rated->rc, &ratings->params, now),
+				rated->xwayland != NULL ? "true" : "false",
+				rated->proc != NULL ? "true" : "false");
+	}
+	if (ratings->hints != NULL) {
+		char unsupported[64];
+		hints_unsupported_names(
+				ratings->hints, unsupported, sizeof(unsupported));
+		capped_file_printf(out,
+				"{\"t\":%.3f,\"hints\":\"%s\",\"unsupported\":\"%s\","
+				"\"changes\":%llu,\"undone\":%llu}\n",
+				t, hints_mode_name(ratings->hints->config.mode), unsupported,
+				(unsigned long long)ratings->hints->changes,
+				(unsigned long long)ratings->hints->undone);
 	}
 }

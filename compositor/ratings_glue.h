@@ -2,6 +2,7 @@
 #define FAIRWAY_COMPOSITOR_RATINGS_GLUE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct fw_server;
 struct wl_client;
@@ -21,5 +22,17 @@ void fw_ratings_set_hint_targets(struct fw_server *server);
 /* Input went to client, to surface where known (both may be NULL). */
 void fw_ratings_note_input(struct fw_server *server, struct wl_client *client,
 		struct wlr_surface *surface);
+
+/*
+ * For --stats: the client's class as a field (text starting with a
+ * comma, or nothing), and lines of the ratings' own: one per rated
+ * process (X clients included) and one for the hints (the attributes the
+ * kernel refused). Return what snprintf returns.
+ */
+struct capped_file;
+int fw_ratings_client_json(struct fw_server *server, struct wl_client *client,
+		char *buf, size_t size);
+void fw_ratings_write_stats(
+		struct fw_server *server, struct capped_file *out, double t);
 
 #endif

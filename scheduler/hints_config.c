@@ -2,6 +2,7 @@
 #include "scheduler/hints.h"
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,4 +164,24 @@ const char *hints_mode_name(enum hints_mode mode) {
 		return "on";
 	}
 	return "?";
+}
+
+int hints_unsupported_names(const struct hints *hints, char *buf, size_t size) {
+	int len = 0;
+	if (size > 0) {
+		buf[0] = '\0';
+	}
+	for (unsigned part = 1; part & HINT_PART_ALL; part <<= 1) {
+		if (hint_kernel_supports(&hints->kernel, part)) {
+			continue;
+		}
+		int n = snprintf(buf + len, (size_t)len < size ? size - (size_t)len : 0,
+				"%s%s", len > 0 ? "," : "",
+				hint_part_name((enum hint_attr_part)part));
+		if (n < 0) {
+			return n;
+		}
+		len += n;
+	}
+	return len;
 }
