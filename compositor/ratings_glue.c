@@ -116,9 +116,11 @@ static int handle_timer(void *data) {
 	}
 	wl_list_for_each(rated, &ratings->rated, link) {
 		wlr_log(WLR_DEBUG,
-				"ratings: pid %d output %.2f fps, input %s, busy %.3f: %s",
+				"ratings: pid %d output %.2f fps, %.1f commits a shown frame, "
+				"input %s, busy %.3f: %s",
 				(int)rated->pid,
 				ratings_client_output_rate(&rated->rc, &ratings->params, now),
+				ratings_client_surplus(&rated->rc, &ratings->params, now),
 				ratings_client_has_input(&rated->rc, &ratings->params, now)
 						? "yes"
 						: "no",
@@ -136,6 +138,16 @@ static void handle_shown(
 	struct fw_rated *owner = fw_rated_surface_owner(ratings, surface);
 	if (owner != NULL) {
 		owner->frame += fraction;
+		owner->frame_surfaces++;
+	}
+}
+
+/* Committed frames, against which presented ones weigh: the knee. */
+static void handle_committed(struct wlr_surface *surface, void *data) {
+	struct fw_ratings *ratings = data;
+	struct fw_rated *owner = fw_rated_surface_owner(ratings, surface);
+	if (owner != NULL) {
+		ratings_client_add_commit(&owner->rc, sched_clock_now_ns());
 	}
 }
 
@@ -147,7 +159,10 @@ static void handle_frame_done(void *data) {
 	wl_list_for_each(rated, &ratings->rated, link) {
 		if (rated->frame > 0) {
 			ratings_client_add_frame(&rated->rc, rated->frame, now);
+			ratings_client_add_presented(
+					&rated->rc, rated->frame_surfaces, now);
 			rated->frame = 0;
+			rated->frame_surfaces = 0;
 		}
 	}
 }
@@ -177,8 +192,13 @@ bool fw_ratings_create(struct fw_server *server) {
 	if (ratings->timer == NULL) {
 		goto error_hints;
 	}
-	ratings->damage = fw_damage_tracker_create(
-			server, handle_shown, handle_frame_done, ratings);
+	ratings->damage = fw_damage_tracker_create(server,
+			&(struct fw_damage_callbacks){
+					.shown = handle_shown,
+					.frame_done = handle_frame_done,
+					.committed = handle_committed,
+			},
+			ratings);
 	if (ratings->damage == NULL) {
 		goto error_timer;
 	}
@@ -250,10 +270,11 @@ void fw_ratings_write_stats(
 	wl_list_for_each_reverse(rated, &ratings->rated, link) {
 		capped_file_printf(out,
 				"{\"t\":%.3f,\"rated\":%d,\"class\":\"%s\","
-				"\"output_fps\":%.2f,\"busy\":%.3f,\"x_client\":%s,"
-				"\"hinted\":%s}\n",
+				"\"output_fps\":%.2f,\"commits_per_frame\":%.2f,"
+				"\"busy\":%.3f,\"x_client\":%s,\"hinted\":%s}\n",
 				t, (int)rated->pid, ratings_class_name(rated->class),
 				ratings_client_output_rate(&rated->rc, &ratings->params, now),
+				ratings_client_surplus(&rated->rc, &ratings->params, now),
 				ratings_client_busy_share(&rated->rc, &ratings->params, now),
 				rated->xwayland != NULL ? "true" : "false",
 				rated->proc != NULL ? "true" : "false");
