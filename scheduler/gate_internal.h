@@ -63,6 +63,7 @@ struct gate_connection {
 	/* Whole, checked messages at the head of requests: it is ready
 	 * while there are any. */
 	size_t validated;
+	size_t validated_messages; /* how many messages those are */
 	uint64_t events_counted_to; /* stream offset of the next event to count */
 
 	/* Who connected (SO_PEERCRED, or the first writer): for logs and stats. */
@@ -117,6 +118,8 @@ struct gate_batch {
 	bool answer_early;
 	/* Events libwayland queued for conn while SERVING (protocol logger). */
 	unsigned events;
+	/* events at the last request boundary: none since, nothing to send. */
+	unsigned events_seen;
 };
 
 struct gate {

@@ -65,8 +65,10 @@ static void handle_message(void *data, enum wl_protocol_logger_type type,
 	struct gate *gate = data;
 	struct gate_batch *batch = &gate->batch;
 	if (type == WL_PROTOCOL_LOGGER_REQUEST) {
-		/* libwayland runs only the served client's requests meanwhile. */
-		if (batch->phase == GATE_BATCH_SERVING) {
+		/* libwayland runs only the served client's requests meanwhile;
+		 * only events queued since the last boundary need an early send. */
+		if (batch->phase == GATE_BATCH_SERVING && batch->answer_early &&
+				batch->events != batch->events_seen) {
 			connection_reach_request(batch->conn);
 		}
 		return;

@@ -8,6 +8,12 @@
 #include <unistd.h>
 
 #define RECV_CHUNK 65536
+/*
+ * A read takes the room already at the tail when there is at least this
+ * much: asking for a whole RECV_CHUNK would move the queued bytes to the
+ * front (or grow the buffer) at nearly every read of a steady stream.
+ */
+#define RECV_MIN_ROOM 4096
 
 #ifndef SCM_PIDFD
 #define SCM_PIDFD 0x04 /* Linux 6.5 */
@@ -172,6 +178,10 @@ ssize_t stream_recv(struct stream *stream, int fd, size_t max, size_t max_fds,
 	*fds_in_one_read = 0;
 	while (total < max && fds_taken < max_fds) {
 		size_t want = max - total < RECV_CHUNK ? max - total : RECV_CHUNK;
+		size_t room = stream->capacity - stream->tail;
+		if (room >= RECV_MIN_ROOM && room < want) {
+			want = room;
+		}
 		if (reserve_bytes(stream, want) < 0) {
 			errno = ENOMEM;
 			return -1;
