@@ -11,8 +11,10 @@ from .procs import Proc
 
 ALL = ["fairway", "fairway-noframe", "fairway-off", "sway", "cage", "weston"]
 # Variants for A/B runs, named on request only: fairway-scene paints with
-# wlr_scene's own render pass instead of fairway's direct one.
-EXTRA = ["fairway-scene"]
+# wlr_scene's own render pass instead of fairway's direct one;
+# fairway-raised and fairway-unraised run with and without
+# --raise-priority (its main thread at nice -10, where privileged).
+EXTRA = ["fairway-scene", "fairway-raised", "fairway-unraised"]
 FAIRWAY_ARGS = {
     "fairway": ["--scheduler", "on"],
     # Frame done right after each paint, paint on the frame event: the
@@ -20,6 +22,8 @@ FAIRWAY_ARGS = {
     "fairway-noframe": ["--scheduler", "on", "--frame-schedule", "off"],
     "fairway-off": ["--scheduler", "off"],
     "fairway-scene": ["--scheduler", "on", "--render", "scene"],
+    "fairway-raised": ["--scheduler", "on", "--raise-priority", "on"],
+    "fairway-unraised": ["--scheduler", "on", "--raise-priority", "off"],
 }
 WIDTH, HEIGHT = 1280, 720
 
