@@ -513,6 +513,7 @@ static void connection_free(struct gate_connection *conn) {
 	wl_list_remove(&conn->client_destroy.link);
 	wl_list_remove(&conn->resource_created.link);
 	wl_list_remove(&conn->link);
+	wl_list_remove(&conn->unflushed_link);
 	if (conn->state == CONNECTION_DROPPING) {
 		wl_list_remove(&conn->drop_link);
 	}
@@ -561,6 +562,7 @@ struct gate_connection *connection_create(
 	conn->outer_fd = outer_fd;
 	stream_init(&conn->requests);
 	stream_init(&conn->events);
+	wl_list_init(&conn->unflushed_link);
 	peer_init(&conn->peer);
 	wl_signal_init(&conn->destroy_signal);
 	conn->owner = (struct wayland_end_owner){

@@ -73,9 +73,20 @@ static void handle_message(void *data, enum wl_protocol_logger_type type,
 		}
 		return;
 	}
-	if (batch->phase == GATE_BATCH_SERVING &&
-			wl_resource_get_client(message->resource) == batch->conn->client) {
-		connection_note_event(batch->conn);
+	struct wl_client *client = wl_resource_get_client(message->resource);
+	struct gate_connection *conn = NULL;
+	if (batch->phase != GATE_BATCH_NONE && client == batch->conn->client) {
+		conn = batch->conn;
+		if (batch->phase == GATE_BATCH_SERVING) {
+			connection_note_event(conn);
+		}
+	} else {
+		conn = gate_connection_from_client(client);
+	}
+	if (conn == NULL) {
+		gate->unflushed_ungated = true;
+	} else if (wl_list_empty(&conn->unflushed_link)) {
+		wl_list_insert(gate->unflushed.prev, &conn->unflushed_link);
 	}
 	if (is_protocol_error(message)) {
 		log_protocol_error(message);

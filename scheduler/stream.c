@@ -181,6 +181,10 @@ ssize_t stream_recv(struct stream *stream, int fd, size_t max, size_t max_fds,
 		size_t room = stream->capacity - stream->tail;
 		if (room >= RECV_MIN_ROOM && room < want) {
 			want = room;
+		} else if (stream->capacity == 0 && want > RECV_MIN_ROOM) {
+			/* A first read takes a page: most clients never need more,
+			 * and one that does grows the buffer as it reads on. */
+			want = RECV_MIN_ROOM;
 		}
 		if (reserve_bytes(stream, want) < 0) {
 			errno = ENOMEM;
@@ -238,8 +242,23 @@ ssize_t stream_recv(struct stream *stream, int fd, size_t max, size_t max_fds,
 	return total;
 }
 
-/* Gives back what a burst grew, once the stream is quiet again. */
+/*
+ * Gives back what a burst grew, once the stream is quiet again; a small
+ * buffer goes at once, so that an idle client holds none (a busy one
+ * gets its page back from malloc at its next read).
+ */
 static void emptied(struct stream *stream) {
+	if (stream->capacity <= RECV_MIN_ROOM) {
+		free(stream->data);
+		stream->data = NULL;
+		stream->capacity = 0;
+	}
+	if (stream->fds_head == stream->fds_tail && stream->fds_capacity > 0 &&
+			stream->fds_capacity * sizeof(*stream->fds) <= RECV_MIN_ROOM) {
+		free(stream->fds);
+		stream->fds = NULL;
+		stream->fds_head = stream->fds_tail = stream->fds_capacity = 0;
+	}
 	stream->quiet =
 			stream->high <= STREAM_KEEP_CAPACITY / 4 ? stream->quiet + 1 : 0;
 	stream->high = 0;
