@@ -39,6 +39,12 @@ growth on
 on=$GROWTH
 growth off
 off=$GROWTH
+if grep -q __asan_init "$FAIRWAY"; then
+	# ASan's redzones and quarantine (freed buffers are held back) say
+	# nothing about the memory a client costs: the probe's part stands.
+	log "built with AddressSanitizer: memory bounds not checked"
+	pass
+fi
 [ $((on / N)) -le 64 ] || fail "$((on / N)) KiB per idle client, over 64"
 [ $((on * 100)) -le $((off * 115)) ] ||
 	fail "the gate holds $on KiB for $N idle clients, off $off: over 115 %"
