@@ -43,10 +43,11 @@ enum plaid_mode {
 	MODE_CHURN,
 	MODE_SYNC,
 	MODE_DAMAGE,
+	MODE_DAMAGE_ONLY,
 };
 
 static const char *const mode_names[] = {
-		"commit", "requests", "churn", "sync", "damage", NULL};
+		"commit", "requests", "churn", "sync", "damage", "damage-only", NULL};
 
 struct plaid {
 	const char *prog;
@@ -213,6 +214,18 @@ static int unit_request(struct plaid *p) {
 	return 0;
 }
 
+/* The cheapest request there is, alone: what the gate costs per request. */
+static int unit_damage_only(struct plaid *p) {
+	int r;
+	if ((r = fw_sender_reserve(&p->sender, SZ_DAMAGE, 0)) != 0) {
+		return r;
+	}
+	int x = (int)(next_random(p) % SCRATCH_SIZE);
+	int y = (int)(next_random(p) % SCRATCH_SIZE);
+	wl_surface_damage(p->scratch_surface, x, y, 4, 4);
+	return 0;
+}
+
 static int unit_churn(struct plaid *p) {
 	int r;
 	switch (p->step % 3) {
@@ -313,6 +326,8 @@ static int run_unit(struct plaid *p) {
 		return unit_damage(p);
 	case MODE_REQUESTS:
 		return unit_request(p);
+	case MODE_DAMAGE_ONLY:
+		return unit_damage_only(p);
 	case MODE_CHURN:
 		return unit_churn(p);
 	case MODE_SYNC:
@@ -357,6 +372,10 @@ static int setup(struct plaid *p) {
 			return -1;
 		}
 		return 0;
+	case MODE_DAMAGE_ONLY:
+		p->scratch_surface =
+				wl_compositor_create_surface(p->globals.compositor);
+		return p->scratch_surface != NULL ? 0 : -1;
 	case MODE_REQUESTS:
 		p->scratch_surface =
 				wl_compositor_create_surface(p->globals.compositor);
@@ -407,14 +426,15 @@ int main(int argc, char **argv) {
 	double duration = 5;
 	const char *mode = "commit";
 	struct fw_size size = {0, 0};
-	unsigned rate = 0, batch = 16, rects = 2000;
+	unsigned rate = 0, batch = 0, rects = 2000;
 	bool repaint = false;
 	const struct fw_option options[] = {
 			{"duration", FW_OPTION_DOUBLE, &duration, "SECONDS",
 					"how long to flood (default 5)", 0, NULL},
 			{"mode", FW_OPTION_STRING, &mode, "MODE",
-					"commit|requests|churn|sync|damage (default commit)", 0,
-					mode_names},
+					"commit|requests|churn|sync|damage|damage-only (default "
+					"commit)",
+					0, mode_names},
 			{"size", FW_OPTION_SIZE, &size, "WxH",
 					"buffer size (default 1280x720 for commit, 400x300 damage)",
 					0, NULL},
@@ -422,7 +442,8 @@ int main(int argc, char **argv) {
 					"commits/s (commit, damage) or requests/s; 0: unlimited", 0,
 					NULL},
 			{"batch", FW_OPTION_UINT, &batch, "N",
-					"requests per flush (default 16)", 1, NULL},
+					"requests per flush (default 16; 100 in damage-only)", 1,
+					NULL},
 			{"rects", FW_OPTION_UINT, &rects, "N",
 					"damage rects per commit in damage mode (default 2000)", 1,
 					NULL},
@@ -455,7 +476,7 @@ int main(int argc, char **argv) {
 									   : (struct fw_size){400, 300};
 	}
 	p.rate = rate;
-	p.batch = batch;
+	p.batch = batch != 0 ? batch : p.mode == MODE_DAMAGE_ONLY ? 100 : 16;
 	p.rects = rects;
 	p.repaint = repaint;
 	p.churn_fd = -1;
@@ -479,6 +500,14 @@ int main(int argc, char **argv) {
 	uint64_t start = fw_now_ns();
 	uint64_t end = start + (uint64_t)(duration * 1e9);
 	fw_sender_init(&p.sender, display, end);
+	if (p.mode == MODE_DAMAGE_ONLY) {
+		/* A whole batch in one flush, as far as libwayland's buffer has
+		 * room: the point is many cheap requests per write. */
+		size_t bytes = (size_t)p.batch * SZ_DAMAGE;
+		p.sender.max_bytes = bytes < FW_SENDER_MAX_BYTES_LIMIT
+				? (bytes > p.sender.max_bytes ? bytes : p.sender.max_bytes)
+				: FW_SENDER_MAX_BYTES_LIMIT;
+	}
 	uint64_t flushed_at = 0; /* request count at the last flush */
 	int r = 0;
 	while (!fw_stop_requested() && fw_now_ns() < end) {

@@ -49,6 +49,9 @@ static const char usage_text[] =
 		"                       policy=other|batch|idle nice=N|keep slice_us=N\n"
 		"                       uclamp_min=N, or CLASS:keep\n"
 		"  --restore-hints      restore what a crashed fairway left and exit\n"
+		"  --raise-priority on|off  run fairway's main thread at nice -10\n"
+		"                       where privilege allows, not inherited by\n"
+		"                       children (default off)\n"
 		"  --config FILE        read this configuration file (default:\n"
 		"                       $XDG_CONFIG_HOME/fairway/config, else\n"
 		"                       " FW_SYSCONFDIR
@@ -150,6 +153,7 @@ enum {
 	OPT_CONFIG,
 	OPT_CHECK_CONFIG,
 	OPT_FRAME_SCHEDULE,
+	OPT_RAISE_PRIORITY,
 };
 
 /* Which class a --hint-map value sets: its text before ':'. */
@@ -198,6 +202,7 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			{"hints", required_argument, NULL, OPT_HINTS},
 			{"hint-map", required_argument, NULL, OPT_HINT_MAP},
 			{"restore-hints", no_argument, NULL, OPT_RESTORE_HINTS},
+			{"raise-priority", required_argument, NULL, OPT_RAISE_PRIORITY},
 			{"config", required_argument, NULL, OPT_CONFIG},
 			{"check-config", optional_argument, NULL, OPT_CHECK_CONFIG},
 			{"help", no_argument, NULL, 'h'},
@@ -312,6 +317,11 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			break;
 		case OPT_RESTORE_HINTS:
 			config->restore_hints = true;
+			break;
+		case OPT_RAISE_PRIORITY:
+			if (!parse_switch(optarg, "on", "off", &config->raise_priority)) {
+				return usage_error("bad --raise-priority value", optarg);
+			}
 			break;
 		case 'd':
 			config->log_level = WLR_DEBUG;

@@ -1,6 +1,7 @@
 #include "compositor/config_apply.h"
 #include "compositor/restore_hints.h"
 #include "compositor/sched.h"
+#include "compositor/self_priority.h"
 #include "compositor/server.h"
 #include "compositor/spawn.h"
 #include <stdlib.h>
@@ -31,6 +32,11 @@ int main(int argc, char *argv[]) {
 	struct fw_server *server = fw_server_create(&config);
 	if (server == NULL) {
 		return 1;
+	}
+	/* Before anything is spawned: they must be seen to start from the
+	 * defaults, whatever the flag would do. */
+	if (config.raise_priority) {
+		fw_self_priority_raise();
 	}
 	if (!fw_server_start(server)) {
 		fw_server_destroy(server);

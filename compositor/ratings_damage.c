@@ -15,6 +15,7 @@
 
 /* Damage committed to a surface and not yet shown by a frame. */
 struct fw_damage {
+	struct fw_damage_tracker *tracker;
 	struct wlr_surface *surface;
 	pixman_region32_t pending; /* surface coordinates */
 	uint64_t walk; /* the latest frame that found it in the scene */
@@ -34,8 +35,7 @@ struct fw_damage_output {
 
 struct fw_damage_tracker {
 	struct fw_server *server;
-	fw_damage_shown_func shown;
-	fw_damage_frame_func frame_done;
+	struct fw_damage_callbacks callbacks;
 	void *data;
 	struct wl_list damage, outputs;
 	uint64_t walk; /* frames counted */
@@ -49,6 +49,9 @@ static void handle_damage_commit(struct wl_listener *listener, void *data) {
 	pixman_region32_t region;
 	pixman_region32_init(&region);
 	wlr_surface_get_effective_damage(surface, &region);
+	if (pixman_region32_not_empty(&region)) {
+		damage->tracker->callbacks.committed(surface, damage->tracker->data);
+	}
 	pixman_region32_union(&damage->pending, &damage->pending, &region);
 	pixman_region32_intersect_rect(&damage->pending, &damage->pending, 0, 0,
 			(unsigned)surface->current.width,
@@ -73,6 +76,7 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	if (damage == NULL) {
 		return;
 	}
+	damage->tracker = tracker;
 	damage->surface = surface;
 	pixman_region32_init(&damage->pending);
 	fw_listener_connect(
@@ -161,8 +165,8 @@ static void count_frame(struct fw_damage_tracker *tracker,
 			pixman_region32_intersect(&shown, &shown, &visible);
 			double area = region_area(&shown);
 			if (area > 0) {
-				tracker->shown(item->surface, area / ((double)w * (double)h),
-						tracker->data);
+				tracker->callbacks.shown(item->surface,
+						area / ((double)w * (double)h), tracker->data);
 				if (!damage->presented) {
 					damage->presented = true;
 					gate_trace_presented(
@@ -195,7 +199,7 @@ static void count_frame(struct fw_damage_tracker *tracker,
 			pixman_region32_clear(&damage->pending);
 		}
 	}
-	tracker->frame_done(tracker->data);
+	tracker->callbacks.frame_done(tracker->data);
 }
 
 static void handle_present(struct wl_listener *listener, void *data) {
@@ -248,15 +252,13 @@ static void handle_output_added(struct wl_listener *listener, void *data) {
 }
 
 struct fw_damage_tracker *fw_damage_tracker_create(struct fw_server *server,
-		fw_damage_shown_func shown, fw_damage_frame_func frame_done,
-		void *data) {
+		const struct fw_damage_callbacks *callbacks, void *data) {
 	struct fw_damage_tracker *tracker = calloc(1, sizeof(*tracker));
 	if (tracker == NULL) {
 		return NULL;
 	}
 	tracker->server = server;
-	tracker->shown = shown;
-	tracker->frame_done = frame_done;
+	tracker->callbacks = *callbacks;
 	tracker->data = data;
 	wl_list_init(&tracker->damage);
 	wl_list_init(&tracker->outputs);

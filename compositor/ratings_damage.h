@@ -20,10 +20,17 @@ typedef void (*fw_damage_shown_func)(
 		struct wlr_surface *surface, double fraction, void *data);
 /* The frame's damage has all been reported. */
 typedef void (*fw_damage_frame_func)(void *data);
+/* surface committed a frame: a commit with damage, shown or not. */
+typedef void (*fw_damage_commit_func)(struct wlr_surface *surface, void *data);
+
+struct fw_damage_callbacks {
+	fw_damage_shown_func shown;
+	fw_damage_frame_func frame_done;
+	fw_damage_commit_func committed;
+};
 
 struct fw_damage_tracker *fw_damage_tracker_create(struct fw_server *server,
-		fw_damage_shown_func shown, fw_damage_frame_func frame_done,
-		void *data);
+		const struct fw_damage_callbacks *callbacks, void *data);
 void fw_damage_tracker_destroy(struct fw_damage_tracker *tracker);
 
 #endif

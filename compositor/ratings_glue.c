@@ -4,9 +4,11 @@
 #include "compositor/sched.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
+#include "scheduler/capped_file.h"
 #include "scheduler/clock.h"
 #include "scheduler/gate.h"
 #include "scheduler/state_dir.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_seat.h>
@@ -114,9 +116,11 @@ static int handle_timer(void *data) {
 	}
 	wl_list_for_each(rated, &ratings->rated, link) {
 		wlr_log(WLR_DEBUG,
-				"ratings: pid %d output %.2f fps, input %s, busy %.3f: %s",
+				"ratings: pid %d output %.2f fps, %.1f commits a shown frame, "
+				"input %s, busy %.3f: %s",
 				(int)rated->pid,
 				ratings_client_output_rate(&rated->rc, &ratings->params, now),
+				ratings_client_surplus(&rated->rc, &ratings->params, now),
 				ratings_client_has_input(&rated->rc, &ratings->params, now)
 						? "yes"
 						: "no",
@@ -134,6 +138,16 @@ static void handle_shown(
 	struct fw_rated *owner = fw_rated_surface_owner(ratings, surface);
 	if (owner != NULL) {
 		owner->frame += fraction;
+		owner->frame_surfaces++;
+	}
+}
+
+/* Committed frames, against which presented ones weigh: the knee. */
+static void handle_committed(struct wlr_surface *surface, void *data) {
+	struct fw_ratings *ratings = data;
+	struct fw_rated *owner = fw_rated_surface_owner(ratings, surface);
+	if (owner != NULL) {
+		ratings_client_add_commit(&owner->rc, sched_clock_now_ns());
 	}
 }
 
@@ -145,7 +159,10 @@ static void handle_frame_done(void *data) {
 	wl_list_for_each(rated, &ratings->rated, link) {
 		if (rated->frame > 0) {
 			ratings_client_add_frame(&rated->rc, rated->frame, now);
+			ratings_client_add_presented(
+					&rated->rc, rated->frame_surfaces, now);
 			rated->frame = 0;
+			rated->frame_surfaces = 0;
 		}
 	}
 }
@@ -175,8 +192,13 @@ bool fw_ratings_create(struct fw_server *server) {
 	if (ratings->timer == NULL) {
 		goto error_hints;
 	}
-	ratings->damage = fw_damage_tracker_create(
-			server, handle_shown, handle_frame_done, ratings);
+	ratings->damage = fw_damage_tracker_create(server,
+			&(struct fw_damage_callbacks){
+					.shown = handle_shown,
+					.frame_done = handle_frame_done,
+					.committed = handle_committed,
+			},
+			ratings);
 	if (ratings->damage == NULL) {
 		goto error_timer;
 	}
@@ -243,5 +265,53 @@ void fw_ratings_read_client(struct fw_server *server, struct wl_client *client,
 	}
 	if (rated->proc != NULL && !rated->proc->gone) {
 		rating->hint_class = (int)rated->proc->applied;
+	}
+}
+
+int fw_ratings_client_json(struct fw_server *server, struct wl_client *client,
+		char *buf, size_t size) {
+	struct fw_ratings *ratings = server->ratings;
+	struct fw_rated_client *rc =
+			ratings != NULL ? fw_rated_client_get(ratings, client) : NULL;
+	if (rc == NULL || rc->rated == NULL) {
+		if (size > 0) {
+			buf[0] = '\0';
+		}
+		return 0;
+	}
+	return snprintf(buf, size, ",\"class\":\"%s\"",
+			ratings_class_name(rc->rated->class));
+}
+
+void fw_ratings_write_stats(
+		struct fw_server *server, struct capped_file *out, double t) {
+	struct fw_ratings *ratings = server->ratings;
+	if (ratings == NULL) {
+		return;
+	}
+	int64_t now = sched_clock_now_ns();
+	struct fw_rated *rated;
+	wl_list_for_each_reverse(rated, &ratings->rated, link) {
+		capped_file_printf(out,
+				"{\"t\":%.3f,\"rated\":%d,\"class\":\"%s\","
+				"\"output_fps\":%.2f,\"commits_per_frame\":%.2f,"
+				"\"busy\":%.3f,\"x_client\":%s,\"hinted\":%s}\n",
+				t, (int)rated->pid, ratings_class_name(rated->class),
+				ratings_client_output_rate(&rated->rc, &ratings->params, now),
+				ratings_client_surplus(&rated->rc, &ratings->params, now),
+				ratings_client_busy_share(&rated->rc, &ratings->params, now),
+				rated->xwayland != NULL ? "true" : "false",
+				rated->proc != NULL ? "true" : "false");
+	}
+	if (ratings->hints != NULL) {
+		char unsupported[64];
+		hints_unsupported_names(
+				ratings->hints, unsupported, sizeof(unsupported));
+		capped_file_printf(out,
+				"{\"t\":%.3f,\"hints\":\"%s\",\"unsupported\":\"%s\","
+				"\"changes\":%llu,\"undone\":%llu}\n",
+				t, hints_mode_name(ratings->hints->config.mode), unsupported,
+				(unsigned long long)ratings->hints->changes,
+				(unsigned long long)ratings->hints->undone);
 	}
 }

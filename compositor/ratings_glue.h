@@ -2,6 +2,7 @@
 #define FAIRWAY_COMPOSITOR_RATINGS_GLUE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct fw_server;
@@ -38,5 +39,16 @@ struct fw_client_rating {
  */
 void fw_ratings_read_client(struct fw_server *server, struct wl_client *client,
 		int64_t now, struct fw_client_rating *rating);
+/*
+ * For --stats: the client's class as a field (text starting with a
+ * comma, or nothing), and lines of the ratings' own: one per rated
+ * process (X clients included) and one for the hints (the attributes the
+ * kernel refused). Return what snprintf returns.
+ */
+struct capped_file;
+int fw_ratings_client_json(struct fw_server *server, struct wl_client *client,
+		char *buf, size_t size);
+void fw_ratings_write_stats(
+		struct fw_server *server, struct capped_file *out, double t);
 
 #endif

@@ -38,6 +38,7 @@ struct fw_rated {
 	bool due; /* its class waits for the next idle moment */
 	struct fw_rated *xwayland; /* an X client's Xwayland, referenced */
 	double frame; /* damage shown by the frame being counted */
+	int frame_surfaces; /* its surfaces that frame showed */
 	enum ratings_class class;
 	struct wl_list link; /* fw_ratings.rated */
 };

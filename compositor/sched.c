@@ -47,16 +47,23 @@ void fw_sched_log_to_wlr(void) {
 	sched_log_init(log_through_wlr);
 }
 
-static int frame_client_fields(
+static int stats_client_fields(
 		void *data, struct wl_client *client, char *buf, size_t size) {
 	struct fw_server *server = data;
-	return fw_frame_schedule_client_json(
+	int len = fw_frame_schedule_client_json(
 			server->frame_schedule, client, buf, size);
+	if (len < 0 || (size_t)len >= size) {
+		return len;
+	}
+	int more = fw_ratings_client_json(
+			server, client, buf + len, size - (size_t)len);
+	return more < 0 ? more : len + more;
 }
 
-static void frame_output_lines(void *data, struct capped_file *out, double t) {
+static void stats_lines(void *data, struct capped_file *out, double t) {
 	struct fw_server *server = data;
 	fw_frame_schedule_write_outputs(server->frame_schedule, out, t);
+	fw_ratings_write_stats(server, out, t);
 }
 
 static bool start_stats_file(struct fw_sched *sched, const char *path) {
@@ -71,14 +78,12 @@ static bool start_stats_file(struct fw_sched *sched, const char *path) {
 		wlr_log(WLR_ERROR, "Cannot start writing statistics");
 		return false;
 	}
-	if (sched->server->frame_schedule != NULL) {
-		gate_stats_file_set_extra(sched->stats,
-				&(struct gate_stats_extra){
-						.client_fields = frame_client_fields,
-						.write_lines = frame_output_lines,
-						.data = sched->server,
-				});
-	}
+	gate_stats_file_set_extra(sched->stats,
+			&(struct gate_stats_extra){
+					.client_fields = stats_client_fields,
+					.write_lines = stats_lines,
+					.data = sched->server,
+			});
 	return true;
 }
 

@@ -34,6 +34,7 @@ struct fw_config {
 	bool demo;
 	struct hints_config hints; /* --hints, --hint-map (ratings_glue.c) */
 	bool restore_hints; /* --restore-hints: replay the journal, exit */
+	bool raise_priority; /* --raise-priority (self_priority.h) */
 	enum wlr_log_importance log_level;
 	char **command; /* NULL-terminated argv, NULL without COMMAND */
 	const char *config_path; /* --config, else NULL: the usual places */

@@ -258,6 +258,7 @@ static bool validate(struct gate_connection *conn) {
 				stream_data(&conn->requests) + conn->validated, scan.bytes);
 	}
 	conn->validated += scan.bytes;
+	conn->validated_messages += scan.messages;
 	if (scan.status == WIRE_BAD_SIZE) {
 		fail_after_serving(conn,
 				"invalid message size %u (object %u, opcode %u)", scan.bad.size,
@@ -355,9 +356,20 @@ static int handle_outer(int fd, uint32_t mask, void *data) {
 int connection_forward(
 		struct gate_connection *conn, size_t max_bytes, size_t max_requests) {
 	struct gate *gate = conn->gate;
-	struct wire_scan scan;
-	wire_scan(stream_data(&conn->requests), conn->validated, max_bytes,
-			max_requests, &scan);
+	struct wire_scan scan = {
+			.bytes = conn->validated,
+			.messages = conn->validated_messages,
+	};
+	if (max_bytes < WIRE_MAX_MESSAGE_SIZE) {
+		max_bytes = WIRE_MAX_MESSAGE_SIZE;
+	}
+	if (scan.bytes > max_bytes ||
+			(max_requests != 0 && scan.messages > max_requests)) {
+		/* Only where the batch ends short of all that was checked are
+		 * the headers walked a second time, to find that end. */
+		wire_scan(stream_data(&conn->requests), conn->validated, max_bytes,
+				max_requests, &scan);
+	}
 	if (scan.bytes == 0) {
 		return 0;
 	}
@@ -383,6 +395,7 @@ int connection_forward(
 		return -1; /* libwayland dropped it, and the batch with it */
 	}
 	gate->batch.phase = GATE_BATCH_ANSWERING;
+	conn->validated_messages -= scan.messages;
 	if (served == WAYLAND_END_STALLED) {
 		/* A batch is whole messages that fit libwayland's buffer: this
 		 * cannot happen, and waiting would only spin. */
@@ -404,9 +417,14 @@ void connection_collect_events(struct gate_connection *conn) {
 
 void connection_reach_request(struct gate_connection *conn) {
 	struct gate_batch *batch = &conn->gate->batch;
-	if (!batch->answer_early) {
+	/*
+	 * Requests that queued no event have nothing to send early: a storm of
+	 * cheap requests costs this test alone, not a flush each.
+	 */
+	if (!batch->answer_early || batch->events == batch->events_seen) {
 		return;
 	}
+	batch->events_seen = batch->events;
 	/*
 	 * Once a batch: a send costs about as much as the client's wakeup, and
 	 * sending at every request boundary cost a lone sync flooder a good
@@ -495,6 +513,7 @@ static void connection_free(struct gate_connection *conn) {
 	wl_list_remove(&conn->client_destroy.link);
 	wl_list_remove(&conn->resource_created.link);
 	wl_list_remove(&conn->link);
+	wl_list_remove(&conn->unflushed_link);
 	if (conn->state == CONNECTION_DROPPING) {
 		wl_list_remove(&conn->drop_link);
 	}
@@ -543,6 +562,7 @@ struct gate_connection *connection_create(
 	conn->outer_fd = outer_fd;
 	stream_init(&conn->requests);
 	stream_init(&conn->events);
+	wl_list_init(&conn->unflushed_link);
 	peer_init(&conn->peer);
 	wl_signal_init(&conn->destroy_signal);
 	conn->owner = (struct wayland_end_owner){

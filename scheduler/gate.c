@@ -6,6 +6,7 @@
 #include "scheduler/log.h"
 #include "scheduler/protocol_logger.h"
 #include "scheduler/transport_choose.h"
+#include "scheduler/transport_memory.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,7 @@ struct gate *gate_create(
 	}
 	gate->socket.fd = gate->socket.lock_fd = -1;
 	wl_list_init(&gate->connections);
+	wl_list_init(&gate->unflushed);
 	wl_list_init(&gate->drops);
 	wl_signal_init(&gate->new_connection_signal);
 	/* Before the protocol logger, which would see the probe's request. */
@@ -328,6 +330,31 @@ static void serve_next_batch(struct gate *gate) {
  */
 #define FLUSH_ALL_EVERY_NS (250 * 1000)
 
+/*
+ * Sends every client's queued events: only those libwayland queued events
+ * for (the protocol logger saw them), so an idle client costs nothing
+ * here; all of them where an ungated client (Xwayland) has some. Through
+ * socketpairs a flush can stop at a full socket, which only libwayland's
+ * own walk comes back to: that transport walks every client still.
+ */
+static void flush_clients(struct gate *gate) {
+	bool all = gate->unflushed_ungated ||
+			gate->transport != &gate_transport_memory;
+	gate->unflushed_ungated = false;
+	if (all) {
+		wl_display_flush_clients(gate->display);
+	}
+	while (!wl_list_empty(&gate->unflushed)) {
+		struct gate_connection *conn =
+				wl_container_of(gate->unflushed.next, conn, unflushed_link);
+		wl_list_remove(&conn->unflushed_link);
+		wl_list_init(&conn->unflushed_link);
+		if (!all) {
+			wl_client_flush(conn->client);
+		}
+	}
+}
+
 void gate_iterate(struct gate *gate) {
 	/*
 	 * Inside wl_event_loop_dispatch, a client's requests are followed by
@@ -348,7 +375,7 @@ void gate_iterate(struct gate *gate) {
 	bool busy = !wl_list_empty(&gate->policy.ready);
 	int64_t now = sched_clock_now_ns();
 	if (!busy || now - gate->flushed_all_ns >= FLUSH_ALL_EVERY_NS) {
-		wl_display_flush_clients(gate->display);
+		flush_clients(gate);
 		gate->flushed_all_ns = now;
 	} else if (gate->batch.conn) {
 		wl_client_flush(gate->batch.conn->client);

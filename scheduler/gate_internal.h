@@ -63,6 +63,7 @@ struct gate_connection {
 	/* Whole, checked messages at the head of requests: it is ready
 	 * while there are any. */
 	size_t validated;
+	size_t validated_messages; /* how many messages those are */
 	uint64_t events_counted_to; /* stream offset of the next event to count */
 
 	/* Who connected (SO_PEERCRED, or the first writer): for logs and stats. */
@@ -88,6 +89,9 @@ struct gate_connection {
 	struct wl_listener client_destroy;
 	struct wl_listener resource_created;
 	struct wl_list link; /* gate.connections */
+	/* In gate.unflushed: libwayland queued events for it since its last
+	 * flush (empty list when not). */
+	struct wl_list unflushed_link;
 };
 
 /*
@@ -117,6 +121,8 @@ struct gate_batch {
 	bool answer_early;
 	/* Events libwayland queued for conn while SERVING (protocol logger). */
 	unsigned events;
+	/* events at the last request boundary: none since, nothing to send. */
+	unsigned events_seen;
 };
 
 struct gate {
@@ -134,6 +140,14 @@ struct gate {
 	struct gate_batch batch;
 	/* When every client's events last went out. */
 	int64_t flushed_all_ns;
+	/*
+	 * Who has events queued in libwayland, as the protocol logger saw
+	 * them queued: flushing these alone costs nothing per idle client.
+	 * A client libwayland has that the gate does not (Xwayland, made by
+	 * wlroots) sets unflushed_ungated, and then every client is flushed.
+	 */
+	struct wl_list unflushed; /* gate_connection.unflushed_link */
+	bool unflushed_ungated;
 	/* Sees every message libwayland runs or sends (protocol_logger.h). */
 	struct wl_protocol_logger *protocol_logger;
 	struct wl_listener display_destroy;

@@ -84,9 +84,11 @@ static void compute_target(struct hints_proc *proc,
 	if (target->slice_ns != 0) {
 		out->runtime_ns = target->slice_ns;
 	}
-	if (target->uclamp_min >= 0 && hints->uclamp) {
+	if (target->uclamp_min >= 0) {
 		out->util_min = target->uclamp_min;
 	}
+	/* What this kernel lacks stays as it was (hint_attr.h). */
+	hint_kernel_mask(&hints->kernel, out, orig);
 }
 
 static bool pidfd_alive(int pidfd) {
@@ -158,7 +160,7 @@ static const struct hints_target *proc_target(
 static void apply_thread(struct hints_proc *proc, struct hints_thread *thread,
 		enum ratings_class class, bool restore) {
 	struct hints *hints = proc->hints;
-	struct hint_kernel info = {hints->uclamp, hints->base_slice_ns};
+	struct hint_kernel *info = &hints->kernel;
 	const struct hints_target *target = proc_target(proc, class);
 	restore = restore || target->keep;
 	if (thread->left_alone || (restore && !thread->changed)) {
@@ -205,7 +207,7 @@ static void apply_thread(struct hints_proc *proc, struct hints_thread *thread,
 	if (!hint_attr_equal(&want, &current)) {
 		log_change(proc, thread, &want,
 				restore ? "restore" : ratings_class_name(class));
-		if (!hint_attr_set(&info, thread->tid, &want, &current)) {
+		if (!hint_attr_set(info, thread->tid, &want, &current)) {
 			return;
 		}
 		hints->changes++;
@@ -225,7 +227,7 @@ static void apply_thread(struct hints_proc *proc, struct hints_thread *thread,
 					start == thread->start;
 			if (ours && hint_attr_get(thread->tid, &after) &&
 					hint_attr_equal(&after, &want)) {
-				hint_attr_set(&info, thread->tid, &current, &want);
+				hint_attr_set(info, thread->tid, &current, &want);
 			}
 			hints->undone++;
 			proc->gone = true;
@@ -327,10 +329,7 @@ struct hints *hints_create(
 	}
 	hints->config = *config;
 	wl_list_init(&hints->procs);
-	struct hint_kernel info;
-	hint_kernel_probe(&info);
-	hints->uclamp = info.uclamp;
-	hints->base_slice_ns = info.base_slice_ns;
+	hint_kernel_probe(&hints->kernel);
 	hints->cap_sys_nice = has_cap_sys_nice();
 	struct rlimit lim = {0};
 	getrlimit(RLIMIT_NICE, &lim);
@@ -348,11 +347,16 @@ struct hints *hints_create(
 	}
 	sched_log(SCHED_LOG_INFO,
 			"hints %s: CAP_SYS_NICE %s, RLIMIT_NICE %llu, uclamp %s, "
-			"default slice %" PRIu64 " ns; %s",
+			"custom slices %s, default slice %" PRIu64 " ns; %s",
 			hints_mode_name(config->mode), hints->cap_sys_nice ? "yes" : "no",
 			(unsigned long long)lim.rlim_cur,
-			hints->uclamp ? "yes" : "no (kernel without CONFIG_UCLAMP_TASK)",
-			hints->base_slice_ns,
+			hint_kernel_supports(&hints->kernel, HINT_PART_UCLAMP)
+					? "yes"
+					: "no (kernel without CONFIG_UCLAMP_TASK)",
+			hint_kernel_supports(&hints->kernel, HINT_PART_SLICE)
+					? "yes"
+					: "no (kernel before 6.12)",
+			hints->kernel.base_slice_ns,
 			hints->cap_sys_nice
 					? "nice may be lowered"
 					: "nice and SCHED_IDLE only where the client's RLIMIT_NICE "
@@ -565,7 +569,7 @@ static bool clamp_entry(const struct hint_kernel *info, struct hint_attr *want,
 }
 
 static void restore_entry(const struct hint_journal_entry *entry, void *data) {
-	const struct hint_kernel *info = data;
+	struct hint_kernel *info = data;
 	uint64_t start;
 	struct hint_attr current;
 	/* The start time names the very thread the journal saved. */

@@ -6,6 +6,7 @@
 #include "scheduler/hint_threads.h"
 #include "scheduler/ratings.h"
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <wayland-util.h>
@@ -122,8 +123,8 @@ struct hints_proc {
 struct hints {
 	struct hints_config config;
 	bool cap_sys_nice;
-	bool uclamp;
-	uint64_t base_slice_ns; /* what sched_getattr reports for no custom slice */
+	/* What the kernel takes (hint_attr.h): probed, then learnt. */
+	struct hint_kernel kernel;
 	struct hint_journal *journal; /* NULL: none (dry-run, no runtime dir) */
 	struct wl_list procs; /* hints_proc.link */
 	uint64_t changes; /* sched_setattr calls made (or, dry-run, logged) */
@@ -196,5 +197,11 @@ void hints_set_targets(struct hints *hints,
 		const struct hints_target targets[RATINGS_CLASS_COUNT]);
 
 const char *hints_mode_name(enum hints_mode mode);
+
+/*
+ * The attributes this kernel refused, comma-separated ("slice,uclamp"),
+ * or "" when it takes them all: for --stats. Returns what snprintf does.
+ */
+int hints_unsupported_names(const struct hints *hints, char *buf, size_t size);
 
 #endif

@@ -2,6 +2,7 @@
 #include "scheduler/hints.h"
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,33 @@
  * SCHED_IDLE needs CAP_SYS_NICE or the client's RLIMIT_NICE; where fairway
  * could not restore it, hints.c falls back to SCHED_BATCH, which never preempts
  * on wakeup. idle: the original attributes.
+ *
+ * The knee (Etsion, Tsafrir and Feitelson, "Process Prioritization Using
+ * Output Production": a client's output grows with the CPU it gets up to
+ * a knee, and past it more CPU buys no more output). On a display the
+ * knee is the refresh rate: a client that commits faster than frames are
+ * presented makes frames nobody sees. So each client's commits that
+ * carry damage are counted against its surfaces' presented frames over
+ * the ratings' window (ratings.h, ratings_params_default):
+ * - up to knee_surplus = 1.5 commits per presented frame it is before its
+ *   knee. A client that waits for frame callbacks commits at most one
+ *   frame per presented one, plus the odd commit a configure or a resize
+ *   asks for; half again as many leaves room for those and for frames
+ *   the compositor dropped, and no paced client reaches it.
+ * - past it, its output earns no `output` boost: it falls to its fair
+ *   share (idle: the original attributes), or to background if busy.
+ * - above waste_surplus = 4, three quarters or more of its frames are
+ *   never shown: mostly waste, so background whatever its output. A
+ *   commit flooder that does not wait for frame callbacks is here; so is
+ *   a client animating a surface that is hidden or off every output.
+ * - below knee_min_commit_rate = 10 commits a second there is no knee to
+ *   speak of: a client that commits now and then without being shown
+ *   (set-up, an offscreen surface) costs next to nothing.
+ * Input still comes first: a client the user is driving stays
+ * interactive, paced or not. X clients are counted the same way through
+ * their windows' surfaces (rated_client.c), but Xwayland commits an X
+ * window only once its previous frame callback is done, so an X client's
+ * surplus is absorbed by Xwayland and shows as at most one a frame.
  */
 void hints_config_default(struct hints_config *config) {
 	*config = (struct hints_config){
@@ -159,4 +187,24 @@ const char *hints_mode_name(enum hints_mode mode) {
 			[HINTS_ON] = "on",
 	};
 	return (size_t)mode < sizeof(names) / sizeof(names[0]) ? names[mode] : "?";
+}
+
+int hints_unsupported_names(const struct hints *hints, char *buf, size_t size) {
+	int len = 0;
+	if (size > 0) {
+		buf[0] = '\0';
+	}
+	for (unsigned part = 1; part & HINT_PART_ALL; part <<= 1) {
+		if (hint_kernel_supports(&hints->kernel, part)) {
+			continue;
+		}
+		int n = snprintf(buf + len, (size_t)len < size ? size - (size_t)len : 0,
+				"%s%s", len > 0 ? "," : "",
+				hint_part_name((enum hint_attr_part)part));
+		if (n < 0) {
+			return n;
+		}
+		len += n;
+	}
+	return len;
 }

@@ -62,10 +62,17 @@ static void drop_biggest(struct gate *gate, bool fds) {
 			fds ? gate->fd_budget : gate->config.total_queued_cap,
 			(int)biggest->pid, most);
 	connection_drop_later(biggest);
+	/* What it holds is on its way back: counted on, it would have the
+	 * next client that reads dropped in its place. */
+	gate_limits_forget(biggest);
 }
 
 void gate_limits_account(struct gate_connection *conn) {
 	struct gate *gate = conn->gate;
+	if (conn->state == CONNECTION_DROPPING) {
+		gate_limits_forget(conn);
+		return;
+	}
 	size_t fds = held_fds(conn), bytes = held_bytes(conn);
 	gate->queued_fds += fds - conn->accounted_fds;
 	gate->queued_bytes += bytes - conn->accounted_bytes;

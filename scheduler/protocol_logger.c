@@ -65,15 +65,28 @@ static void handle_message(void *data, enum wl_protocol_logger_type type,
 	struct gate *gate = data;
 	struct gate_batch *batch = &gate->batch;
 	if (type == WL_PROTOCOL_LOGGER_REQUEST) {
-		/* libwayland runs only the served client's requests meanwhile. */
-		if (batch->phase == GATE_BATCH_SERVING) {
+		/* libwayland runs only the served client's requests meanwhile;
+		 * only events queued since the last boundary need an early send. */
+		if (batch->phase == GATE_BATCH_SERVING && batch->answer_early &&
+				batch->events != batch->events_seen) {
 			connection_reach_request(batch->conn);
 		}
 		return;
 	}
-	if (batch->phase == GATE_BATCH_SERVING &&
-			wl_resource_get_client(message->resource) == batch->conn->client) {
-		connection_note_event(batch->conn);
+	struct wl_client *client = wl_resource_get_client(message->resource);
+	struct gate_connection *conn = NULL;
+	if (batch->phase != GATE_BATCH_NONE && client == batch->conn->client) {
+		conn = batch->conn;
+		if (batch->phase == GATE_BATCH_SERVING) {
+			connection_note_event(conn);
+		}
+	} else {
+		conn = gate_connection_from_client(client);
+	}
+	if (conn == NULL) {
+		gate->unflushed_ungated = true;
+	} else if (wl_list_empty(&conn->unflushed_link)) {
+		wl_list_insert(gate->unflushed.prev, &conn->unflushed_link);
 	}
 	if (is_protocol_error(message)) {
 		log_protocol_error(message);

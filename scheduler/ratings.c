@@ -8,6 +8,9 @@ void ratings_params_default(struct ratings_params *params) {
 			.window_ns = RATINGS_BUCKETS * NS_PER_S,
 			.output_threshold = 1.0,
 			.busy_threshold = 0.05,
+			.knee_surplus = 1.5,
+			.waste_surplus = 4.0,
+			.knee_min_commit_rate = 10.0,
 	};
 }
 
@@ -69,6 +72,41 @@ void ratings_client_init(struct ratings_client *client, pid_t pid) {
 	client->pid = pid;
 	window_init(&client->output);
 	window_init(&client->busy);
+	window_init(&client->commits);
+	window_init(&client->presented);
+}
+
+void ratings_client_add_commit(struct ratings_client *client, int64_t now) {
+	window_add(&client->commits, 1, now);
+}
+
+void ratings_client_add_presented(
+		struct ratings_client *client, int surfaces, int64_t now) {
+	if (surfaces > 0) {
+		window_add(&client->presented, surfaces, now);
+	}
+}
+
+double ratings_client_surplus(const struct ratings_client *client,
+		const struct ratings_params *params, int64_t now) {
+	double commits = window_sum(&client->commits, params->window_ns, now);
+	double presented = window_sum(&client->presented, params->window_ns, now);
+	return commits / (presented > 1 ? presented : 1);
+}
+
+enum ratings_knee ratings_client_knee(const struct ratings_client *client,
+		const struct ratings_params *params, int64_t now) {
+	double rate = window_sum(&client->commits, params->window_ns, now) /
+			window_seconds(params);
+	if (rate < params->knee_min_commit_rate) {
+		return RATINGS_BEFORE_KNEE;
+	}
+	double surplus = ratings_client_surplus(client, params, now);
+	if (surplus > params->waste_surplus) {
+		return RATINGS_WASTE;
+	}
+	return surplus > params->knee_surplus ? RATINGS_PAST_KNEE
+										  : RATINGS_BEFORE_KNEE;
 }
 
 void ratings_client_add_frame(
@@ -117,8 +155,14 @@ enum ratings_class ratings_client_classify(const struct ratings_client *client,
 	if (ratings_client_has_input(client, params, now)) {
 		return RATINGS_INTERACTIVE;
 	}
-	if (ratings_client_output_rate(client, params, now) >
-			params->output_threshold) {
+	/* Past its knee its output earns no boost; mostly waste, none at all. */
+	enum ratings_knee knee = ratings_client_knee(client, params, now);
+	if (knee == RATINGS_WASTE) {
+		return RATINGS_BACKGROUND;
+	}
+	if (knee == RATINGS_BEFORE_KNEE &&
+			ratings_client_output_rate(client, params, now) >
+					params->output_threshold) {
 		return RATINGS_OUTPUT;
 	}
 	if (ratings_client_busy_share(client, params, now) >

@@ -18,6 +18,10 @@
  * raise above the refresh rate by committing faster.
  * Input: binary, whether the client got input within the window.
  * Busy: the share of wall time the gate spent serving it, over the window.
+ * The knee (section 3 of the same paper: past it, more CPU buys no more
+ * output): frames committed against frames presented. A client that
+ * commits many more frames than the screen shows is past its knee, and
+ * its output earns it no boost (scheduler/hints_config.c has the rule).
  */
 
 #define RATINGS_BUCKETS 8
@@ -46,6 +50,15 @@ struct ratings_params {
 	 * time a second, far above what an interactive client takes.
 	 */
 	double busy_threshold;
+	/*
+	 * The knee (hints_config.c says why these values): commits per
+	 * presented frame above knee_surplus put a client past its knee, and
+	 * above waste_surplus its output is mostly waste. Neither counts
+	 * below knee_min_commit_rate commits a second.
+	 */
+	double knee_surplus;
+	double waste_surplus;
+	double knee_min_commit_rate;
 };
 
 void ratings_params_default(struct ratings_params *params);
@@ -60,6 +73,8 @@ struct ratings_client {
 	pid_t pid;
 	struct ratings_window output; /* presented frames */
 	struct ratings_window busy; /* ns served */
+	struct ratings_window commits; /* surface commits with damage */
+	struct ratings_window presented; /* surface frames shown */
 	int64_t last_input_ns;
 	bool had_input; /* last_input_ns is valid */
 };
@@ -72,6 +87,11 @@ void ratings_client_init(struct ratings_client *client, pid_t pid);
  */
 void ratings_client_add_frame(
 		struct ratings_client *client, double fraction, int64_t now);
+/* One of the client's surfaces committed a frame (with damage). */
+void ratings_client_add_commit(struct ratings_client *client, int64_t now);
+/* A presented frame showed damage of `surfaces` of the client's surfaces. */
+void ratings_client_add_presented(
+		struct ratings_client *client, int surfaces, int64_t now);
 /* The gate served the client for ns. */
 void ratings_client_add_busy(
 		struct ratings_client *client, int64_t ns, int64_t now);
@@ -89,6 +109,22 @@ double ratings_client_output_rate(const struct ratings_client *client,
 double ratings_client_busy_share(const struct ratings_client *client,
 		const struct ratings_params *params, int64_t now);
 bool ratings_client_has_input(const struct ratings_client *client,
+		const struct ratings_params *params, int64_t now);
+/*
+ * Committed frames per presented one over the window: 1 or less for a
+ * client that paces itself on frame callbacks. Every commit when nothing
+ * was presented; 0 without commits.
+ */
+double ratings_client_surplus(const struct ratings_client *client,
+		const struct ratings_params *params, int64_t now);
+
+enum ratings_knee {
+	RATINGS_BEFORE_KNEE, /* more CPU would show more */
+	RATINGS_PAST_KNEE, /* more CPU shows nothing more */
+	RATINGS_WASTE, /* most of what it makes is never shown */
+};
+
+enum ratings_knee ratings_client_knee(const struct ratings_client *client,
 		const struct ratings_params *params, int64_t now);
 
 enum ratings_class ratings_client_classify(const struct ratings_client *client,

@@ -8,6 +8,12 @@
 #include <unistd.h>
 
 #define RECV_CHUNK 65536
+/*
+ * A read takes the room already at the tail when there is at least this
+ * much: asking for a whole RECV_CHUNK would move the queued bytes to the
+ * front (or grow the buffer) at nearly every read of a steady stream.
+ */
+#define RECV_MIN_ROOM 4096
 
 #ifndef SCM_PIDFD
 #define SCM_PIDFD 0x04 /* Linux 6.5 */
@@ -180,6 +186,14 @@ ssize_t stream_recv(struct stream *stream, int fd, size_t max, size_t max_fds,
 	*fds_in_one_read = 0;
 	while (total < max && fds_taken < max_fds) {
 		size_t want = max - total < RECV_CHUNK ? max - total : RECV_CHUNK;
+		size_t room = stream->capacity - stream->tail;
+		if (room >= RECV_MIN_ROOM && room < want) {
+			want = room;
+		} else if (stream->capacity == 0 && want > RECV_MIN_ROOM) {
+			/* A first read takes a page: most clients never need more,
+			 * and one that does grows the buffer as it reads on. */
+			want = RECV_MIN_ROOM;
+		}
 		if (reserve_bytes(stream, want) < 0) {
 			errno = ENOMEM;
 			return -1;
@@ -233,8 +247,23 @@ ssize_t stream_recv(struct stream *stream, int fd, size_t max, size_t max_fds,
 	return total;
 }
 
-/* Gives back what a burst grew, once the stream is quiet again. */
+/*
+ * Gives back what a burst grew, once the stream is quiet again; a small
+ * buffer goes at once, so that an idle client holds none (a busy one
+ * gets its page back from malloc at its next read).
+ */
 static void emptied(struct stream *stream) {
+	if (stream->capacity <= RECV_MIN_ROOM) {
+		free(stream->data);
+		stream->data = NULL;
+		stream->capacity = 0;
+	}
+	if (stream->fds_head == stream->fds_tail && stream->fds_capacity > 0 &&
+			stream->fds_capacity * sizeof(*stream->fds) <= RECV_MIN_ROOM) {
+		free(stream->fds);
+		stream->fds = NULL;
+		stream->fds_head = stream->fds_tail = stream->fds_capacity = 0;
+	}
 	stream->quiet =
 			stream->high <= STREAM_KEEP_CAPACITY / 4 ? stream->quiet + 1 : 0;
 	stream->high = 0;

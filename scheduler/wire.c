@@ -1,20 +1,6 @@
 #include "scheduler/wire.h"
 #include <string.h>
 
-void wire_read_header(const uint8_t *buf, struct wire_header *header) {
-	uint32_t words[2];
-	/* The buffer has no alignment guarantee. */
-	memcpy(words, buf, sizeof(words));
-	header->object_id = words[0];
-	header->opcode = (uint16_t)(words[1] & 0xffff);
-	header->size = (uint16_t)(words[1] >> 16);
-}
-
-int wire_size_valid(uint16_t size) {
-	return size >= WIRE_HEADER_SIZE && size <= WIRE_MAX_MESSAGE_SIZE &&
-			size % 4 == 0;
-}
-
 /*
  * For the message after the last one taken, the checks go from what the
  * bytes already prove to what they do not: a short header cannot be judged

@@ -13,8 +13,11 @@ ALL = ["fairway", "fairway-noframe", "fairway-off", "sway", "cage", "weston"]
 # Variants for A/B runs, named on request only: fairway-scene paints with
 # wlr_scene's own render pass instead of fairway's direct one;
 # fairway-memory and fairway-socketpair force the gate's transport to
-# libwayland (see docs/architecture.md) instead of the self-test's choice.
-EXTRA = ["fairway-scene", "fairway-memory", "fairway-socketpair"]
+# libwayland (see docs/architecture.md) instead of the self-test's choice;
+# fairway-raised and fairway-unraised run with and without
+# --raise-priority (its main thread at nice -10, where privileged).
+EXTRA = ["fairway-scene", "fairway-memory", "fairway-socketpair",
+    "fairway-raised", "fairway-unraised"]
 FAIRWAY_ARGS = {
     "fairway": ["--scheduler", "on"],
     # Frame done right after each paint, paint on the frame event: the
@@ -25,6 +28,8 @@ FAIRWAY_ARGS = {
     "fairway-memory": ["--scheduler", "on", "--gate-transport", "memory"],
     "fairway-socketpair": ["--scheduler", "on", "--gate-transport",
         "socketpair"],
+    "fairway-raised": ["--scheduler", "on", "--raise-priority", "on"],
+    "fairway-unraised": ["--scheduler", "on", "--raise-priority", "off"],
 }
 WIDTH, HEIGHT = 1280, 720
 

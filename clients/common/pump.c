@@ -94,6 +94,7 @@ void fw_sender_init(struct fw_sender *sender, struct wl_display *display,
 	sender->fds = 0;
 	sender->deadline_ns = deadline_ns;
 	sender->requests = 0;
+	sender->max_bytes = SENDER_MAX_BYTES;
 }
 
 int fw_sender_flush(struct fw_sender *sender) {
@@ -106,7 +107,7 @@ int fw_sender_flush(struct fw_sender *sender) {
 }
 
 int fw_sender_reserve(struct fw_sender *sender, size_t bytes, size_t fds) {
-	if (sender->bytes + bytes > SENDER_MAX_BYTES ||
+	if (sender->bytes + bytes > sender->max_bytes ||
 			sender->fds + fds > SENDER_MAX_FDS) {
 		int ret = fw_sender_flush(sender);
 		if (ret != 0) {

@@ -38,7 +38,14 @@ struct fw_sender {
 	size_t fds;
 	uint64_t deadline_ns;
 	uint64_t requests; /* requests queued in total */
+	/*
+	 * Bytes queued before a flush: 2 KiB unless set (at most
+	 * FW_SENDER_MAX_BYTES_LIMIT, under libwayland's 4096-byte buffer).
+	 */
+	size_t max_bytes;
 };
+
+#define FW_SENDER_MAX_BYTES_LIMIT 3584
 
 void fw_sender_init(struct fw_sender *sender, struct wl_display *display,
 		uint64_t deadline_ns);

@@ -79,7 +79,7 @@ def main():
 
     if kind == "plaid":
         if obj.get("mode") not in ("commit", "requests", "churn", "sync",
-                                   "damage"):
+                                   "damage", "damage-only"):
             fail(f"mode is {obj.get('mode')!r}")
         requests = number(obj, "requests", 0)
         commits = number(obj, "commits")
@@ -87,6 +87,8 @@ def main():
         rate = number(obj, "rate", 0)
         if obj["mode"] in ("commit", "damage") and commits <= 0:
             fail("no commits in a drawing mode")
+        if obj["mode"] == "damage-only" and (commits != 0 or requests <= 0):
+            fail(f"damage-only sent {commits} commits, {requests} requests")
         if abs(rate - requests / seconds) > 0.01 * rate + 1:
             fail(f"rate {rate} is not requests/seconds")
         if obj["mode"] == "commit" and requests != 3 * commits:

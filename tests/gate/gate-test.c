@@ -487,6 +487,7 @@ struct client_watch {
 	struct wl_listener destroy;
 	struct gate_connection *conn;
 	int created, destroyed;
+	uint64_t requests; /* what the gate counted when it went */
 };
 
 static void handle_watched_destroy(struct wl_listener *listener, void *data) {
@@ -496,6 +497,9 @@ static void handle_watched_destroy(struct wl_listener *listener, void *data) {
 	pid_t pid;
 	CHECK(gate_connection_get_client(data) != NULL);
 	CHECK(gate_connection_get_process(data, &pid, NULL) && pid > 0);
+	struct gate_client_stats stats;
+	gate_client_stats_read(data, &stats);
+	watch->requests = stats.io.requests;
 	wl_list_remove(&watch->destroy.link);
 	watch->conn = NULL;
 	watch->destroyed++;
@@ -573,6 +577,46 @@ static void case_clients(void) {
 	server_finish(&server);
 }
 
+/*
+ * Many requests in one write: the gate reads them all, checks them once,
+ * and serves them in batches of at most batch_max_bytes, the last of
+ * which takes all that is left without walking the headers again. Every
+ * request is counted once, whichever way its batch was cut.
+ */
+#define COUNTED_SYNCS 1000
+
+static void counted_client(const void *data) {
+	int fd = raw_connect();
+	static uint32_t msgs[COUNTED_SYNCS][3];
+	for (int i = 0; i < COUNTED_SYNCS; i++) {
+		put_header(msgs[i], 1, sizeof(msgs[i]), 0);
+		msgs[i][2] = 2 + i;
+	}
+	CHECK(raw_send(fd, msgs, sizeof(msgs), NULL, 0));
+	struct raw_events events = {0};
+	raw_read(fd, &events, 2 + COUNTED_SYNCS - 1);
+	CHECK(events.done_count == COUNTED_SYNCS && !events.error);
+	_exit(0);
+}
+
+static void case_request_count(void) {
+	struct server server = {0};
+	server_init(&server);
+	struct client_watch watch = {
+			.new_connection.notify = handle_new_connection};
+	gate_add_new_connection_listener(server.gate, &watch.new_connection);
+	pid_t pids[1] = {spawn(counted_client, NULL)};
+	int status[1];
+	serve_until_exit(&server, pids, status, 1);
+	CHECK(WIFEXITED(status[0]) && WEXITSTATUS(status[0]) == 0);
+	serve_until_idle(&server);
+	CHECK(watch.destroyed == 1);
+	fprintf(stderr, "requests counted: %" PRIu64 "\n", watch.requests);
+	CHECK(watch.requests == COUNTED_SYNCS);
+	wl_list_remove(&watch.new_connection.link);
+	server_finish(&server);
+}
+
 int main(int argc, char *argv[]) {
 	signal(SIGPIPE, SIG_IGN);
 	if (argc != 2) {
@@ -598,6 +642,8 @@ int main(int argc, char *argv[]) {
 		case_out_of_fds();
 	} else if (strcmp(name, "clients") == 0) {
 		case_clients();
+	} else if (strcmp(name, "request-count") == 0) {
+		case_request_count();
 	} else {
 		fprintf(stderr, "unknown case %s\n", name);
 		return 2;

@@ -146,12 +146,15 @@ static void check_class(struct hints *hints, pid_t pid,
 				: t->policy;
 		CHECK_INT(now.attr[i].policy, policy);
 		CHECK(now.attr[i].reset_on_fork);
+		bool slices = hint_kernel_supports(&hints->kernel, HINT_PART_SLICE);
 		CHECK_INT(now.attr[i].runtime_ns,
-				t->slice_ns ? t->slice_ns : hints->base_slice_ns);
+				t->slice_ns && slices ? t->slice_ns
+									  : hints->kernel.base_slice_ns);
 		/* Without privilege nice moves neither way (no way back down). */
 		CHECK_INT(now.attr[i].nice,
 				hints->cap_sys_nice && t->set_nice ? t->nice : orig_nice);
-		if (hints->uclamp && t->uclamp_min >= 0) {
+		if (hint_kernel_supports(&hints->kernel, HINT_PART_UCLAMP) &&
+				t->uclamp_min >= 0) {
 			CHECK_INT(now.attr[i].util_min, t->uclamp_min);
 		}
 	}

@@ -77,6 +77,78 @@ static void test_busy(void) {
 	CHECK_INT(ratings_client_classify(&c, &params, 20 * S), RATINGS_IDLE);
 }
 
+/* A client committing 10 frames per presented one is past its knee. */
+static void test_knee_flooder(void) {
+	struct ratings_params params;
+	ratings_params_default(&params);
+	struct ratings_client c;
+	ratings_client_init(&c, 42);
+	int64_t now = 100 * S;
+	for (int frame = 0; frame < 8 * 60; frame++) {
+		for (int i = 0; i < 10; i++) {
+			ratings_client_add_commit(&c, now + i * FRAME / 10);
+		}
+		ratings_client_add_frame(&c, 1.0, now + FRAME - 1);
+		ratings_client_add_presented(&c, 1, now + FRAME - 1);
+		now += FRAME;
+	}
+	double surplus = ratings_client_surplus(&c, &params, now - 1);
+	CHECK(surplus > 9.9 && surplus < 10.1);
+	CHECK(ratings_client_output_rate(&c, &params, now - 1) > 59);
+	CHECK_INT(ratings_client_knee(&c, &params, now - 1), RATINGS_WASTE);
+	/* Its 60 fps of output earn it no boost: mostly waste. */
+	CHECK_INT(
+			ratings_client_classify(&c, &params, now - 1), RATINGS_BACKGROUND);
+	/* Input still comes first. */
+	ratings_client_note_input(&c, &params, now - 1);
+	CHECK_INT(
+			ratings_client_classify(&c, &params, now - 1), RATINGS_INTERACTIVE);
+}
+
+/* A 60 fps animation presenting each frame is not. */
+static void test_knee_animation(void) {
+	struct ratings_params params;
+	ratings_params_default(&params);
+	struct ratings_client c;
+	ratings_client_init(&c, 42);
+	int64_t now = 100 * S;
+	for (int frame = 0; frame < 8 * 60; frame++) {
+		ratings_client_add_commit(&c, now);
+		ratings_client_add_frame(&c, 1.0, now + FRAME - 1);
+		ratings_client_add_presented(&c, 1, now + FRAME - 1);
+		now += FRAME;
+	}
+	double surplus = ratings_client_surplus(&c, &params, now - 1);
+	CHECK(surplus > 0.99 && surplus < 1.01);
+	CHECK_INT(ratings_client_knee(&c, &params, now - 1), RATINGS_BEFORE_KNEE);
+	CHECK_INT(ratings_client_classify(&c, &params, now - 1), RATINGS_OUTPUT);
+}
+
+/* Twice as many commits as frames: past the knee, back to its fair share. */
+static void test_knee_fair_share(void) {
+	struct ratings_params params;
+	ratings_params_default(&params);
+	struct ratings_client c;
+	ratings_client_init(&c, 42);
+	int64_t now = 100 * S;
+	for (int frame = 0; frame < 8 * 60; frame++) {
+		ratings_client_add_commit(&c, now);
+		ratings_client_add_commit(&c, now + FRAME / 2);
+		ratings_client_add_frame(&c, 1.0, now + FRAME - 1);
+		ratings_client_add_presented(&c, 1, now + FRAME - 1);
+		now += FRAME;
+	}
+	CHECK_INT(ratings_client_knee(&c, &params, now - 1), RATINGS_PAST_KNEE);
+	CHECK_INT(ratings_client_classify(&c, &params, now - 1), RATINGS_IDLE);
+	/* A few commits never shown are no knee at all. */
+	struct ratings_client d;
+	ratings_client_init(&d, 43);
+	for (int i = 0; i < 40; i++) {
+		ratings_client_add_commit(&d, 100 * S + i * S / 10);
+	}
+	CHECK_INT(ratings_client_knee(&d, &params, 104 * S), RATINGS_BEFORE_KNEE);
+}
+
 static void test_class_order(void) {
 	CHECK_INT(
 			ratings_class_max(RATINGS_BACKGROUND, RATINGS_IDLE), RATINGS_IDLE);
@@ -87,6 +159,9 @@ static void test_class_order(void) {
 }
 
 int main(void) {
+	test_knee_flooder();
+	test_knee_animation();
+	test_knee_fair_share();
 	test_output_rate_bounded();
 	test_small_damage_is_not_output();
 	test_input();

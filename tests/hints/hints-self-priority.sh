@@ -1,0 +1,58 @@
+#!/bin/sh
+# --raise-priority on: fairway's main thread runs at nice -10 with
+# SCHED_FLAG_RESET_ON_FORK, and a program it spawns starts at nice 0.
+# Without CAP_SYS_NICE and with RLIMIT_NICE 0 nothing changes, and the
+# log says why, once.
+. "$(dirname "$0")/lib-hints.sh"
+need_privilege
+need_prog setpriv
+need_prog prlimit
+
+# thread_attrs PID TID: TID's attribute line.
+thread_attrs() {
+	"$FW_SCHED_ATTR" "$1" 2>/dev/null | sed -n "s/^$2 //p"
+}
+main_thread() {
+	FW_SEEN=$(thread_attrs "$1" "$1")
+	echo "$FW_SEEN" | grep -q -e "$2"
+}
+
+# A mark of its own: exec runs it detached, a child of init.
+mark="sleep 61.$$"
+echo "exec $mark" >"$FW_TMP/config"
+fw_start --no-xwayland --raise-priority on -V --config "$FW_TMP/config"
+fw=$(fairway_pid)
+wait_until 10 "fairway's main thread at nice -10" \
+	main_thread "$fw" '^policy=0 nice=-10 .*reset=1'
+log "fairway: $FW_SEEN"
+has_line "$FW_TMP/fairway-1.err" 'Own priority: main thread at nice -10' ||
+	fail "no log line for the raise"
+spawned() {
+	child=$(pgrep -f "^$mark\$" | head -n 1)
+	[ -n "$child" ]
+}
+wait_until 10 "the program fairway spawns" spawned
+main_thread "$child" '^policy=0 nice=0 ' ||
+	fail "the spawned program inherited: $FW_SEEN"
+log "spawned: $FW_SEEN"
+kill "$child"
+fw_stop
+
+# Without the privilege: left as it is, said once.
+FW_PID=""
+FW_STARTS=$((FW_STARTS + 1))
+setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice \
+	prlimit --nice=0 -- timeout 60 "$FAIRWAY" --backend headless \
+	--socket "$FW_SOCKET-u" --no-xwayland --raise-priority on -V \
+	>"$FW_TMP/fairway-u.out" 2>"$FW_TMP/fairway-u.err" &
+FW_PID=$!
+wait_until 30 "the unprivileged fairway up" \
+	has_line "$FW_TMP/fairway-u.out" '^WAYLAND_DISPLAY='
+fw=$(pgrep -P "$FW_PID" | head -n 1)
+[ -n "$fw" ] || fw=$(pgrep -P "$(pgrep -P "$FW_PID" | head -n 1)" | head -n 1)
+main_thread "$fw" '^policy=0 nice=0 ' ||
+	fail "unprivileged fairway changed its nice: $FW_SEEN"
+[ "$(grep -c 'Own priority: staying at nice 0' "$FW_TMP/fairway-u.err")" = 1 ] ||
+	fail "expected one log line saying why not: $(grep 'Own priority' "$FW_TMP/fairway-u.err")"
+log "unprivileged: $FW_SEEN"
+pass
