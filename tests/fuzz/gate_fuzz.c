@@ -8,7 +8,6 @@
  * (or serve it and see it go), and must leave no fd behind.
  */
 #include "scheduler/gate.h"
-#include "scheduler/gate_internal.h"
 #include "scheduler/log.h"
 #include "tests/common/raw_wire.h"
 #include <dirent.h>
