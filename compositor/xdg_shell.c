@@ -89,11 +89,14 @@ static const struct fw_view_impl xdg_view_impl = {
 		.get_app_id = xdg_get_app_id,
 };
 
-/* The content node sits so that the window geometry starts at (0,0). */
+/*
+ * The window geometry starts at the view's (0,0): wlroots' scene node for
+ * an xdg surface already sits its surface at minus the geometry's offset,
+ * so the content node itself stays at (0,0).
+ */
 static void update_content_offset(struct fw_xdg_view *xdg) {
 	struct wlr_box box;
 	wlr_xdg_surface_get_geometry(xdg->xdg_surface, &box);
-	wlr_scene_node_set_position(xdg->view.content, -box.x, -box.y);
 	if (box.width != xdg->last_width || box.height != xdg->last_height) {
 		xdg->last_width = box.width;
 		xdg->last_height = box.height;
