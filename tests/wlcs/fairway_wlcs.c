@@ -163,6 +163,12 @@ static void adopt_on_server(struct fw_wlcs *wlcs, void *data) {
 		free(entry);
 		return;
 	}
+	struct gate *gate = fw_sched_get_gate(wlcs->server->sched);
+	if (gate != NULL && gate_connection_from_client(entry->client) == NULL) {
+		/* The suite must exercise the gate, not go around it. */
+		wlr_log(WLR_ERROR, "wlcs: a client was not gated");
+		abort();
+	}
 	entry->fd = call->client_fd;
 	entry->destroy.notify = handle_client_destroy;
 	wl_client_add_destroy_listener(entry->client, &entry->destroy);
