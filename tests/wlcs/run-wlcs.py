@@ -88,8 +88,13 @@ def main():
         command.append('--gtest_output=json:' + result_path)
         command += args.fairway_args
         log_path = os.path.join(tmp, 'wlcs.log')
+        env = dict(os.environ)
+        # Each run's own, for the socket fairway listens on as always.
+        runtime = os.path.join(tmp, 'runtime')
+        os.mkdir(runtime, 0o700)
+        env['XDG_RUNTIME_DIR'] = runtime
         with open(log_path, 'w') as log:
-            status = subprocess.run(command, stdout=log,
+            status = subprocess.run(command, stdout=log, env=env,
                                     stderr=subprocess.STDOUT).returncode
         with open(log_path) as log:
             log_text = log.read()
