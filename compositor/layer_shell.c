@@ -369,10 +369,30 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 	refocus(server);
 }
 
+/*
+ * A zero width or height asks the compositor to fill the space between two
+ * opposite anchors: without both, no size can be given. wlroots 0.15 does
+ * not check it (0.16 does), so the client learns it here.
+ */
+static bool size_is_valid(const struct wlr_layer_surface_v1_state *state) {
+	const uint32_t across = ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT |
+			ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT;
+	const uint32_t down = ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP |
+			ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM;
+	return (state->desired_width != 0 || (state->anchor & across) == across) &&
+			(state->desired_height != 0 || (state->anchor & down) == down);
+}
+
 static void handle_commit(struct wl_listener *listener, void *data) {
 	struct fw_layer_surface *surface =
 			wl_container_of(listener, surface, commit);
 	struct wlr_layer_surface_v1 *layer_surface = surface->layer_surface;
+	if (!size_is_valid(&layer_surface->current)) {
+		wl_resource_post_error(layer_surface->resource,
+				ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE,
+				"a zero width or height needs both opposite anchors");
+		return;
+	}
 	uint32_t committed = layer_surface->current.committed;
 	if (layer_surface->current.layer != surface->layer) {
 		surface->layer = layer_surface->current.layer;

@@ -13,6 +13,7 @@
 #include "scheduler/trace.h"
 #include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <wayland-server-core.h>
 #include <wlr/types/wlr_surface.h>
 #include <wlr/util/log.h>
@@ -213,6 +214,18 @@ void fw_sched_destroy(struct fw_sched *sched) {
 
 const char *fw_sched_socket_name(const struct fw_sched *sched) {
 	return sched->socket_name;
+}
+
+struct wl_client *fw_sched_adopt_client(struct fw_sched *sched, int fd) {
+	if (sched->gate != NULL) {
+		return gate_adopt(sched->gate, fd);
+	}
+	struct wl_client *client =
+			fw_real_wl_client_create(sched->server->display, fd);
+	if (client == NULL) {
+		close(fd);
+	}
+	return client;
 }
 
 struct gate *fw_sched_get_gate(const struct fw_sched *sched) {

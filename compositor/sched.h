@@ -34,6 +34,15 @@ struct fw_sched *fw_sched_create(struct fw_server *server);
 void fw_sched_destroy(struct fw_sched *sched);
 
 const char *fw_sched_socket_name(const struct fw_sched *sched);
+
+/*
+ * Serves a client on a socket that did not come through the listening
+ * socket (one end of a socketpair whose other end a program in this
+ * process holds, as a conformance harness does): through the gate like
+ * any client that connected, or straight to libwayland with --scheduler
+ * off. Takes fd, even on failure; NULL then.
+ */
+struct wl_client *fw_sched_adopt_client(struct fw_sched *sched, int fd);
 /* The gate, for its client API (scheduler/gate.h); NULL when off. */
 struct gate *fw_sched_get_gate(const struct fw_sched *sched);
 /* The --trace writer (scheduler/trace.h), or NULL without one. */

@@ -333,9 +333,11 @@ bool fw_server_start(struct fw_server *server) {
 		return false;
 	}
 	const char *socket_name = fw_sched_socket_name(server->sched);
-	setenv("WAYLAND_DISPLAY", socket_name, true);
-	/* Clients we start must not talk to a parent compositor by fd. */
-	unsetenv("WAYLAND_SOCKET");
+	if (!server->config.embedded) {
+		setenv("WAYLAND_DISPLAY", socket_name, true);
+		/* Clients we start must not talk to a parent compositor by fd. */
+		unsetenv("WAYLAND_SOCKET");
+	}
 
 	if (!wlr_backend_start(server->backend)) {
 		wlr_log(WLR_ERROR, "Cannot start the backend");
@@ -346,9 +348,9 @@ bool fw_server_start(struct fw_server *server) {
 	if (server->config.xwayland && !fw_xwayland_init(server)) {
 		wlr_log(WLR_ERROR, "XWayland is unavailable, going on without it");
 	}
-	if (server->xwayland != NULL) {
+	if (!server->config.embedded && server->xwayland != NULL) {
 		setenv("DISPLAY", server->xwayland->display_name, true);
-	} else {
+	} else if (!server->config.embedded) {
 		unsetenv("DISPLAY");
 	}
 	server->app_rules = fw_app_rules_create(server);
@@ -360,6 +362,10 @@ bool fw_server_start(struct fw_server *server) {
 	wlr_log(WLR_INFO, "Running on WAYLAND_DISPLAY=%s DISPLAY=%s", socket_name,
 			server->xwayland != NULL ? server->xwayland->display_name : "");
 
+	if (server->config.embedded) {
+		server->started = true;
+		return true;
+	}
 	fw_config_autostart(server);
 	if (server->config.command != NULL) {
 		server->child_pid = fw_spawn(server->config.command);

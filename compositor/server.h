@@ -32,6 +32,12 @@ struct fw_config {
 	bool render_direct; /* --render: render.c's pass, else wlr_scene's */
 	bool frame_schedule; /* --frame-schedule auto (frame_schedule.c) */
 	bool demo;
+	/*
+	 * Inside another program that drives it (the wlcs conformance
+	 * module): fairway leaves that program's environment alone, prints
+	 * no ready line and starts no demo, autostart or COMMAND.
+	 */
+	bool embedded;
 	struct hints_config hints; /* --hints, --hint-map (ratings_glue.c) */
 	bool restore_hints; /* --restore-hints: replay the journal, exit */
 	bool raise_priority; /* --raise-priority (self_priority.h) */

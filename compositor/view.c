@@ -496,6 +496,23 @@ void fw_view_fullscreen(struct fw_view *view, bool fullscreen) {
 	fw_sched_note_window_event(view->server, view->surface);
 }
 
+void fw_view_plan_state(struct fw_view *view, bool maximized, bool fullscreen) {
+	view->impl->set_maximized(view, maximized);
+	view->impl->set_fullscreen(view, fullscreen);
+	struct fw_output *output = fw_output_focused(view->server);
+	if (output == NULL || (!maximized && !fullscreen)) {
+		return;
+	}
+	struct wlr_box area = output->usable_area;
+	if (fullscreen || area.width <= 0 || area.height <= 0) {
+		fw_output_box(output, &area);
+	}
+	int b = view->decorated && !fullscreen ? FW_BORDER_WIDTH : 0;
+	int t = view->decorated && !fullscreen ? FW_TITLEBAR_HEIGHT : 0;
+	view->impl->configure(view, area.x + b, area.y + t + b, area.width - 2 * b,
+			area.height - t - 2 * b);
+}
+
 void fw_view_close(struct fw_view *view) {
 	fw_sched_note_window_event(view->server, view->surface);
 	view->impl->close(view);

@@ -77,6 +77,12 @@ void fw_view_maximize(struct fw_view *view, bool maximized);
 void fw_view_refit_maximized(
 		struct fw_server *server, struct fw_output *output);
 void fw_view_fullscreen(struct fw_view *view, bool fullscreen);
+/*
+ * Before its first map: the window that asked to be maximized or
+ * fullscreen is told so, with the size it will have, in its initial
+ * configure (xdg-shell clients draw their first frame at that size).
+ */
+void fw_view_plan_state(struct fw_view *view, bool maximized, bool fullscreen);
 void fw_view_close(struct fw_view *view);
 void fw_view_begin_interactive(struct fw_view *view, int mode, uint32_t edges);
 void fw_view_update_title(struct fw_view *view);

@@ -89,11 +89,14 @@ static const struct fw_view_impl xdg_view_impl = {
 		.get_app_id = xdg_get_app_id,
 };
 
-/* The content node sits so that the window geometry starts at (0,0). */
+/*
+ * The window geometry starts at the view's (0,0): wlroots' scene node for
+ * an xdg surface already sits its surface at minus the geometry's offset,
+ * so the content node itself stays at (0,0).
+ */
 static void update_content_offset(struct fw_xdg_view *xdg) {
 	struct wlr_box box;
 	wlr_xdg_surface_get_geometry(xdg->xdg_surface, &box);
-	wlr_scene_node_set_position(xdg->view.content, -box.x, -box.y);
 	if (box.width != xdg->last_width || box.height != xdg->last_height) {
 		xdg->last_width = box.width;
 		xdg->last_height = box.height;
@@ -174,8 +177,10 @@ static void handle_request_resize(struct wl_listener *listener, void *data) {
 static void handle_request_maximize(struct wl_listener *listener, void *data) {
 	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, request_maximize);
 	if (!xdg->xdg_surface->mapped) {
-		/* Answered at map time; still, every request gets a configure. */
-		wlr_xdg_surface_schedule_configure(xdg->xdg_surface);
+		/* Applied at map time; the initial configure tells the size. */
+		struct wlr_xdg_toplevel *toplevel = xdg->xdg_surface->toplevel;
+		fw_view_plan_state(&xdg->view, toplevel->requested.maximized,
+				toplevel->requested.fullscreen);
 		return;
 	}
 	fw_view_maximize(
@@ -187,7 +192,9 @@ static void handle_request_fullscreen(
 	struct fw_xdg_view *xdg =
 			wl_container_of(listener, xdg, request_fullscreen);
 	if (!xdg->xdg_surface->mapped) {
-		wlr_xdg_surface_schedule_configure(xdg->xdg_surface);
+		struct wlr_xdg_toplevel *toplevel = xdg->xdg_surface->toplevel;
+		fw_view_plan_state(&xdg->view, toplevel->requested.maximized,
+				toplevel->requested.fullscreen);
 		return;
 	}
 	fw_view_fullscreen(
@@ -328,4 +335,13 @@ void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
 			&xdg->set_title, &toplevel->events.set_title, handle_set_title);
 	fw_listener_connect(
 			&xdg->set_app_id, &toplevel->events.set_app_id, handle_set_app_id);
+	/*
+	 * wlroots 0.15 announces the surface at its first commit: what it
+	 * asked for before then is answered in the configure that commit
+	 * gets.
+	 */
+	if (toplevel->requested.maximized || toplevel->requested.fullscreen) {
+		fw_view_plan_state(&xdg->view, toplevel->requested.maximized,
+				toplevel->requested.fullscreen);
+	}
 }
