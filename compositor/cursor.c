@@ -7,6 +7,7 @@
 #include "compositor/view.h"
 #include <linux/input-event-codes.h>
 #include <stdlib.h>
+#include <time.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_idle.h>
 #include <wlr/types/wlr_keyboard.h>
@@ -94,7 +95,8 @@ static struct fw_view *input_target_at(struct fw_server *server, double lx,
 	return view;
 }
 
-void fw_cursor_refocus(struct fw_server *server, uint32_t time_msec) {
+/* The pointer's focus follows what is under it; false if it is nothing. */
+static bool update_pointer_focus(struct fw_server *server, uint32_t time_msec) {
 	struct wlr_seat *seat = server->seat;
 	double sx, sy;
 	struct wlr_surface *surface = NULL;
@@ -104,18 +106,47 @@ void fw_cursor_refocus(struct fw_server *server, uint32_t time_msec) {
 		wlr_xcursor_manager_set_cursor_image(
 				server->cursor_manager, "left_ptr", server->cursor);
 		wlr_seat_pointer_clear_focus(seat);
-		return;
+		return false;
 	}
 	bool entering = seat->pointer_state.focused_surface != surface;
 	wlr_seat_pointer_notify_enter(seat, surface, sx, sy);
 	if (!entering) {
 		wlr_seat_pointer_notify_motion(seat, time_msec, sx, sy);
 	}
-	note_pointer_client(server);
+	return true;
+}
+
+void fw_cursor_refocus(struct fw_server *server, uint32_t time_msec) {
+	if (update_pointer_focus(server, time_msec)) {
+		note_pointer_client(server);
+	}
+}
+
+void fw_cursor_scene_changed(struct fw_server *server) {
+	/*
+	 * Until a device has moved it the pointer points nowhere a user
+	 * chose; during a move or resize the grab decides. It is no input
+	 * either: the client that gets the pointer is not boosted for it.
+	 */
+	if (!server->cursor_placed || server->seat == NULL ||
+			server->cursor_mode != FW_CURSOR_PASSTHROUGH) {
+		return;
+	}
+	struct wlr_surface *before = server->seat->pointer_state.focused_surface;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	update_pointer_focus(
+			server, (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000));
+	if (server->seat->pointer_state.focused_surface != before) {
+		/* No device frame follows: the enter and leave are one of their
+		 * own. */
+		wlr_seat_pointer_notify_frame(server->seat);
+	}
 }
 
 static void process_motion(struct fw_server *server, uint32_t time_msec) {
 	note_activity(server);
+	server->cursor_placed = true;
 	switch (server->cursor_mode) {
 	case FW_CURSOR_MOVE:
 		process_move(server);

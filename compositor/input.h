@@ -39,6 +39,11 @@ void fw_keyboard_create(
 bool fw_cursor_init(struct fw_server *server);
 void fw_cursor_finish(struct fw_server *server);
 void fw_cursor_refocus(struct fw_server *server, uint32_t time_msec);
+/*
+ * What is under a pointer that stands still changed (a window mapped,
+ * went, or moved): its focus follows, as if it had moved there.
+ */
+void fw_cursor_scene_changed(struct fw_server *server);
 /* bindings.c: true when the key combination was a compositor binding. */
 bool fw_bindings_handle(
 		struct fw_server *server, uint32_t modifiers, uint32_t keysym);

@@ -155,6 +155,7 @@ struct fw_server {
 	struct wl_listener touch_motion;
 	struct wl_listener touch_frame;
 	enum fw_cursor_mode cursor_mode;
+	bool cursor_placed; /* a device has moved the pointer (cursor.c) */
 	struct fw_view *grabbed_view;
 	double grab_x, grab_y;
 	int grab_geo_x, grab_geo_y, grab_geo_width, grab_geo_height;

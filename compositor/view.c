@@ -127,6 +127,9 @@ void fw_view_move(struct fw_view *view, int x, int y) {
 	if (view->tree != NULL) {
 		wlr_scene_node_set_position(&view->tree->node, x, y);
 	}
+	if (view->mapped) {
+		fw_cursor_scene_changed(view->server);
+	}
 	if (view->impl->configure != NULL && view->type == FW_VIEW_XWAYLAND) {
 		/* X clients need to know where they are for their popups. */
 		int width, height;
@@ -311,6 +314,7 @@ void fw_view_map(struct fw_view *view, struct wlr_surface *surface,
 	fw_view_update_frame(view);
 	create_toplevel_handle(view);
 	fw_view_focus(view);
+	fw_cursor_scene_changed(view->server);
 }
 
 void fw_view_unmap(struct fw_view *view) {
@@ -340,6 +344,7 @@ void fw_view_unmap(struct fw_view *view) {
 			fw_seat_focus_surface(server, NULL);
 		}
 	}
+	fw_cursor_scene_changed(server);
 }
 
 void fw_view_focus(struct fw_view *view) {
