@@ -1,5 +1,5 @@
-#include "compositor/parse_number.h"
 #include "compositor/server.h"
+#include "scheduler/parse_number.h"
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -74,7 +74,7 @@ static int usage_error(const char *what, const char *arg) {
 
 /* A duration in milliseconds, 0.05 to 1000. */
 static bool parse_ms(const char *text, double *out) {
-	return fw_parse_double(text, 0.05, 1000, out);
+	return sched_parse_double(text, 0.05, 1000, out);
 }
 
 /* A flag with two values: yes sets *out, no clears it. */
@@ -102,8 +102,8 @@ static bool parse_size(const char *text, int *width, int *height) {
 	}
 	memcpy(buf, text, len);
 	buf[len] = '\0';
-	return fw_parse_int(buf, 1, 16384, width) &&
-			fw_parse_int(x + 1, 1, 16384, height);
+	return sched_parse_int(buf, 1, 16384, width) &&
+			sched_parse_int(x + 1, 1, 16384, height);
 }
 
 /* Which of names text is: its index, or -1. */
@@ -230,7 +230,7 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			config->socket = optarg;
 			break;
 		case OPT_OUTPUTS:
-			if (!fw_parse_int(optarg, 1, 16, &config->outputs)) {
+			if (!sched_parse_int(optarg, 1, 16, &config->outputs)) {
 				return usage_error("bad --outputs value", optarg);
 			}
 			break;

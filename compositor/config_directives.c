@@ -1,6 +1,6 @@
 #include "compositor/config_file.h"
 #include "compositor/config_parse.h"
-#include "compositor/parse_number.h"
+#include "scheduler/parse_number.h"
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -164,7 +164,7 @@ static bool parse_mode(const char *text, struct fw_output_config *output) {
 		}
 		memcpy(buf, rate, len);
 		buf[len] = '\0';
-		if (!fw_parse_double(buf, 1, 1000, &hz)) {
+		if (!sched_parse_double(buf, 1, 1000, &hz)) {
 			return false;
 		}
 	} else if (*end != '\0') {
@@ -189,8 +189,8 @@ static bool parse_position(const char *text, struct fw_output_config *output) {
 	}
 	memcpy(buf, text, len);
 	buf[len] = '\0';
-	if (!fw_parse_int(buf, -65536, 65536, &output->x) ||
-			!fw_parse_int(comma + 1, -65536, 65536, &output->y)) {
+	if (!sched_parse_int(buf, -65536, 65536, &output->x) ||
+			!sched_parse_int(comma + 1, -65536, 65536, &output->y)) {
 		return false;
 	}
 	output->has_position = true;
@@ -256,7 +256,7 @@ static size_t parse_output_setting(struct fw_file_config *config,
 			return 0;
 		}
 	} else if (strcmp(key, "scale") == 0) {
-		if (!fw_parse_double(value, 0.25, 10, &output->scale)) {
+		if (!sched_parse_double(value, 0.25, 10, &output->scale)) {
 			fw_config_error(config, line, "bad scale '%s' (0.25 to 10)", value);
 			return 0;
 		}
@@ -339,14 +339,14 @@ static void parse_keyboard(struct parser *parser, const struct line *line) {
 		}
 	}
 	if (strcmp(key, "repeat-rate") == 0) {
-		if (!fw_parse_int(value, 0, 1000, &input->repeat_rate)) {
+		if (!sched_parse_int(value, 0, 1000, &input->repeat_rate)) {
 			fw_config_error(config, line,
 					"bad repeat-rate '%s' (keys a second, 0 to 1000; 0: no "
 					"repeat)",
 					value);
 		}
 	} else if (strcmp(key, "repeat-delay") == 0) {
-		if (!fw_parse_int(value, 1, 10000, &input->repeat_delay)) {
+		if (!sched_parse_int(value, 1, 10000, &input->repeat_delay)) {
 			fw_config_error(config, line,
 					"bad repeat-delay '%s' (ms, 1 to 10000)", value);
 		}
@@ -367,7 +367,7 @@ static void parse_pointer(struct parser *parser, const struct line *line) {
 	}
 	const char *key = line->words[1], *value = line->words[2];
 	if (strcmp(key, "accel") == 0) {
-		if (!fw_parse_double(value, -1, 1, &input->accel)) {
+		if (!sched_parse_double(value, -1, 1, &input->accel)) {
 			fw_config_error(config, line, "bad accel '%s' (-1 to 1)", value);
 			return;
 		}
@@ -427,7 +427,7 @@ static void parse_scheduler(struct parser *parser, const struct line *line) {
 	if (strcmp(key, "interval") == 0 || strcmp(key, "max-slice") == 0) {
 		double *field = key[0] == 'i' ? &config->sched_interval_ms
 									  : &config->sched_max_slice_ms;
-		if (!fw_parse_double(value, 0.05, 1000, field)) {
+		if (!sched_parse_double(value, 0.05, 1000, field)) {
 			fw_config_error(
 					config, line, "bad %s '%s' (ms, 0.05 to 1000)", key, value);
 		}
@@ -521,7 +521,7 @@ static void parse_rule(struct parser *parser, const struct line *line) {
 	for (size_t i = 2; i < line->count; i += 2) {
 		const char *key = line->words[i], *value = line->words[i + 1];
 		if (strcmp(key, "priority") == 0) {
-			if (!fw_parse_int(value, -20, 20, &rule.priority)) {
+			if (!sched_parse_int(value, -20, 20, &rule.priority)) {
 				fw_config_error(
 						config, line, "bad priority '%s' (-20 to 20)", value);
 				return;

@@ -8,24 +8,6 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 
-#define CAP_SYS_NICE_BIT 23
-
-static bool has_cap_sys_nice(void) {
-	FILE *file = fopen("/proc/self/status", "re");
-	if (file == NULL) {
-		return false;
-	}
-	char line[256];
-	unsigned long long caps = 0;
-	while (fgets(line, sizeof(line), file) != NULL) {
-		if (sscanf(line, "CapEff: %llx", &caps) == 1) {
-			break;
-		}
-	}
-	fclose(file);
-	return (caps >> CAP_SYS_NICE_BIT) & 1;
-}
-
 bool fw_self_priority_raise(void) {
 	struct hint_sched_attr attr = {0};
 	if (syscall(SYS_sched_getattr, 0, &attr, sizeof(attr), 0) != 0) {
@@ -44,7 +26,7 @@ bool fw_self_priority_raise(void) {
 	struct rlimit lim = {0};
 	getrlimit(RLIMIT_NICE, &lim);
 	/* RLIMIT_NICE n allows nice down to 20 - n. */
-	bool allowed = has_cap_sys_nice() || lim.rlim_cur == RLIM_INFINITY ||
+	bool allowed = hint_have_cap_sys_nice() || lim.rlim_cur == RLIM_INFINITY ||
 			20 - (long long)lim.rlim_cur <= FW_SELF_NICE;
 	if (!allowed) {
 		wlr_log(WLR_INFO,

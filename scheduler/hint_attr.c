@@ -2,6 +2,7 @@
 #include "scheduler/log.h"
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -255,4 +256,22 @@ void hint_kernel_probe(struct hint_kernel *info) {
 	if (sys->setattr(0, &abi, sys->data) != 0) {
 		info->unsupported |= HINT_PART_UCLAMP;
 	}
+}
+
+#define CAP_SYS_NICE_BIT 23
+
+bool hint_have_cap_sys_nice(void) {
+	FILE *file = fopen("/proc/self/status", "re");
+	if (file == NULL) {
+		return false;
+	}
+	char line[256];
+	unsigned long long caps = 0;
+	while (fgets(line, sizeof(line), file) != NULL) {
+		if (sscanf(line, "CapEff: %llx", &caps) == 1) {
+			break;
+		}
+	}
+	fclose(file);
+	return (caps >> CAP_SYS_NICE_BIT) & 1;
 }

@@ -58,6 +58,9 @@ void hint_kernel_mask(const struct hint_kernel *info, struct hint_attr *want,
 
 /* A thread's attributes now; false if it is gone. */
 bool hint_attr_get(pid_t tid, struct hint_attr *attr);
+/* Whether this process may lower nice values and leave SCHED_IDLE for
+ * any process (CAP_SYS_NICE in its effective set). */
+bool hint_have_cap_sys_nice(void);
 bool hint_attr_equal(const struct hint_attr *a, const struct hint_attr *b);
 /* SCHED_OTHER or SCHED_BATCH: the policies hints may change a thread from. */
 bool hint_fair_policy(uint32_t policy);

@@ -12,24 +12,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define CAP_SYS_NICE_BIT 23
-
-static bool has_cap_sys_nice(void) {
-	FILE *file = fopen("/proc/self/status", "re");
-	if (file == NULL) {
-		return false;
-	}
-	char line[256];
-	unsigned long long caps = 0;
-	while (fgets(line, sizeof(line), file) != NULL) {
-		if (sscanf(line, "CapEff: %llx", &caps) == 1) {
-			break;
-		}
-	}
-	fclose(file);
-	return (caps >> CAP_SYS_NICE_BIT) & 1;
-}
-
 /* The lowest nice fairway may give pid's threads (20: none below theirs). */
 static int lowest_nice(struct hints *hints, pid_t pid) {
 	if (hints->cap_sys_nice) {
@@ -330,7 +312,7 @@ struct hints *hints_create(
 	hints->config = *config;
 	wl_list_init(&hints->procs);
 	hint_kernel_probe(&hints->kernel);
-	hints->cap_sys_nice = has_cap_sys_nice();
+	hints->cap_sys_nice = hint_have_cap_sys_nice();
 	struct rlimit lim = {0};
 	getrlimit(RLIMIT_NICE, &lim);
 	if (config->mode == HINTS_ON) {

@@ -1,5 +1,6 @@
 #include "scheduler/clock.h"
 #include "scheduler/hints.h"
+#include "scheduler/parse_number.h"
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -84,18 +85,6 @@ void hints_config_default(struct hints_config *config) {
 	};
 }
 
-static bool parse_long(const char *text, long min, long max, long *out) {
-	char *end;
-	errno = 0;
-	long value = strtol(text, &end, 10);
-	if (errno != 0 || end == text || *end != '\0' || value < min ||
-			value > max) {
-		return false;
-	}
-	*out = value;
-	return true;
-}
-
 static bool parse_pair(
 		struct hints_target *target, const char *key, const char *value) {
 	long n;
@@ -112,7 +101,7 @@ static bool parse_pair(
 	} else if (strcmp(key, "nice") == 0) {
 		if (strcmp(value, "keep") == 0) {
 			target->set_nice = false;
-		} else if (parse_long(value, -20, 19, &n)) {
+		} else if (sched_parse_long(value, -20, 19, &n)) {
 			target->set_nice = true;
 			target->nice = (int32_t)n;
 		} else {
@@ -120,12 +109,12 @@ static bool parse_pair(
 		}
 	} else if (strcmp(key, "slice_us") == 0) {
 		/* The kernel clamps custom slices to 0.1-100 ms. */
-		if (!parse_long(value, 0, 100000, &n) || (n != 0 && n < 100)) {
+		if (!sched_parse_long(value, 0, 100000, &n) || (n != 0 && n < 100)) {
 			return false;
 		}
 		target->slice_ns = (uint64_t)n * 1000;
 	} else if (strcmp(key, "uclamp_min") == 0) {
-		if (!parse_long(value, -1, 1024, &n)) {
+		if (!sched_parse_long(value, -1, 1024, &n)) {
 			return false;
 		}
 		target->uclamp_min = (int32_t)n;
