@@ -112,6 +112,15 @@ class Running:
         shutil.rmtree(self.runtime_dir, ignore_errors=True)
 
 
+def x_socket_dir():
+    """cage starts Xwayland, as the bench's unprivileged user: it needs
+    /tmp/.X11-unix to be what X servers make it, 1777. A root Xwayland
+    (fairway's tests) under a 022 umask can leave it 0755."""
+    path = "/tmp/.X11-unix"
+    if os.geteuid() == 0 and os.path.isdir(path):
+        os.chmod(path, 0o1777)
+
+
 def start(name, build, account, logdir, fairway_args=(), xwayland=False):
     runtime_dir = tempfile.mkdtemp(prefix=f"fwbench-{name}-")
     os.chmod(runtime_dir, 0o700)
@@ -135,6 +144,7 @@ def start(name, build, account, logdir, fairway_args=(), xwayland=False):
     elif name == "cage":
         # cage runs one application and exits with it; a sleeper keeps it
         # up while the bench connects its own clients to its socket.
+        x_socket_dir()
         argv = ["cage", "--", "sleep", "1000000"]
     elif name == "weston":
         argv = ["weston", "--backend=headless-backend.so", "--use-pixman",
