@@ -1,0 +1,70 @@
+#ifndef FAIRWAY_TESTS_FW_TEST_CLIENT_H
+#define FAIRWAY_TESTS_FW_TEST_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <wayland-client.h>
+
+struct popup {
+	struct wl_surface *surface;
+	struct xdg_surface *xdg_surface;
+	struct xdg_popup *xdg_popup;
+	struct test_buffer *buffer;
+	int width, height;
+	uint32_t color;
+	bool mapped;
+};
+
+struct test_client {
+	struct wl_display *display;
+	struct wl_registry *registry;
+	struct wl_compositor *compositor;
+	struct wl_shm *shm;
+	struct xdg_wm_base *wm_base;
+	struct wl_seat *seat;
+	struct wl_pointer *pointer;
+	struct wl_keyboard *keyboard;
+	struct zwp_idle_inhibit_manager_v1 *idle_inhibit_manager;
+	struct zwp_idle_inhibitor_v1 *idle_inhibitor;
+	struct xdg_activation_v1 *activation;
+
+	struct wl_surface *surface;
+	struct xdg_surface *xdg_surface;
+	struct xdg_toplevel *toplevel;
+	struct test_buffer *buffer;
+
+	uint32_t color;
+	uint32_t alpha;
+	int buffer_scale;
+	int width, height;
+	int pending_width, pending_height;
+	bool mapped;
+	bool running;
+	int exit_status;
+
+	const char *title;
+	const char *app_id;
+	bool move_on_click;
+	bool resize_on_click;
+	bool want_popup;
+	bool truncate_after_map;
+	bool maximized;
+	bool commands; // --commands: stdin lines drive the window
+	char line[512];
+	size_t line_len;
+	bool idle_inhibit;
+	struct popup popup;
+
+	struct wl_surface *pointer_surface;
+	struct wl_list buffers; // test_buffer.link
+};
+
+/* Prints "WHAT-requested" once the compositor has handled what was just
+ * sent. */
+void report_when_done(struct test_client *client, const char *what);
+
+/* fw-test-client-input.c */
+extern const struct wl_seat_listener fw_test_client_seat_listener;
+
+#endif
