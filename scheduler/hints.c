@@ -379,8 +379,7 @@ struct hints_proc *hints_proc_create(
 	proc->pidfd = pidfd;
 	proc->uid = uid;
 	proc->wanted = proc->applied = RATINGS_IDLE;
-	proc->tokens = hints->config.burst;
-	proc->tokens_ns = INT64_MIN;
+	sched_token_bucket_init(&proc->tokens, hints->config.burst);
 	hint_threads_init(&proc->threads);
 	if (proc->pidfd < 0) {
 		proc->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -423,19 +422,8 @@ void hints_proc_never_idle(struct hints_proc *proc) {
 
 static bool take_token(struct hints_proc *proc, int64_t now) {
 	const struct hints_config *config = &proc->hints->config;
-	if (proc->tokens_ns != INT64_MIN && config->refill_ns > 0) {
-		proc->tokens +=
-				(double)(now - proc->tokens_ns) / (double)config->refill_ns;
-	}
-	if (proc->tokens > config->burst) {
-		proc->tokens = config->burst;
-	}
-	proc->tokens_ns = now;
-	if (proc->tokens < 1) {
-		return false;
-	}
-	proc->tokens -= 1;
-	return true;
+	return sched_token_bucket_take(
+			&proc->tokens, config->burst, config->refill_ns, now);
 }
 
 void hints_proc_update(struct hints_proc *proc, int64_t now) {

@@ -5,6 +5,7 @@
 #include "scheduler/hint_journal.h"
 #include "scheduler/hint_threads.h"
 #include "scheduler/ratings.h"
+#include "scheduler/token_bucket.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -112,8 +113,7 @@ struct hints_proc {
 	bool fixed;
 	struct hints_target fixed_target;
 	bool retarget; /* the fixed target changed: apply it */
-	double tokens;
-	int64_t tokens_ns;
+	struct sched_token_bucket tokens; /* changes it may make */
 	bool gone; /* exited, or its pid no longer verifies */
 	bool told_untracked; /* logged that it has more threads than tracked */
 	struct hint_threads threads;

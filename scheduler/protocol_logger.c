@@ -2,6 +2,7 @@
 #include "scheduler/clock.h"
 #include "scheduler/connection.h"
 #include "scheduler/log.h"
+#include "scheduler/token_bucket.h"
 #include <stdio.h>
 #include <string.h>
 #include <wayland-server-protocol.h>
@@ -22,21 +23,15 @@
  */
 static void log_protocol_error(
 		const struct wl_protocol_logger_message *message) {
-	static double tokens = ERRORS_BURST;
-	static int64_t tokens_ns;
+	static struct sched_token_bucket tokens = {
+			.tokens = ERRORS_BURST, .taken_ns = INT64_MIN};
 	static unsigned unlogged;
-	int64_t now = sched_clock_now_ns();
-	if (tokens_ns != 0) {
-		tokens += (double)(now - tokens_ns) * ERRORS_PER_SECOND /
-				(1000.0 * SCHED_NS_PER_MS);
-		tokens = tokens > ERRORS_BURST ? ERRORS_BURST : tokens;
-	}
-	tokens_ns = now;
-	if (tokens < 1) {
+	if (!sched_token_bucket_take(&tokens, ERRORS_BURST,
+				1000 * SCHED_NS_PER_MS / ERRORS_PER_SECOND,
+				sched_clock_now_ns())) {
 		unlogged++;
 		return;
 	}
-	tokens -= 1;
 	struct wl_client *client = wl_resource_get_client(message->resource);
 	struct gate_connection *conn = gate_connection_from_client(client);
 	const char *reason = message->arguments[2].s;
