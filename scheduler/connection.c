@@ -327,9 +327,9 @@ static void read_requests(struct gate_connection *conn, int fd) {
 		hang_up(conn);
 		return;
 	}
+	/* The read was accounted above; nothing since changed what it holds. */
 	update_ready(conn);
 	update_outer_mask(conn);
-	gate_limits_account(conn);
 }
 
 static int handle_outer(int fd, uint32_t mask, void *data) {
