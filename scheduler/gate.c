@@ -40,10 +40,14 @@ void gate_config_default(struct gate_config *config) {
 	 */
 	config->lone_batch_target_ns = 500 * 1000;
 	/*
-	 * One libwayland read. Batches of several reads were no faster for a
-	 * lone flooder, and only coarsen the turns.
+	 * Shared, a batch is one libwayland read: longer ones only coarsen
+	 * the turns. Alone, it may be several: a client that keeps its socket
+	 * full is then read in large pieces and served several reads per
+	 * loop turn, one socket read and one wakeup where libwayland alone
+	 * spends one of each per 4 KiB (bench/README.md, storm).
 	 */
 	config->batch_max_bytes = 4096;
+	config->lone_batch_max_bytes = 32 * 1024;
 	/* libwayland's object map has no limit of its own; real clients hold
 	 * hundreds of objects. */
 	config->max_client_objects = 10000;
@@ -313,7 +317,10 @@ static void serve_next_batch(struct gate *gate) {
 	}
 	struct gate_connection *conn = wl_container_of(entity, conn, entity);
 	size_t max = batch_requests(gate, conn, now);
-	int served = connection_forward(conn, gate->config.batch_max_bytes, max);
+	size_t max_bytes = sched_policy_alone(&gate->policy)
+			? gate->config.lone_batch_max_bytes
+			: gate->config.batch_max_bytes;
+	int served = connection_forward(conn, max_bytes, max);
 	if (served <= 0) {
 		return;
 	}

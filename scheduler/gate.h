@@ -52,6 +52,7 @@ struct gate_config {
 	/* The same when no other client is ready. */
 	int64_t lone_batch_target_ns;
 	size_t batch_max_bytes;
+	size_t lone_batch_max_bytes;
 	/* A client holding more objects than this gets a protocol error. */
 	uint32_t max_client_objects;
 	/* Clients connected at once; more are refused (0: from the fd limit). */

@@ -187,7 +187,9 @@ ssize_t stream_recv(struct stream *stream, int fd, size_t max, size_t max_fds,
 	while (total < max && fds_taken < max_fds) {
 		size_t want = max - total < RECV_CHUNK ? max - total : RECV_CHUNK;
 		size_t room = stream->capacity - stream->tail;
-		if (room >= RECV_MIN_ROOM && room < want) {
+		/* A sender that filled the last read has more: it gets one large
+		 * read rather than one per page. */
+		if (room >= RECV_MIN_ROOM && room < want && !stream->streaming) {
 			want = room;
 		} else if (stream->capacity == 0 && want > RECV_MIN_ROOM) {
 			/* A first read takes a page: most clients never need more,
@@ -240,6 +242,7 @@ ssize_t stream_recv(struct stream *stream, int fd, size_t max, size_t max_fds,
 		 * (A read with fds stops early at their message's boundary, and
 		 * an end of stream after the data shows at the next wakeup.)
 		 */
+		stream->streaming = (size_t)n == want;
 		if ((size_t)n < want && fds == 0) {
 			break;
 		}

@@ -50,6 +50,7 @@ struct stream {
 	struct stream_sender sender;
 	/* Toward giving back what a burst grew (STREAM_KEEP_CAPACITY). */
 	size_t high; /* the most queued since the stream last emptied */
+	bool streaming; /* the last read filled all it asked for */
 	unsigned quiet; /* times in a row it emptied having held little */
 };
 

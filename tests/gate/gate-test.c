@@ -488,6 +488,7 @@ struct client_watch {
 	struct gate_connection *conn;
 	int created, destroyed;
 	uint64_t requests; /* what the gate counted when it went */
+	uint64_t batches;
 };
 
 static void handle_watched_destroy(struct wl_listener *listener, void *data) {
@@ -500,6 +501,7 @@ static void handle_watched_destroy(struct wl_listener *listener, void *data) {
 	struct gate_client_stats stats;
 	gate_client_stats_read(data, &stats);
 	watch->requests = stats.io.requests;
+	watch->batches = stats.io.batches;
 	wl_list_remove(&watch->destroy.link);
 	watch->conn = NULL;
 	watch->destroyed++;
@@ -617,6 +619,38 @@ static void case_request_count(void) {
 	server_finish(&server);
 }
 
+/*
+ * A lone client that keeps its socket full is served more than one
+ * libwayland read per batch: what it sent in one write takes one batch
+ * (two, where the kernel split the write), not one per 4 KiB.
+ */
+static void case_lone_batches(void) {
+	struct gate_config config;
+	gate_config_default(&config);
+	/* Batches bounded by bytes alone, whatever requests are measured to
+	 * cost on a loaded machine. */
+	sched_params_init(&config.sched, 1000000000);
+	config.batch_target_ns = 1000000000;
+	config.lone_batch_target_ns = 1000000000;
+	struct server server = {0};
+	server_init_with(&server, &config);
+	struct client_watch watch = {
+			.new_connection.notify = handle_new_connection};
+	gate_add_new_connection_listener(server.gate, &watch.new_connection);
+	pid_t pids[1] = {spawn(counted_client, NULL)};
+	int status[1];
+	serve_until_exit(&server, pids, status, 1);
+	CHECK(WIFEXITED(status[0]) && WEXITSTATUS(status[0]) == 0);
+	serve_until_idle(&server);
+	CHECK(watch.destroyed == 1);
+	fprintf(stderr, "%" PRIu64 " requests in %" PRIu64 " batches\n",
+			watch.requests, watch.batches);
+	CHECK(watch.requests == COUNTED_SYNCS);
+	CHECK(watch.batches <= 2);
+	wl_list_remove(&watch.new_connection.link);
+	server_finish(&server);
+}
+
 int main(int argc, char *argv[]) {
 	signal(SIGPIPE, SIG_IGN);
 	if (argc != 2) {
@@ -644,6 +678,8 @@ int main(int argc, char *argv[]) {
 		case_clients();
 	} else if (strcmp(name, "request-count") == 0) {
 		case_request_count();
+	} else if (strcmp(name, "lone-batches") == 0) {
+		case_lone_batches();
 	} else {
 		fprintf(stderr, "unknown case %s\n", name);
 		return 2;
