@@ -13,7 +13,8 @@ from .hints import hint_args, hints_na
 TITLE = "stressors: fairway-anim against W fairway-stress workers, " \
     "hints off vs on (Fig. 7)"
 FAIRWAY_ONLY = False
-COMPOSITORS = ["fairway", "sway", "cage", "weston"]
+COMPOSITORS = ["fairway", "fairway-raised", "fairway-unraised", "sway", "cage",
+    "weston"]
 PEERS = ["sway", "cage", "weston"]
 ROW_LABEL = "workers, hints"
 
