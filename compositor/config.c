@@ -51,7 +51,7 @@ static const char usage_text[] =
 		"  --restore-hints      restore what a crashed fairway left and exit\n"
 		"  --raise-priority on|off  run fairway's main thread at nice -10\n"
 		"                       where privilege allows, not inherited by\n"
-		"                       children (default off)\n"
+		"                       children (default on)\n"
 		"  --config FILE        read this configuration file (default:\n"
 		"                       $XDG_CONFIG_HOME/fairway/config, else\n"
 		"                       " FW_SYSCONFDIR
@@ -179,6 +179,12 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			.xwayland = true,
 			.render_direct = true,
 			.frame_schedule = true,
+			/*
+			 * On: fairway competes with CPU-bound clients for the frames
+			 * they show, and an animation kept its rate better beside
+			 * them when it was raised (bench/README.md).
+			 */
+			.raise_priority = true,
 			.log_level = WLR_ERROR,
 	};
 	/* On: the kernel should see what the user sees. */

@@ -1,8 +1,8 @@
 #!/bin/sh
-# --raise-priority on: fairway's main thread runs at nice -10 with
-# SCHED_FLAG_RESET_ON_FORK, and a program it spawns starts at nice 0.
-# Without CAP_SYS_NICE and with RLIMIT_NICE 0 nothing changes, and the
-# log says why, once.
+# By default (--raise-priority on) fairway's main thread runs at nice -10
+# with SCHED_FLAG_RESET_ON_FORK, and a program it spawns starts at nice 0.
+# --raise-priority off leaves it at nice 0. Without CAP_SYS_NICE and with
+# RLIMIT_NICE 0 nothing changes, and the log says why, once.
 . "$(dirname "$0")/lib-hints.sh"
 need_privilege
 need_prog setpriv
@@ -20,7 +20,7 @@ main_thread() {
 # A mark of its own: exec runs it detached, a child of init.
 mark="sleep 61.$$"
 echo "exec $mark" >"$FW_TMP/config"
-fw_start --no-xwayland --raise-priority on -V --config "$FW_TMP/config"
+fw_start --no-xwayland -V --config "$FW_TMP/config"
 fw=$(fairway_pid)
 wait_until 10 "fairway's main thread at nice -10" \
 	main_thread "$fw" '^policy=0 nice=-10 .*reset=1'
@@ -36,6 +36,16 @@ main_thread "$child" '^policy=0 nice=0 ' ||
 	fail "the spawned program inherited: $FW_SEEN"
 log "spawned: $FW_SEEN"
 kill "$child"
+fw_stop
+
+# Asked not to: left at nice 0, with no word of it.
+fw_start --no-xwayland --raise-priority off -V
+fw=$(fairway_pid)
+main_thread "$fw" '^policy=0 nice=0 ' ||
+	fail "--raise-priority off changed fairway's nice: $FW_SEEN"
+! grep -q 'Own priority' "$FW_TMP/fairway-$FW_STARTS.err" ||
+	fail "--raise-priority off still tried: $(grep 'Own priority' "$FW_TMP/fairway-$FW_STARTS.err")"
+log "off: $FW_SEEN"
 fw_stop
 
 # Without the privilege: left as it is, said once.
