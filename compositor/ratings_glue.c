@@ -295,10 +295,12 @@ void fw_ratings_write_stats(
 		capped_file_printf(out,
 				"{\"t\":%.3f,\"rated\":%d,\"class\":\"%s\","
 				"\"output_fps\":%.2f,\"commits_per_frame\":%.2f,"
+				"\"commits_per_s\":%.1f,"
 				"\"busy\":%.3f,\"x_client\":%s,\"hinted\":%s}\n",
 				t, (int)rated->pid, ratings_class_name(rated->class),
 				ratings_client_output_rate(&rated->rc, &ratings->params, now),
 				ratings_client_surplus(&rated->rc, &ratings->params, now),
+				ratings_client_commit_rate(&rated->rc, &ratings->params, now),
 				ratings_client_busy_share(&rated->rc, &ratings->params, now),
 				rated->xwayland != NULL ? "true" : "false",
 				rated->proc != NULL ? "true" : "false");

@@ -118,6 +118,10 @@ bool ratings_client_has_input(const struct ratings_client *client,
 double ratings_client_surplus(const struct ratings_client *client,
 		const struct ratings_params *params, int64_t now);
 
+/* Commits a second over the window (the knee's knee_min_commit_rate). */
+double ratings_client_commit_rate(const struct ratings_client *client,
+		const struct ratings_params *params, int64_t now);
+
 enum ratings_knee {
 	RATINGS_BEFORE_KNEE, /* more CPU would show more */
 	RATINGS_PAST_KNEE, /* more CPU shows nothing more */
