@@ -1,6 +1,7 @@
 #include "compositor/xwayland_damage.h"
 #include "compositor/listener.h"
 #include "compositor/server.h"
+#include "scheduler/clock.h"
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -21,15 +22,22 @@
  * not frames: an X client draws a frame with tens or hundreds of them (a
  * line of text, a polygon each), so a paced 60 fps animation would count
  * thousands a second and look like waste. NonEmpty, re-armed with
- * DamageSubtract(None, None) as each notify arrives, counts bursts: the
- * X server runs a client's queued requests together, so a client that
+ * DamageSubtract(None, None) after each notify, counts bursts: the X
+ * server runs a client's queued requests together, so a client that
  * flushes a frame and then waits (for a timer, for XSync) damages its
- * window once per frame, and what it draws before the server gets to
- * fairway's re-arm adds to the same notify. A client that never stops
- * drawing damages the window again as soon as each re-arm is done, once
- * per turn the server takes between it and fairway; that is many times
- * the refresh rate, so it comes out past its knee, and far past it when
- * it floods.
+ * window once per frame, and what it draws until the re-arm adds to the
+ * same notify. A client that never stops drawing damages the window
+ * again as soon as each re-arm is done, once per turn the server takes
+ * between it and fairway; that is several times the refresh rate, so it
+ * comes out past its knee, and far past it when it floods.
+ *
+ * The re-arm waits REARM_NS after the notify. A frame drawn in a few
+ * flushes (Xlib flushes a full buffer on its own, toolkits sync halfway)
+ * is then one frame, not one per flush; and a flooder costs fairway at
+ * most 500 wakeups a second per window, where it could take thousands
+ * (a software-rendered glxgears draws over 2000 frames a second). 500 a
+ * second is still 4 frames a presented one, the knee's waste, on a
+ * display of up to 125 Hz, and past the knee up to 333 Hz.
  *
  * The connection is made off the main thread: xcb_connect and the
  * extension's version query wait for Xwayland, which may be waiting on
@@ -40,6 +48,7 @@
  * small request.
  */
 #define LEVEL XCB_DAMAGE_REPORT_LEVEL_NON_EMPTY
+#define REARM_NS (2 * SCHED_NS_PER_MS)
 
 /* The connection being made, shared by the main thread and its own. */
 struct xconnect {
@@ -56,6 +65,7 @@ struct fw_xdamage_window {
 	struct fw_xdamage *xdamage;
 	struct wlr_xwayland_surface *xsurface;
 	xcb_damage_damage_t damage; /* XCB_NONE: not followed */
+	int64_t rearm_ns; /* when its damage is re-armed; 0: armed */
 	struct wl_listener map;
 	struct wl_listener unmap;
 	struct wl_listener destroy;
@@ -70,6 +80,7 @@ struct fw_xdamage {
 	struct wl_event_source *connecting_source;
 	xcb_connection_t *conn; /* NULL: none, nothing counted */
 	struct wl_event_source *conn_source;
+	struct wl_event_source *rearm_timer;
 	uint8_t first_event;
 	bool logged; /* a failure was logged: the next ones only in debug */
 	struct wl_list windows; /* fw_xdamage_window.link */
@@ -179,6 +190,7 @@ static void window_unfollow(struct fw_xdamage_window *window) {
 		xcb_flush(conn);
 	}
 	window->damage = XCB_NONE;
+	window->rearm_ns = 0;
 }
 
 /* The connection broke: nothing is counted until Xwayland is back. */
@@ -190,8 +202,49 @@ static void lose_connection(struct fw_xdamage *xdamage, const char *why) {
 	struct fw_xdamage_window *window;
 	wl_list_for_each(window, &xdamage->windows, link) {
 		window->damage = XCB_NONE;
+		window->rearm_ns = 0;
 	}
+	wl_event_source_timer_update(xdamage->rearm_timer, 0);
 	log_failure(xdamage, why);
+}
+
+/* The timer for the earliest re-arm due, or none. */
+static void schedule_rearm(struct fw_xdamage *xdamage, int64_t now) {
+	int64_t due = 0;
+	struct fw_xdamage_window *window;
+	wl_list_for_each(window, &xdamage->windows, link) {
+		if (window->rearm_ns != 0 && (due == 0 || window->rearm_ns < due)) {
+			due = window->rearm_ns;
+		}
+	}
+	int ms = 0;
+	if (due != 0) {
+		int64_t left = due - now;
+		ms = left > 0 ? (int)((left + SCHED_NS_PER_MS - 1) / SCHED_NS_PER_MS)
+					  : 1;
+	}
+	wl_event_source_timer_update(xdamage->rearm_timer, ms);
+}
+
+static int handle_rearm(void *data) {
+	struct fw_xdamage *xdamage = data;
+	int64_t now = sched_clock_now_ns();
+	struct fw_xdamage_window *window;
+	wl_list_for_each(window, &xdamage->windows, link) {
+		if (window->rearm_ns != 0 && window->rearm_ns <= now) {
+			window->rearm_ns = 0;
+			if (xdamage->conn != NULL && window->damage != XCB_NONE) {
+				/* The next drawing is the next frame. */
+				xcb_damage_subtract(
+						xdamage->conn, window->damage, XCB_NONE, XCB_NONE);
+			}
+		}
+	}
+	if (xdamage->conn != NULL) {
+		xcb_flush(xdamage->conn);
+	}
+	schedule_rearm(xdamage, now);
+	return 0;
 }
 
 static void handle_x_event(
@@ -218,9 +271,11 @@ static void handle_x_event(
 	xcb_damage_notify_event_t *notify = (xcb_damage_notify_event_t *)event;
 	wl_list_for_each(window, &xdamage->windows, link) {
 		if (window->damage != XCB_NONE && window->damage == notify->damage) {
-			/* Re-armed: the next drawing is the next frame. */
-			xcb_damage_subtract(
-					xdamage->conn, notify->damage, XCB_NONE, XCB_NONE);
+			int64_t now = sched_clock_now_ns();
+			if (window->rearm_ns == 0) {
+				window->rearm_ns = now + REARM_NS;
+				schedule_rearm(xdamage, now);
+			}
 			xdamage->drawn(window->xsurface, xdamage->data);
 			return;
 		}
@@ -411,6 +466,12 @@ struct fw_xdamage *fw_xdamage_create(
 	xdamage->drawn = drawn;
 	xdamage->data = data;
 	wl_list_init(&xdamage->windows);
+	xdamage->rearm_timer =
+			wl_event_loop_add_timer(server->loop, handle_rearm, xdamage);
+	if (xdamage->rearm_timer == NULL) {
+		free(xdamage);
+		return NULL;
+	}
 	fw_listener_connect(&xdamage->ready, &xwayland->events.ready, handle_ready);
 	fw_listener_connect(&xdamage->new_surface, &xwayland->events.new_surface,
 			handle_new_surface);
@@ -440,6 +501,7 @@ void fw_xdamage_destroy(struct fw_xdamage *xdamage) {
 		wl_event_source_remove(xdamage->conn_source);
 		xcb_disconnect(xdamage->conn);
 	}
+	wl_event_source_remove(xdamage->rearm_timer);
 	free(xdamage);
 }
 
