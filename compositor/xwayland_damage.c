@@ -33,11 +33,12 @@
  *
  * The re-arm waits REARM_NS after the notify. A frame drawn in a few
  * flushes (Xlib flushes a full buffer on its own, toolkits sync halfway)
- * is then one frame, not one per flush; and a flooder costs fairway at
- * most 500 wakeups a second per window, where it could take thousands
- * (a software-rendered glxgears draws over 2000 frames a second). 500 a
- * second is still 4 frames a presented one, the knee's waste, on a
- * display of up to 125 Hz, and past the knee up to 333 Hz.
+ * is then one frame, not one per flush; and a flooder is counted at
+ * most 500 times a second per window, two wakeups of fairway's main
+ * thread each, where it could be thousands (bench/README.md has what
+ * that costs). 500 a second is still 4 frames a presented one, the
+ * knee's waste, on a display of up to 125 Hz, and past the knee up to
+ * 333 Hz.
  *
  * The connection is made off the main thread: xcb_connect and the
  * extension's version query wait for Xwayland, which may be waiting on
@@ -49,6 +50,13 @@
  */
 #define LEVEL XCB_DAMAGE_REPORT_LEVEL_NON_EMPTY
 #define REARM_NS (2 * SCHED_NS_PER_MS)
+/*
+ * Damage ids given back, for the next windows: xcb_generate_id asks the
+ * X server for more ids, and waits for its answer, once a connection has
+ * used up its range, which a session that maps menus for long enough
+ * would. Taken again in order after their DamageDestroy, they are free.
+ */
+#define SPARE_IDS 64
 
 /* The connection being made, shared by the main thread and its own. */
 struct xconnect {
@@ -82,6 +90,8 @@ struct fw_xdamage {
 	struct wl_event_source *conn_source;
 	struct wl_event_source *rearm_timer;
 	uint8_t first_event;
+	xcb_damage_damage_t spare[SPARE_IDS];
+	int spares;
 	bool logged; /* a failure was logged: the next ones only in debug */
 	struct wl_list windows; /* fw_xdamage_window.link */
 	struct wl_listener ready;
@@ -174,7 +184,9 @@ static void window_follow(struct fw_xdamage_window *window, bool mapped) {
 	if (conn == NULL || window->damage != XCB_NONE || !mapped) {
 		return;
 	}
-	window->damage = xcb_generate_id(conn);
+	struct fw_xdamage *xdamage = window->xdamage;
+	window->damage = xdamage->spares > 0 ? xdamage->spare[--xdamage->spares]
+										 : xcb_generate_id(conn);
 	xcb_damage_create(conn, window->damage, window->xsurface->window_id, LEVEL);
 	xcb_flush(conn);
 }
@@ -188,6 +200,10 @@ static void window_unfollow(struct fw_xdamage_window *window) {
 		/* Already gone with its window, maybe: the error is ignored. */
 		xcb_damage_destroy(conn, window->damage);
 		xcb_flush(conn);
+		struct fw_xdamage *xdamage = window->xdamage;
+		if (xdamage->spares < SPARE_IDS) {
+			xdamage->spare[xdamage->spares++] = window->damage;
+		}
 	}
 	window->damage = XCB_NONE;
 	window->rearm_ns = 0;
@@ -199,6 +215,7 @@ static void lose_connection(struct fw_xdamage *xdamage, const char *why) {
 	xdamage->conn_source = NULL;
 	xcb_disconnect(xdamage->conn);
 	xdamage->conn = NULL;
+	xdamage->spares = 0;
 	struct fw_xdamage_window *window;
 	wl_list_for_each(window, &xdamage->windows, link) {
 		window->damage = XCB_NONE;
