@@ -7,9 +7,11 @@
 # - x11perf -rect500, which draws 500x500 rectangles without pause, is
 #   past its knee (more than 1.5 frames drawn a presented frame) and is
 #   never rated `output` nor has its threads boosted;
-# - ico -sleep 0.02, a paced animation of about 50 frames a second (well
+# - ico -sleep 0.04, a paced animation of about 25 frames a second (well
 #   above the knee's 10 a second), draws about one frame a presented
-#   frame: before its knee, rated `output` with the output attributes;
+#   frame: before its knee, rated `output` with the output attributes
+#   (slower than the refresh rate, so that it stays before its knee on
+#   a loaded machine whose frames come late);
 # - xclock -update 1, ticking once a second, is `idle`: below the knee's
 #   rate, and far from the waste that would make it `background`.
 . "$(dirname "$0")/lib-hints.sh"
@@ -50,7 +52,7 @@ start_bg xclock -update 1 -geometry 100x100 >"$FW_TMP/xclock.out" 2>&1
 clock=$BG_PID
 wait_until 30 "xclock rated as an X client" has_line "$stats" \
 	"\"rated\":$clock,.*\"x_client\":true"
-start_bg ico -geometry 300x300 -sleep 0.02 >"$FW_TMP/ico.out" 2>&1
+start_bg ico -geometry 300x300 -sleep 0.04 >"$FW_TMP/ico.out" 2>&1
 anim=$BG_PID
 anim_output() {
 	FW_SEEN="ico: $(rated_line "$anim"); x11perf: $(rated_line "$flooder")"
