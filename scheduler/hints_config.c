@@ -48,7 +48,12 @@
  *   a client animating a surface that is hidden or off every output.
  * - below knee_min_commit_rate = 10 commits a second there is no knee to
  *   speak of: a client that commits now and then without being shown
- *   (set-up, an offscreen surface) costs next to nothing.
+ *   (set-up, an offscreen surface) costs next to nothing, and is not
+ *   sent to background for it. Its output still earns the `output`
+ *   boost only at knee_surplus or below: 8 presented frames make an
+ *   output rating over the window, 80 commits the knee's rate, and a
+ *   flooder that has just started shows the first long before the
+ *   second.
  * Input still comes first: a client the user is driving stays
  * interactive, paced or not.
  * X clients have the same knee, but their commits are not theirs:

@@ -165,7 +165,13 @@ enum ratings_class ratings_client_classify(const struct ratings_client *client,
 	if (knee == RATINGS_WASTE) {
 		return RATINGS_BACKGROUND;
 	}
-	if (knee == RATINGS_BEFORE_KNEE &&
+	/*
+	 * Its output earns a boost only if about as many frames are shown as
+	 * it commits, however few a second: a flooder whose first half second
+	 * has shown 8 frames has not yet made the knee's 80 commits in the
+	 * window, but shows its surplus already.
+	 */
+	if (ratings_client_surplus(client, params, now) <= params->knee_surplus &&
 			ratings_client_output_rate(client, params, now) >
 					params->output_threshold) {
 		return RATINGS_OUTPUT;

@@ -54,7 +54,8 @@ struct ratings_params {
 	 * The knee (hints_config.c says why these values): commits per
 	 * presented frame above knee_surplus put a client past its knee, and
 	 * above waste_surplus its output is mostly waste. Neither counts
-	 * below knee_min_commit_rate commits a second.
+	 * below knee_min_commit_rate commits a second. The output class
+	 * takes knee_surplus or less at any rate.
 	 */
 	double knee_surplus;
 	double waste_surplus;
