@@ -4,6 +4,7 @@
 #include "compositor/sched.h"
 #include "compositor/server.h"
 #include "compositor/view.h"
+#include "compositor/xwayland_damage.h"
 #include "scheduler/capped_file.h"
 #include "scheduler/clock.h"
 #include "scheduler/gate.h"
@@ -14,6 +15,7 @@
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_surface.h>
 #include <wlr/util/log.h>
+#include <wlr/xwayland.h>
 
 /*
  * How often classes go to the kernel: Etsion, Tsafrir and Feitelson's
@@ -142,11 +144,34 @@ static void handle_shown(
 	}
 }
 
-/* Committed frames, against which presented ones weigh: the knee. */
+/*
+ * Committed frames, against which presented ones weigh: the knee. An X
+ * client's are the frames it draws (xwayland_damage.h) where they are
+ * counted, not Xwayland's commits of its window, which follow the frame
+ * callbacks and are at most one a presented frame.
+ */
 static void handle_committed(struct wlr_surface *surface, void *data) {
 	struct fw_ratings *ratings = data;
 	struct fw_rated *owner = fw_rated_surface_owner(ratings, surface);
-	if (owner != NULL) {
+	if (owner == NULL) {
+		return;
+	}
+	if (owner->xwayland != NULL && wlr_surface_is_xwayland_surface(surface) &&
+			fw_xdamage_counts(ratings->xdamage,
+					wlr_xwayland_surface_from_wlr_surface(surface))) {
+		return;
+	}
+	ratings_client_add_commit(&owner->rc, sched_clock_now_ns());
+}
+
+/* An X client drew a frame into its window. */
+static void handle_x_drawn(struct wlr_xwayland_surface *xsurface, void *data) {
+	struct fw_ratings *ratings = data;
+	if (xsurface->surface == NULL) {
+		return;
+	}
+	struct fw_rated *owner = fw_rated_surface_owner(ratings, xsurface->surface);
+	if (owner != NULL && owner->xwayland != NULL) {
 		ratings_client_add_commit(&owner->rc, sched_clock_now_ns());
 	}
 }
@@ -204,6 +229,8 @@ bool fw_ratings_create(struct fw_server *server) {
 	}
 	wl_event_source_timer_update(ratings->timer, T_UPDATE_MS);
 	fw_rated_xsurfaces_init(ratings);
+	/* Without it, X clients' commits count as Wayland clients' do. */
+	ratings->xdamage = fw_xdamage_create(server, handle_x_drawn, ratings);
 	server->ratings = ratings;
 	return true;
 
@@ -225,6 +252,7 @@ void fw_ratings_destroy(struct fw_server *server) {
 	if (ratings->hints_due != NULL) {
 		wl_event_source_remove(ratings->hints_due);
 	}
+	fw_xdamage_destroy(ratings->xdamage);
 	fw_rated_clients_finish(ratings);
 	fw_damage_tracker_destroy(ratings->damage);
 	/* What is left goes, referenced or not (X clients hold Xwayland's). */
@@ -295,10 +323,12 @@ void fw_ratings_write_stats(
 		capped_file_printf(out,
 				"{\"t\":%.3f,\"rated\":%d,\"class\":\"%s\","
 				"\"output_fps\":%.2f,\"commits_per_frame\":%.2f,"
+				"\"commits_per_s\":%.1f,"
 				"\"busy\":%.3f,\"x_client\":%s,\"hinted\":%s}\n",
 				t, (int)rated->pid, ratings_class_name(rated->class),
 				ratings_client_output_rate(&rated->rc, &ratings->params, now),
 				ratings_client_surplus(&rated->rc, &ratings->params, now),
+				ratings_client_commit_rate(&rated->rc, &ratings->params, now),
 				ratings_client_busy_share(&rated->rc, &ratings->params, now),
 				rated->xwayland != NULL ? "true" : "false",
 				rated->proc != NULL ? "true" : "false");

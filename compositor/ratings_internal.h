@@ -6,7 +6,8 @@
  *
  * - ratings_glue.c: the whole, its timer and what input and frames add;
  * - rated_process.c: the registry of rated processes and their hints;
- * - rated_client.c: which process a client, an X window or Xwayland is.
+ * - rated_client.c: which process a client, an X window or Xwayland is;
+ * - xwayland_damage.c (its own header): the frames X clients draw.
  */
 
 #include "scheduler/hints.h"
@@ -57,6 +58,7 @@ struct fw_ratings {
 	struct wl_list rated; /* fw_rated.link */
 	struct wl_list xsurfaces; /* fw_rated_xsurface.link */
 	struct fw_damage_tracker *damage;
+	struct fw_xdamage *xdamage; /* NULL: X drawing is not counted */
 	struct wl_event_source *timer;
 	/* Runs the class changes input asked for, after the input went out. */
 	struct wl_event_source *hints_due;

@@ -48,12 +48,28 @@
  *   a client animating a surface that is hidden or off every output.
  * - below knee_min_commit_rate = 10 commits a second there is no knee to
  *   speak of: a client that commits now and then without being shown
- *   (set-up, an offscreen surface) costs next to nothing.
+ *   (set-up, an offscreen surface) costs next to nothing, and is not
+ *   sent to background for it. Its output still earns the `output`
+ *   boost only at knee_surplus or below: 8 presented frames make an
+ *   output rating over the window, 80 commits the knee's rate, and a
+ *   flooder that has just started shows the first long before the
+ *   second.
  * Input still comes first: a client the user is driving stays
- * interactive, paced or not. X clients are counted the same way through
- * their windows' surfaces (rated_client.c), but Xwayland commits an X
- * window only once its previous frame callback is done, so an X client's
- * surplus is absorbed by Xwayland and shows as at most one a frame.
+ * interactive, paced or not.
+ * X clients have the same knee, but their commits are not theirs:
+ * Xwayland commits an X window only once its previous frame callback is
+ * done, at most once a presented frame, however fast the X client draws.
+ * So an X client's committed frames are the frames it draws into its
+ * windows, as the X DAMAGE extension reports them: one for each burst of
+ * drawing that starts after the last one was counted (the compositor's
+ * xwayland_damage.c says why that unit). Its presented frames are its
+ * windows' surfaces', as for any client, and the same thresholds apply: a
+ * paced X animation draws about one frame a presented one, and an X
+ * client that draws without pause (x11perf, Packard's plaid) draws
+ * several and earns no `output` boost, for itself or, through it, for
+ * Xwayland. Where fairway cannot count X drawing (no DAMAGE), an X
+ * client's commits are Xwayland's commits of its windows, as before, and
+ * a flooder among X clients goes unseen.
  */
 void hints_config_default(struct hints_config *config) {
 	*config = (struct hints_config){

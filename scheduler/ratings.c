@@ -94,11 +94,16 @@ double ratings_client_surplus(const struct ratings_client *client,
 	return commits / (presented > 1 ? presented : 1);
 }
 
+double ratings_client_commit_rate(const struct ratings_client *client,
+		const struct ratings_params *params, int64_t now) {
+	return window_sum(&client->commits, params->window_ns, now) /
+			window_seconds(params);
+}
+
 enum ratings_knee ratings_client_knee(const struct ratings_client *client,
 		const struct ratings_params *params, int64_t now) {
-	double rate = window_sum(&client->commits, params->window_ns, now) /
-			window_seconds(params);
-	if (rate < params->knee_min_commit_rate) {
+	if (ratings_client_commit_rate(client, params, now) <
+			params->knee_min_commit_rate) {
 		return RATINGS_BEFORE_KNEE;
 	}
 	double surplus = ratings_client_surplus(client, params, now);
@@ -160,7 +165,13 @@ enum ratings_class ratings_client_classify(const struct ratings_client *client,
 	if (knee == RATINGS_WASTE) {
 		return RATINGS_BACKGROUND;
 	}
-	if (knee == RATINGS_BEFORE_KNEE &&
+	/*
+	 * Its output earns a boost only if about as many frames are shown as
+	 * it commits, however few a second: a flooder whose first half second
+	 * has shown 8 frames has not yet made the knee's 80 commits in the
+	 * window, but shows its surplus already.
+	 */
+	if (ratings_client_surplus(client, params, now) <= params->knee_surplus &&
 			ratings_client_output_rate(client, params, now) >
 					params->output_threshold) {
 		return RATINGS_OUTPUT;

@@ -54,7 +54,8 @@ struct ratings_params {
 	 * The knee (hints_config.c says why these values): commits per
 	 * presented frame above knee_surplus put a client past its knee, and
 	 * above waste_surplus its output is mostly waste. Neither counts
-	 * below knee_min_commit_rate commits a second.
+	 * below knee_min_commit_rate commits a second. The output class
+	 * takes knee_surplus or less at any rate.
 	 */
 	double knee_surplus;
 	double waste_surplus;
@@ -116,6 +117,10 @@ bool ratings_client_has_input(const struct ratings_client *client,
  * was presented; 0 without commits.
  */
 double ratings_client_surplus(const struct ratings_client *client,
+		const struct ratings_params *params, int64_t now);
+
+/* Commits a second over the window (the knee's knee_min_commit_rate). */
+double ratings_client_commit_rate(const struct ratings_client *client,
 		const struct ratings_params *params, int64_t now);
 
 enum ratings_knee {

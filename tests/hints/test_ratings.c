@@ -105,6 +105,37 @@ static void test_knee_flooder(void) {
 			ratings_client_classify(&c, &params, now - 1), RATINGS_INTERACTIVE);
 }
 
+/*
+ * A flooder a fifth of a second in, drawing 180 frames a second of which
+ * 45 are presented, after a few seconds of little (x11perf calibrating):
+ * below the knee's commit rate still, but never output.
+ */
+static void test_knee_flooder_starting(void) {
+	struct ratings_params params;
+	ratings_params_default(&params);
+	struct ratings_client c;
+	ratings_client_init(&c, 42);
+	for (int second = 0; second < 4; second++) {
+		ratings_client_add_commit(&c, 100 * S + second * S);
+		ratings_client_add_frame(&c, 1.0, 100 * S + second * S + FRAME);
+		ratings_client_add_presented(&c, 1, 100 * S + second * S + FRAME);
+	}
+	int64_t start = 104 * S + S / 2;
+	int64_t now = start;
+	for (int i = 0; i < 180 / 5; i++) {
+		now = start + (int64_t)i * S / 180;
+		ratings_client_add_commit(&c, now);
+		if (i % 4 == 0) {
+			ratings_client_add_frame(&c, 1.0, now);
+			ratings_client_add_presented(&c, 1, now);
+		}
+	}
+	CHECK(ratings_client_output_rate(&c, &params, now) > 1.0);
+	CHECK_INT(ratings_client_knee(&c, &params, now), RATINGS_BEFORE_KNEE);
+	CHECK(ratings_client_surplus(&c, &params, now) > 2.5);
+	CHECK(ratings_client_classify(&c, &params, now) != RATINGS_OUTPUT);
+}
+
 /* A 60 fps animation presenting each frame is not. */
 static void test_knee_animation(void) {
 	struct ratings_params params;
@@ -161,6 +192,7 @@ static void test_class_order(void) {
 int main(void) {
 	test_knee_flooder();
 	test_knee_animation();
+	test_knee_flooder_starting();
 	test_knee_fair_share();
 	test_output_rate_bounded();
 	test_small_damage_is_not_output();
