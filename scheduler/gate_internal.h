@@ -89,8 +89,8 @@ struct gate_connection {
 	struct wl_listener client_destroy;
 	struct wl_listener resource_created;
 	struct wl_list link; /* gate.connections */
-	/* In gate.unflushed: libwayland queued events for it since its last
-	 * flush (empty list when not). */
+	/* In gate.unflushed: libwayland queued events for it, or its socket
+	 * was drained, since its last flush (empty list when not). */
 	struct wl_list unflushed_link;
 };
 
@@ -138,16 +138,25 @@ struct gate {
 	/* Clients to disconnect once libwayland is out of its call. */
 	struct wl_list drops; /* gate_connection.drop_link */
 	struct gate_batch batch;
-	/* When every client's events last went out. */
-	int64_t flushed_all_ns;
+	/* When every client's queued events last went out. */
+	int64_t flushed_ns;
 	/*
 	 * Who has events queued in libwayland, as the protocol logger saw
-	 * them queued: flushing these alone costs nothing per idle client.
-	 * A client libwayland has that the gate does not (Xwayland, made by
-	 * wlroots) sets unflushed_ungated, and then every client is flushed.
+	 * them queued, and (socketpair transport) whose flush a full socket
+	 * may have stopped: flushing these alone costs nothing per idle
+	 * client.
 	 */
 	struct wl_list unflushed; /* gate_connection.unflushed_link */
-	bool unflushed_ungated;
+	/* The clients libwayland has that the gate does not (ungated.h). */
+	struct wl_list ungated; /* gate_ungated.link */
+	struct wl_listener client_created, ungated_display_destroy;
+	/* Set while the gate makes a client of its own. */
+	bool creating_client;
+	/* One of those could not be kept track of (out of memory)... */
+	bool ungated_untracked;
+	/* ...and may have events: the next flush is libwayland's walk over
+	 * every client. Set too where a full socket could not be watched. */
+	bool ungated_lost;
 	/* Sees every message libwayland runs or sends (protocol_logger.h). */
 	struct wl_protocol_logger *protocol_logger;
 	struct wl_listener display_destroy;
