@@ -207,7 +207,8 @@ bool connection_settle(struct gate_connection *conn) {
 	}
 	switch (conn->state) {
 	case CONNECTION_FAILED:
-		connection_fail(conn, "%s", conn->failure);
+		connection_fail(
+				conn, "%s", conn->failure ? conn->failure : "protocol error");
 		return false;
 	case CONNECTION_HUNG_UP:
 		disconnect(conn);
@@ -245,7 +246,9 @@ __attribute__((format(printf, 2, 3))) static void fail_after_serving(
 	if (conn->state < CONNECTION_FAILED) {
 		va_list args;
 		va_start(args, fmt);
-		vsnprintf(conn->failure, sizeof(conn->failure), fmt, args);
+		if (vasprintf(&conn->failure, fmt, args) < 0) {
+			conn->failure = NULL;
+		}
 		va_end(args);
 		conn->state = CONNECTION_FAILED;
 	}
@@ -535,6 +538,7 @@ static void connection_free(struct gate_connection *conn) {
 	stream_finish(&conn->requests);
 	stream_finish(&conn->events);
 	close(conn->outer_fd);
+	free(conn->failure);
 	free(conn);
 }
 

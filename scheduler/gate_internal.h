@@ -45,15 +45,18 @@ struct gate_connection {
 	struct gate *gate;
 	struct wl_client *client;
 	enum connection_state state;
-	char failure[160]; /* CONNECTION_FAILED: why */
+	int outer_fd; /* the client's socket */
+	/* CONNECTION_FAILED: why (allocated then; NULL if that failed). */
+	char *failure;
 	struct wl_list drop_link; /* gate.drops, while CONNECTION_DROPPING */
 
-	int outer_fd; /* the client's socket */
 	struct wl_event_source *outer_source;
 	uint32_t outer_mask;
 	/* Its queue is full and its socket goes unread: stats.throttled
 	 * counts each time it becomes so. */
 	bool throttled;
+	/* Its peer is pinned from its first bytes' writer (peer below). */
+	bool pin_writer;
 
 	/* libwayland's end (transport.h), and the queues it moves. */
 	struct wayland_end *end;
@@ -69,19 +72,18 @@ struct gate_connection {
 	/* Who connected (SO_PEERCRED, or the first writer): for logs and stats. */
 	pid_t pid;
 	uid_t uid;
+	uint32_t creations_past_cap;
 	/*
 	 * The process its hints may reach, pinned at accept (peer.h); for a
 	 * socket fairway made itself, from its first bytes' writer, which
 	 * pin_writer waits for.
 	 */
 	struct peer peer;
-	bool pin_writer;
 
 	struct sched_entity entity;
 	struct gate_connection_stats stats;
 	/* What it counts for in gate.queued_fds and gate.queued_bytes. */
 	size_t accounted_fds, accounted_bytes;
-	uint32_t creations_past_cap;
 
 	/* Emitted as it goes, before its wl_client does. */
 	struct wl_signal destroy_signal;
