@@ -41,6 +41,12 @@ struct fw_scheduler_protocol {
 	struct wl_listener new_connection;
 	struct wl_event_source *identify; /* runs while a manager is bound */
 	uint32_t next_id;
+	/*
+	 * Clients are followed (sp->clients) from the first manager's bind
+	 * on: until one watches, hundreds of idle clients would each hold a
+	 * record, and have their comm read, for nothing.
+	 */
+	bool following;
 };
 
 /* One gated client, as the protocol names it. */
@@ -520,7 +526,9 @@ static void client_add(
 static void handle_new_connection(struct wl_listener *listener, void *data) {
 	struct fw_scheduler_protocol *sp =
 			wl_container_of(listener, sp, new_connection);
-	client_add(sp, data);
+	if (sp->following) {
+		client_add(sp, data);
+	}
 }
 
 static enum wl_iterator_result add_existing(
@@ -628,6 +636,11 @@ static void manager_bind(
 	wl_list_init(&manager->handles);
 	wl_resource_set_implementation(
 			resource, &manager_impl, manager, manager_resource_destroy);
+	if (!sp->following) {
+		/* Oldest first, as if followed all along; announced below. */
+		sp->following = true;
+		gate_for_each_connection(sp->gate, add_existing, sp);
+	}
 	wl_list_insert(&sp->managers, &manager->link);
 	/* Pids and app_ids are looked at again only while someone watches. */
 	wl_event_source_timer_update(sp->identify, IDENTIFY_PERIOD_MS);
@@ -738,7 +751,6 @@ struct fw_scheduler_protocol *fw_scheduler_protocol_create(
 	wl_display_set_global_filter(server->display, filter_global, sp);
 	sp->new_connection.notify = handle_new_connection;
 	gate_add_new_connection_listener(gate, &sp->new_connection);
-	gate_for_each_connection(gate, add_existing, sp);
 	return sp;
 
 error_manager:
