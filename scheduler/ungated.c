@@ -127,11 +127,7 @@ static struct gate_ungated *find(struct gate *gate, struct wl_client *client) {
  * objects, whose destructors may still queue events for it, and one added
  * then would never be called.
  */
-static void handle_client_created(struct wl_listener *listener, void *data) {
-	struct gate *gate = wl_container_of(listener, gate, client_created);
-	if (gate->creating_client) {
-		return;
-	}
+static void follow(struct gate *gate, struct wl_client *client) {
 	struct gate_ungated *ungated = calloc(1, sizeof(*ungated));
 	if (!ungated) {
 		sched_log(SCHED_LOG_ERROR,
@@ -140,11 +136,18 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 		return;
 	}
 	ungated->gate = gate;
-	ungated->client = data;
+	ungated->client = client;
 	ungated->watch_fd = -1;
 	ungated->client_destroy.notify = handle_client_destroy;
-	wl_client_add_destroy_listener(data, &ungated->client_destroy);
+	wl_client_add_destroy_listener(client, &ungated->client_destroy);
 	wl_list_insert(&gate->ungated, &ungated->link);
+}
+
+static void handle_client_created(struct wl_listener *listener, void *data) {
+	struct gate *gate = wl_container_of(listener, gate, client_created);
+	if (!gate->creating_client) {
+		follow(gate, data);
+	}
 }
 
 static void handle_display_destroy(struct wl_listener *listener, void *data) {
@@ -158,6 +161,11 @@ void gate_ungated_init(struct gate *gate) {
 	gate->client_created.notify = handle_client_created;
 	wl_display_add_client_created_listener(
 			gate->display, &gate->client_created);
+	/* Those made before the gate, once. */
+	struct wl_client *client;
+	wl_client_for_each(client, wl_display_get_client_list(gate->display)) {
+		follow(gate, client);
+	}
 	gate->ungated_display_destroy.notify = handle_display_destroy;
 	wl_display_add_destroy_listener(
 			gate->display, &gate->ungated_display_destroy);
