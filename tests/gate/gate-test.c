@@ -681,6 +681,16 @@ static void pipe_waiting_client(const void *data) {
 	_exit(0);
 }
 
+/* What libwayland has written into its socket and no one has read yet. */
+static int unread_bytes(int fd) {
+	int queued = 0;
+	CHECK(ioctl(fd, SIOCOUTQ, &queued) == 0);
+	return queued;
+}
+
+#define STALL_ROUND_EVENTS 100
+#define DELETE_ID_BYTES 12
+
 /* Posts wl_callback.done on the resource in its data as it goes. */
 static void send_done_on_destroy(struct wl_resource *resource) {
 	wl_callback_send_done(wl_resource_get_user_data(resource), 0);
@@ -689,9 +699,10 @@ static void send_done_on_destroy(struct wl_resource *resource) {
 /*
  * A client libwayland has that the gate does not, as wlroots makes
  * Xwayland: its events go out, with no walk over every client, beside a
- * gated one; and once it is destroyed, even with events queued, and even
- * with events queued for it as its objects are destroyed, the gate holds
- * nothing of it (ASan sees any use after).
+ * gated one, even those a full socket refused once it reads again; and
+ * once it is destroyed, even with events queued, and even with events
+ * queued for it as its objects are destroyed, the gate holds nothing of
+ * it (ASan sees any use after).
  */
 static void case_ungated(void) {
 	struct server server = {0};
@@ -713,13 +724,50 @@ static void case_ungated(void) {
 	CHECK(answer[0] == 2 && answer[1] == (12u << 16 | WL_CALLBACK_DONE));
 	CHECK(answer[3] == 1 && answer[5] == 2);
 
+	/*
+	 * Its socket full, unread: the gate's flushes are refused until it
+	 * reads, and must go on once it does, with no new event to prompt
+	 * them. Rounds as in case_stalled_flush.
+	 */
+	int small = 1;
+	CHECK(setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)) == 0);
+	struct wl_resource *display = wl_client_get_object(ungated, 1);
+	int posted = 0;
+	bool refused = false;
+	for (int round = 0; round < 40 && !refused; round++) {
+		for (int i = 0; i < STALL_ROUND_EVENTS; i++) {
+			wl_resource_post_event(
+					display, WL_DISPLAY_DELETE_ID, 1000 + posted++);
+		}
+		int before = unread_bytes(sv[0]);
+		gate_iterate(server.gate);
+		refused = unread_bytes(sv[0]) == before;
+	}
+	CHECK(refused);
+	size_t expected = (size_t)posted * DELETE_ID_BYTES, got = 0;
+	time_t deadline = time(NULL) + 10;
+	while (got < expected) {
+		CHECK(time(NULL) < deadline);
+		gate_iterate(server.gate);
+		static uint8_t buf[65536];
+		ssize_t n;
+		while ((n = recv(sv[1], buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
+			got += n;
+		}
+	}
+	fprintf(stderr,
+			"ungated: %d events posted past a full socket, %zu bytes "
+			"read\n",
+			posted, got);
+	CHECK(got == expected);
+
 	/* Events queued, not yet flushed, as it is destroyed. */
 	struct event_watch watch = {.client = ungated};
 	struct wl_protocol_logger *logger = wl_display_add_protocol_logger(
 			server.display, watch_events, &watch);
 	CHECK(logger);
 	CHECK(raw_sync(sv[1], 3));
-	time_t deadline = time(NULL) + 10;
+	deadline = time(NULL) + 10;
 	while (watch.events == 0) {
 		CHECK(time(NULL) < deadline);
 		gate_iterate(server.gate);
@@ -769,16 +817,6 @@ static void counting_client(const void *data) {
 	CHECK(write(out, &bytes, sizeof(bytes)) == sizeof(bytes));
 	_exit(0);
 }
-
-/* What libwayland has written into its socket and no one has read yet. */
-static int unread_bytes(int fd) {
-	int queued = 0;
-	CHECK(ioctl(fd, SIOCOUTQ, &queued) == 0);
-	return queued;
-}
-
-#define STALL_ROUND_EVENTS 100
-#define DELETE_ID_BYTES 12
 
 /*
  * A flush that libwayland's socket refused in part (EAGAIN) goes on once
