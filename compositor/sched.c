@@ -11,6 +11,7 @@
 #include "scheduler/log.h"
 #include "scheduler/stats_file.h"
 #include "scheduler/trace.h"
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -246,7 +247,10 @@ void fw_sched_run(struct fw_sched *sched) {
 		}
 		wl_display_flush_clients(display);
 		gate_trace_flushed(sched->trace);
-		if (wl_event_loop_dispatch(sched->server->loop, -1) < 0) {
+		/* A debugger attaching, or a stop and continue, interrupts the
+		 * wait (EINTR): only another error ends fairway. */
+		if (wl_event_loop_dispatch(sched->server->loop, -1) < 0 &&
+				errno != EINTR) {
 			wlr_log_errno(WLR_ERROR, "Event loop dispatch failed");
 			break;
 		}

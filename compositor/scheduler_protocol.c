@@ -41,6 +41,12 @@ struct fw_scheduler_protocol {
 	struct wl_listener new_connection;
 	struct wl_event_source *identify; /* runs while a manager is bound */
 	uint32_t next_id;
+	/*
+	 * Clients are followed (sp->clients) from the first manager's bind
+	 * on: until one watches, hundreds of idle clients would each hold a
+	 * record, and have their comm read, for nothing.
+	 */
+	bool following;
 };
 
 /* One gated client, as the protocol names it. */
@@ -53,10 +59,15 @@ struct fw_sp_client {
 	pid_t pid;
 	uid_t uid;
 	char comm[16];
-	/* Its app_ids, each ended by a NUL; app_ids_len bytes in all. */
-	char app_ids[APP_IDS_BYTES];
+	/*
+	 * Its app_ids, each ended by a NUL; app_ids_len bytes in all, NULL
+	 * while it has none. Allocated as they come, like stats: most clients
+	 * are never watched, and hundreds of idle ones would each hold
+	 * more than the gate does for them.
+	 */
+	char *app_ids;
 	size_t app_ids_len;
-	struct gate_client_stats stats;
+	struct gate_client_stats *stats; /* NULL until a subscriber asks */
 	int64_t stats_ns; /* when stats was read; 0: never */
 	struct wl_list handles; /* fw_sp_handle.client_link */
 	struct wl_listener destroy;
@@ -156,10 +167,20 @@ static bool identify_app_ids(struct fw_sp_client *sc) {
 		len += size;
 		count++;
 	}
-	if (len == sc->app_ids_len && memcmp(ids, sc->app_ids, len) == 0) {
+	if (len == sc->app_ids_len &&
+			(len == 0 || memcmp(ids, sc->app_ids, len) == 0)) {
 		return false;
 	}
-	memcpy(sc->app_ids, ids, len);
+	char *copy = NULL;
+	if (len > 0) {
+		copy = malloc(len);
+		if (copy == NULL) {
+			return false; /* looked at again at the next identify */
+		}
+		memcpy(copy, ids, len);
+	}
+	free(sc->app_ids);
+	sc->app_ids = copy;
 	sc->app_ids_len = len;
 	return true;
 }
@@ -216,11 +237,19 @@ static void send_stats(struct fw_sp_handle *handle) {
 	struct fw_scheduler_protocol *sp = sc->sp;
 	int64_t now = sched_clock_now_ns();
 	/* Several subscribers at once read /proc once. */
+	if (sc->stats == NULL) {
+		sc->stats = calloc(1, sizeof(*sc->stats));
+		if (sc->stats == NULL) {
+			wlr_log(WLR_ERROR, "Out of memory for client %u's statistics",
+					sc->id);
+			return;
+		}
+	}
 	if (sc->stats_ns == 0 || now - sc->stats_ns > SNAPSHOT_REUSE_NS) {
-		gate_client_stats_read(sc->conn, &sc->stats);
+		gate_client_stats_read(sc->conn, sc->stats);
 		sc->stats_ns = now;
 	}
-	const struct gate_client_stats *s = &sc->stats;
+	const struct gate_client_stats *s = sc->stats;
 	struct fw_client_rating rating;
 	fw_ratings_read_client(sp->server, sc->client, now, &rating);
 
@@ -459,6 +488,8 @@ static void client_destroy(struct fw_sp_client *sc) {
 	}
 	wl_list_remove(&sc->destroy.link);
 	wl_list_remove(&sc->link);
+	free(sc->app_ids);
+	free(sc->stats);
 	free(sc);
 }
 
@@ -495,7 +526,9 @@ static void client_add(
 static void handle_new_connection(struct wl_listener *listener, void *data) {
 	struct fw_scheduler_protocol *sp =
 			wl_container_of(listener, sp, new_connection);
-	client_add(sp, data);
+	if (sp->following) {
+		client_add(sp, data);
+	}
 }
 
 static enum wl_iterator_result add_existing(
@@ -603,6 +636,11 @@ static void manager_bind(
 	wl_list_init(&manager->handles);
 	wl_resource_set_implementation(
 			resource, &manager_impl, manager, manager_resource_destroy);
+	if (!sp->following) {
+		/* Oldest first, as if followed all along; announced below. */
+		sp->following = true;
+		gate_for_each_connection(sp->gate, add_existing, sp);
+	}
 	wl_list_insert(&sp->managers, &manager->link);
 	/* Pids and app_ids are looked at again only while someone watches. */
 	wl_event_source_timer_update(sp->identify, IDENTIFY_PERIOD_MS);
@@ -713,7 +751,6 @@ struct fw_scheduler_protocol *fw_scheduler_protocol_create(
 	wl_display_set_global_filter(server->display, filter_global, sp);
 	sp->new_connection.notify = handle_new_connection;
 	gate_add_new_connection_listener(gate, &sp->new_connection);
-	gate_for_each_connection(gate, add_existing, sp);
 	return sp;
 
 error_manager:

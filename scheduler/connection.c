@@ -183,9 +183,21 @@ static void handle_requests_taken(
 	gate_limits_account(conn);
 }
 
+/*
+ * libwayland may hold events a full socket refused: the next flush_clients
+ * flushes the client again (a flush with nothing left costs no syscall).
+ */
+static void handle_socket_drained(struct wayland_end_owner *owner) {
+	struct gate_connection *conn = wl_container_of(owner, conn, owner);
+	if (wl_list_empty(&conn->unflushed_link)) {
+		wl_list_insert(conn->gate->unflushed.prev, &conn->unflushed_link);
+	}
+}
+
 static const struct wayland_end_owner_impl owner_impl = {
 		.requests_taken = handle_requests_taken,
 		.events_added = handle_events_added,
+		.socket_drained = handle_socket_drained,
 };
 
 bool connection_settle(struct gate_connection *conn) {
@@ -195,7 +207,8 @@ bool connection_settle(struct gate_connection *conn) {
 	}
 	switch (conn->state) {
 	case CONNECTION_FAILED:
-		connection_fail(conn, "%s", conn->failure);
+		connection_fail(
+				conn, "%s", conn->failure ? conn->failure : "protocol error");
 		return false;
 	case CONNECTION_HUNG_UP:
 		disconnect(conn);
@@ -233,7 +246,9 @@ __attribute__((format(printf, 2, 3))) static void fail_after_serving(
 	if (conn->state < CONNECTION_FAILED) {
 		va_list args;
 		va_start(args, fmt);
-		vsnprintf(conn->failure, sizeof(conn->failure), fmt, args);
+		if (vasprintf(&conn->failure, fmt, args) < 0) {
+			conn->failure = NULL;
+		}
 		va_end(args);
 		conn->state = CONNECTION_FAILED;
 	}
@@ -523,6 +538,7 @@ static void connection_free(struct gate_connection *conn) {
 	stream_finish(&conn->requests);
 	stream_finish(&conn->events);
 	close(conn->outer_fd);
+	free(conn->failure);
 	free(conn);
 }
 
@@ -591,7 +607,9 @@ struct gate_connection *connection_create(
 				conn->pid);
 		goto error_conn;
 	}
+	gate->creating_client = true;
 	conn->client = gate->config.create_client(gate->display, wayland_fd);
+	gate->creating_client = false;
 	if (!conn->client) {
 		sched_log(SCHED_LOG_ERROR, "wl_client_create failed");
 		goto error_attached;

@@ -6,7 +6,7 @@
 #include "scheduler/log.h"
 #include "scheduler/protocol_logger.h"
 #include "scheduler/transport_choose.h"
-#include "scheduler/transport_memory.h"
+#include "scheduler/ungated.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,7 +134,9 @@ struct gate *gate_create(
 	}
 	sched_policy_init(&gate->policy, &gate->config.sched);
 	gate_limits_init(gate);
+	gate_ungated_init(gate);
 	if (!gate_protocol_logger_init(gate)) {
+		gate_ungated_finish(gate);
 		sched_policy_finish(&gate->policy);
 		free(gate);
 		return NULL;
@@ -158,6 +160,7 @@ void gate_destroy(struct gate *gate) {
 	}
 	gate_socket_close(&gate->socket);
 	gate_protocol_logger_finish(gate);
+	gate_ungated_finish(gate);
 	sched_policy_finish(&gate->policy);
 	free(gate);
 }
@@ -331,24 +334,29 @@ static void serve_next_batch(struct gate *gate) {
 }
 
 /*
- * Under load, how long events for clients other than the one served may
- * wait. A walk over every client costs more the more are connected; once
- * per batch, it was most of a batch's cost with hundreds (bench/ scale).
+ * Under load, how long the events libwayland queued for clients other than
+ * the one served may wait: each such client's events of several batches
+ * then go out in one send, rather than one send a batch.
  */
-#define FLUSH_ALL_EVERY_NS (250 * 1000)
+#define FLUSH_OTHERS_EVERY_NS (250 * 1000)
 
 /*
- * Sends every client's queued events: only those libwayland queued events
- * for (the protocol logger saw them), so an idle client costs nothing
- * here; all of them where an ungated client (Xwayland) has some. Through
- * socketpairs a flush can stop at a full socket, which only libwayland's
- * own walk comes back to: that transport walks every client still.
+ * Sends the events libwayland queued, client by client: only the clients
+ * the protocol logger saw events queued for, gated (gate.unflushed) or
+ * not (ungated.h), so that an idle client costs nothing here, whatever
+ * the transport.
+ *
+ * Unlike its walk, libwayland's wl_client_flush does not watch a socket
+ * it found full (EAGAIN) for room, and leaves the rest in its buffer.
+ * The memory transport takes every write whole. The socketpair transport's
+ * socket is full only while the gate has not drained it, and each drain
+ * puts the client back on gate.unflushed (handle_socket_drained), so the
+ * next flush here takes up where that one stopped.
  */
 static void flush_clients(struct gate *gate) {
-	bool all = gate->unflushed_ungated ||
-			gate->transport != &gate_transport_memory;
-	gate->unflushed_ungated = false;
-	if (all) {
+	gate_ungated_flush(gate);
+	if (gate->ungated_lost) {
+		gate->ungated_lost = false;
 		wl_display_flush_clients(gate->display);
 	}
 	while (!wl_list_empty(&gate->unflushed)) {
@@ -356,9 +364,7 @@ static void flush_clients(struct gate *gate) {
 				wl_container_of(gate->unflushed.next, conn, unflushed_link);
 		wl_list_remove(&conn->unflushed_link);
 		wl_list_init(&conn->unflushed_link);
-		if (!all) {
-			wl_client_flush(conn->client);
-		}
+		wl_client_flush(conn->client);
 	}
 }
 
@@ -377,13 +383,13 @@ void gate_iterate(struct gate *gate) {
 	/*
 	 * The served client's answers go out at once. Everyone's events (what
 	 * the batch queued for others, input, frame callbacks) go out before
-	 * fairway waits, and every FLUSH_ALL_EVERY_NS while it is busy.
+	 * fairway waits, and every FLUSH_OTHERS_EVERY_NS while it is busy.
 	 */
 	bool busy = !wl_list_empty(&gate->policy.ready);
 	int64_t now = sched_clock_now_ns();
-	if (!busy || now - gate->flushed_all_ns >= FLUSH_ALL_EVERY_NS) {
+	if (!busy || now - gate->flushed_ns >= FLUSH_OTHERS_EVERY_NS) {
 		flush_clients(gate);
-		gate->flushed_all_ns = now;
+		gate->flushed_ns = now;
 	} else if (gate->batch.conn) {
 		wl_client_flush(gate->batch.conn->client);
 	}

@@ -45,15 +45,18 @@ struct gate_connection {
 	struct gate *gate;
 	struct wl_client *client;
 	enum connection_state state;
-	char failure[160]; /* CONNECTION_FAILED: why */
+	int outer_fd; /* the client's socket */
+	/* CONNECTION_FAILED: why (allocated then; NULL if that failed). */
+	char *failure;
 	struct wl_list drop_link; /* gate.drops, while CONNECTION_DROPPING */
 
-	int outer_fd; /* the client's socket */
 	struct wl_event_source *outer_source;
 	uint32_t outer_mask;
 	/* Its queue is full and its socket goes unread: stats.throttled
 	 * counts each time it becomes so. */
 	bool throttled;
+	/* Its peer is pinned from its first bytes' writer (peer below). */
+	bool pin_writer;
 
 	/* libwayland's end (transport.h), and the queues it moves. */
 	struct wayland_end *end;
@@ -69,19 +72,18 @@ struct gate_connection {
 	/* Who connected (SO_PEERCRED, or the first writer): for logs and stats. */
 	pid_t pid;
 	uid_t uid;
+	uint32_t creations_past_cap;
 	/*
 	 * The process its hints may reach, pinned at accept (peer.h); for a
 	 * socket fairway made itself, from its first bytes' writer, which
 	 * pin_writer waits for.
 	 */
 	struct peer peer;
-	bool pin_writer;
 
 	struct sched_entity entity;
 	struct gate_connection_stats stats;
 	/* What it counts for in gate.queued_fds and gate.queued_bytes. */
 	size_t accounted_fds, accounted_bytes;
-	uint32_t creations_past_cap;
 
 	/* Emitted as it goes, before its wl_client does. */
 	struct wl_signal destroy_signal;
@@ -89,8 +91,8 @@ struct gate_connection {
 	struct wl_listener client_destroy;
 	struct wl_listener resource_created;
 	struct wl_list link; /* gate.connections */
-	/* In gate.unflushed: libwayland queued events for it since its last
-	 * flush (empty list when not). */
+	/* In gate.unflushed: libwayland queued events for it, or its socket
+	 * was drained, since its last flush (empty list when not). */
 	struct wl_list unflushed_link;
 };
 
@@ -138,16 +140,25 @@ struct gate {
 	/* Clients to disconnect once libwayland is out of its call. */
 	struct wl_list drops; /* gate_connection.drop_link */
 	struct gate_batch batch;
-	/* When every client's events last went out. */
-	int64_t flushed_all_ns;
+	/* When every client's queued events last went out. */
+	int64_t flushed_ns;
 	/*
 	 * Who has events queued in libwayland, as the protocol logger saw
-	 * them queued: flushing these alone costs nothing per idle client.
-	 * A client libwayland has that the gate does not (Xwayland, made by
-	 * wlroots) sets unflushed_ungated, and then every client is flushed.
+	 * them queued, and (socketpair transport) whose flush a full socket
+	 * may have stopped: flushing these alone costs nothing per idle
+	 * client.
 	 */
 	struct wl_list unflushed; /* gate_connection.unflushed_link */
-	bool unflushed_ungated;
+	/* The clients libwayland has that the gate does not (ungated.h). */
+	struct wl_list ungated; /* gate_ungated.link */
+	struct wl_listener client_created, ungated_display_destroy;
+	/* Set while the gate makes a client of its own. */
+	bool creating_client;
+	/* One of those could not be kept track of (out of memory)... */
+	bool ungated_untracked;
+	/* ...and may have events: the next flush is libwayland's walk over
+	 * every client. Set too where a full socket could not be watched. */
+	bool ungated_lost;
 	/* Sees every message libwayland runs or sends (protocol_logger.h). */
 	struct wl_protocol_logger *protocol_logger;
 	struct wl_listener display_destroy;

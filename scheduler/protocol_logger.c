@@ -3,6 +3,7 @@
 #include "scheduler/connection.h"
 #include "scheduler/log.h"
 #include "scheduler/token_bucket.h"
+#include "scheduler/ungated.h"
 #include <stdio.h>
 #include <string.h>
 #include <wayland-server-protocol.h>
@@ -79,7 +80,7 @@ static void handle_message(void *data, enum wl_protocol_logger_type type,
 		conn = gate_connection_from_client(client);
 	}
 	if (conn == NULL) {
-		gate->unflushed_ungated = true;
+		gate_ungated_note(gate, client);
 	} else if (wl_list_empty(&conn->unflushed_link)) {
 		wl_list_insert(gate->unflushed.prev, &conn->unflushed_link);
 	}

@@ -46,6 +46,12 @@ struct wayland_end_owner_impl {
 	void (*requests_taken)(struct wayland_end_owner *owner, size_t bytes);
 	/* Bytes were appended to owner->events. */
 	void (*events_added)(struct wayland_end_owner *owner);
+	/*
+	 * What libwayland wrote into its socket was taken out (socketpair
+	 * transport only): a flush of its that found the socket full can go
+	 * on now.
+	 */
+	void (*socket_drained)(struct wayland_end_owner *owner);
 };
 
 /*

@@ -20,9 +20,13 @@ static void probe_requests_taken(struct wayland_end_owner *owner, size_t n) {
 static void probe_events_added(struct wayland_end_owner *owner) {
 }
 
+static void probe_socket_drained(struct wayland_end_owner *owner) {
+}
+
 static const struct wayland_end_owner_impl probe_impl = {
 		.requests_taken = probe_requests_taken,
 		.events_added = probe_events_added,
+		.socket_drained = probe_socket_drained,
 };
 
 /* Whether libwayland's answer, wl_callback.done, is among the events. */

@@ -63,6 +63,12 @@ static void take_events(struct socketpair_end *end) {
 	if (stream_recv(owner->events, end->fd, SIZE_MAX / 2, max_fds, &eof, &fds) >
 			0) {
 		owner->impl->events_added(owner);
+		/*
+		 * libwayland's wl_client_flush leaves what a full socket refused
+		 * in its buffer, and nothing of libwayland's comes back for it:
+		 * the owner has it flushed again.
+		 */
+		owner->impl->socket_drained(owner);
 	}
 }
 

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Five hundred idle clients: each connects and holds a surface. A probe
 # must still be served beside them, and what fairway holds for each idle
-# client must stay under a generous bound and within 15 % of what it
-# holds with --scheduler off (the gate keeps no buffer for a client with
-# nothing queued).
+# client must stay under a generous bound and within 8 % of what it holds
+# with --scheduler off: the gate keeps no buffer for a client with nothing
+# queued, and no record beyond its own (bench/README.md, scenario 6, has
+# what each costs; a 1 KiB record more per client is past the bound).
 . "$(dirname "$0")/lib.sh"
 [ -n "${FW_IDLE:-}" ] && [ -n "${FW_PROBE:-}" ] || skip "built without -Dclients"
 N=500
@@ -46,6 +47,6 @@ if grep -q __asan_init "$FAIRWAY"; then
 	pass
 fi
 [ $((on / N)) -le 64 ] || fail "$((on / N)) KiB per idle client, over 64"
-[ $((on * 100)) -le $((off * 115)) ] ||
-	fail "the gate holds $on KiB for $N idle clients, off $off: over 115 %"
+[ $((on * 100)) -le $((off * 108)) ] ||
+	fail "the gate holds $on KiB for $N idle clients, off $off: over 108 %"
 pass
