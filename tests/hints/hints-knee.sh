@@ -35,17 +35,8 @@ log "$FW_SEEN"
 
 # The flooder, over as long again as the ratings' 8 s window: never
 # output, never the output attributes, at every look.
-plaid_seen=$(attrs "$plaid" | tr '\n' ';')
-end=$(($(date +%s) + 10))
-while [ "$(date +%s)" -lt "$end" ]; do
-	now=$(attrs "$plaid" | tr '\n' ';')
-	case "$now" in
-	*"nice=-"* | *"slice=1000000 "* | *"slice=500000 "*)
-		fail "the flooder's threads are boosted: $now" ;;
-	esac
-	plaid_seen=$now
-	sleep 0.5
-done
+never_boosted "$plaid" "the flooder" 10
+plaid_seen=$FW_SEEN
 grep "\"rated\":$plaid," "$stats" | grep -q '"class":"output"' &&
 	fail "the flooder was rated output: $(grep "\"rated\":$plaid," "$stats" | grep '"class":"output"' | head -n 1)"
 grep -q "\"rated\":$plaid," "$stats" || fail "no --stats line for the flooder"

@@ -64,17 +64,8 @@ log "ico: output, its threads $FW_SEEN"
 
 # The flooder, over as long again as the ratings' 8 s window: never
 # output, never the output attributes, at every look.
-flooder_seen=$(attrs "$flooder" | tr '\n' ';')
-end=$(($(date +%s) + 10))
-while [ "$(date +%s)" -lt "$end" ]; do
-	now=$(attrs "$flooder" | tr '\n' ';')
-	case "$now" in
-	*"nice=-"* | *"slice=1000000 "* | *"slice=500000 "*)
-		fail "x11perf's threads are boosted: $now" ;;
-	esac
-	flooder_seen=$now
-	sleep 0.5
-done
+never_boosted "$flooder" "x11perf" 10
+flooder_seen=$FW_SEEN
 alive "$flooder" || fail "x11perf exited early: $(tail -n 3 "$FW_TMP/x11perf.out")"
 grep "\"rated\":$flooder," "$stats" | grep '"class":"output"' | head -n 1 >"$FW_TMP/output.json"
 [ -s "$FW_TMP/output.json" ] &&

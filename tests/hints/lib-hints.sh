@@ -18,6 +18,23 @@ all_threads() {
 	! printf '%s\n' "$seen" | grep -v -q -e "$2"
 }
 
+# never_boosted PID NAME SECONDS: at every look for SECONDS, no thread of
+# PID has a negative nice or an output/interactive slice; fails naming NAME.
+# FW_SEEN is the last look.
+never_boosted() {
+	FW_SEEN=$(attrs "$1" | tr '\n' ';')
+	end=$(($(date +%s) + $3))
+	while [ "$(date +%s)" -lt "$end" ]; do
+		now=$(attrs "$1" | tr '\n' ';')
+		case "$now" in
+		*"nice=-"* | *"slice=1000000 "* | *"slice=500000 "*)
+			fail "$2's threads are boosted: $now" ;;
+		esac
+		FW_SEEN=$now
+		sleep 0.5
+	done
+}
+
 same_attrs() {
 	FW_SEEN=$(attrs "$1" | tr '\n' ';')
 	[ "$FW_SEEN" = "$2" ]
