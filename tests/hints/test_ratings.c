@@ -77,21 +77,30 @@ static void test_busy(void) {
 	CHECK_INT(ratings_client_classify(&c, &params, 20 * S), RATINGS_IDLE);
 }
 
+/*
+ * 8 s of frames at 60 Hz from 100 s on, each presented, with commits
+ * commits spread evenly over each; returns the end of the last frame.
+ */
+static int64_t commit_and_present(struct ratings_client *c, int commits) {
+	int64_t now = 100 * S;
+	for (int frame = 0; frame < 8 * 60; frame++) {
+		for (int i = 0; i < commits; i++) {
+			ratings_client_add_commit(c, now + i * FRAME / commits);
+		}
+		ratings_client_add_frame(c, 1.0, now + FRAME - 1);
+		ratings_client_add_presented(c, 1, now + FRAME - 1);
+		now += FRAME;
+	}
+	return now;
+}
+
 /* A client committing 10 frames per presented one is past its knee. */
 static void test_knee_flooder(void) {
 	struct ratings_params params;
 	ratings_params_default(&params);
 	struct ratings_client c;
 	ratings_client_init(&c, 42);
-	int64_t now = 100 * S;
-	for (int frame = 0; frame < 8 * 60; frame++) {
-		for (int i = 0; i < 10; i++) {
-			ratings_client_add_commit(&c, now + i * FRAME / 10);
-		}
-		ratings_client_add_frame(&c, 1.0, now + FRAME - 1);
-		ratings_client_add_presented(&c, 1, now + FRAME - 1);
-		now += FRAME;
-	}
+	int64_t now = commit_and_present(&c, 10);
 	double surplus = ratings_client_surplus(&c, &params, now - 1);
 	CHECK(surplus > 9.9 && surplus < 10.1);
 	CHECK(ratings_client_output_rate(&c, &params, now - 1) > 59);
@@ -142,13 +151,7 @@ static void test_knee_animation(void) {
 	ratings_params_default(&params);
 	struct ratings_client c;
 	ratings_client_init(&c, 42);
-	int64_t now = 100 * S;
-	for (int frame = 0; frame < 8 * 60; frame++) {
-		ratings_client_add_commit(&c, now);
-		ratings_client_add_frame(&c, 1.0, now + FRAME - 1);
-		ratings_client_add_presented(&c, 1, now + FRAME - 1);
-		now += FRAME;
-	}
+	int64_t now = commit_and_present(&c, 1);
 	double surplus = ratings_client_surplus(&c, &params, now - 1);
 	CHECK(surplus > 0.99 && surplus < 1.01);
 	CHECK_INT(ratings_client_knee(&c, &params, now - 1), RATINGS_BEFORE_KNEE);
@@ -161,14 +164,7 @@ static void test_knee_fair_share(void) {
 	ratings_params_default(&params);
 	struct ratings_client c;
 	ratings_client_init(&c, 42);
-	int64_t now = 100 * S;
-	for (int frame = 0; frame < 8 * 60; frame++) {
-		ratings_client_add_commit(&c, now);
-		ratings_client_add_commit(&c, now + FRAME / 2);
-		ratings_client_add_frame(&c, 1.0, now + FRAME - 1);
-		ratings_client_add_presented(&c, 1, now + FRAME - 1);
-		now += FRAME;
-	}
+	int64_t now = commit_and_present(&c, 2);
 	CHECK_INT(ratings_client_knee(&c, &params, now - 1), RATINGS_PAST_KNEE);
 	CHECK_INT(ratings_client_classify(&c, &params, now - 1), RATINGS_IDLE);
 	/* A few commits never shown are no knee at all. */
