@@ -183,15 +183,19 @@ static void handle_requests_taken(
 	gate_limits_account(conn);
 }
 
+void connection_mark_unflushed(struct gate_connection *conn) {
+	if (wl_list_empty(&conn->unflushed_link)) {
+		wl_list_insert(conn->gate->unflushed.prev, &conn->unflushed_link);
+	}
+}
+
 /*
  * libwayland may hold events a full socket refused: the next flush_clients
  * flushes the client again (a flush with nothing left costs no syscall).
  */
 static void handle_socket_drained(struct wayland_end_owner *owner) {
 	struct gate_connection *conn = wl_container_of(owner, conn, owner);
-	if (wl_list_empty(&conn->unflushed_link)) {
-		wl_list_insert(conn->gate->unflushed.prev, &conn->unflushed_link);
-	}
+	connection_mark_unflushed(conn);
 }
 
 static const struct wayland_end_owner_impl owner_impl = {

@@ -51,6 +51,13 @@ void connection_reach_request(struct gate_connection *conn);
  */
 void connection_note_event(struct gate_connection *conn);
 
+/*
+ * The client has something for the gate's next flush_clients to send:
+ * libwayland queued an event for it, or drained a socket that may have refused
+ * a flush.
+ */
+void connection_mark_unflushed(struct gate_connection *conn);
+
 /* libwayland was asked to flush: the client's events go on now. */
 void connection_collect_events(struct gate_connection *conn);
 

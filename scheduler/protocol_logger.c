@@ -81,8 +81,8 @@ static void handle_message(void *data, enum wl_protocol_logger_type type,
 	}
 	if (conn == NULL) {
 		gate_ungated_note(gate, client);
-	} else if (wl_list_empty(&conn->unflushed_link)) {
-		wl_list_insert(gate->unflushed.prev, &conn->unflushed_link);
+	} else {
+		connection_mark_unflushed(conn);
 	}
 	if (is_protocol_error(message)) {
 		log_protocol_error(message);
