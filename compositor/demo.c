@@ -1,5 +1,5 @@
 #include "compositor/demo.h"
-#include "compositor/sched.h"
+#include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "compositor/spawn.h"
 #include "scheduler/client_stats.h"

@@ -1,7 +1,7 @@
-#include "compositor/config_apply.h"
-#include "compositor/restore_hints.h"
-#include "compositor/sched.h"
-#include "compositor/self_priority.h"
+#include "compositor/config/config_apply.h"
+#include "compositor/sched/restore_hints.h"
+#include "compositor/sched/sched.h"
+#include "compositor/sched/self_priority.h"
 #include "compositor/server.h"
 #include "compositor/spawn.h"
 #include <stdlib.h>

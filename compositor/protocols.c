@@ -1,7 +1,7 @@
 #include "compositor/protocols.h"
 #include "compositor/listener.h"
 #include "compositor/server.h"
-#include "compositor/view.h"
+#include "compositor/shell/view.h"
 #include <wlr/types/wlr_data_control_v1.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_export_dmabuf_v1.h>

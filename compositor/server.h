@@ -38,7 +38,7 @@ struct fw_config {
 	 * no ready line and starts no demo, autostart or COMMAND.
 	 */
 	bool embedded;
-	struct hints_config hints; /* --hints, --hint-map (ratings_glue.c) */
+	struct hints_config hints; /* --hints, --hint-map (sched/ratings.c) */
 	bool restore_hints; /* --restore-hints: replay the journal, exit */
 	bool raise_priority; /* --raise-priority (self_priority.h) */
 	enum wlr_log_importance log_level;

@@ -1,4 +1,4 @@
-#include "compositor/client_create.h"
+#include "compositor/sched/client_create.h"
 #include "scheduler/gate.h"
 #include "tests/unit/check.h"
 #include <errno.h>

@@ -1,4 +1,4 @@
-#include "compositor/config_file.h"
+#include "compositor/config/config_file.h"
 #include "tests/unit/check.h"
 #include <sched.h>
 #include <stdbool.h>

@@ -9,10 +9,10 @@
  * The runner's arguments after the module are fairway's own options:
  * `--scheduler off` runs the suite with the gate bypassed.
  */
-#include "compositor/client_create.h"
-#include "compositor/sched.h"
+#include "compositor/sched/client_create.h"
+#include "compositor/sched/sched.h"
 #include "compositor/server.h"
-#include "compositor/view.h"
+#include "compositor/shell/view.h"
 #include "scheduler/gate.h"
 #include "tests/wlcs/wlcs_module.h"
 #include <errno.h>

@@ -1,0 +1,622 @@
+#include "compositor/config/config_file.h"
+#include "compositor/config/parser.h"
+#include "scheduler/parse_number.h"
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <wayland-server-protocol.h>
+#include <xkbcommon/xkbcommon.h>
+
+static bool parse_on_off(const char *text, int *out) {
+	if (strcmp(text, "on") == 0 || strcmp(text, "yes") == 0 ||
+			strcmp(text, "true") == 0) {
+		*out = 1;
+	} else if (strcmp(text, "off") == 0 || strcmp(text, "no") == 0 ||
+			strcmp(text, "false") == 0) {
+		*out = 0;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+static const struct {
+	const char *name;
+	uint32_t bit;
+} modifier_names[] = {
+		{"Super", FW_MOD_LOGO},
+		{"Logo", FW_MOD_LOGO},
+		{"Mod4", FW_MOD_LOGO},
+		{"Alt", FW_MOD_ALT},
+		{"Mod1", FW_MOD_ALT},
+		{"Ctrl", FW_MOD_CTRL},
+		{"Control", FW_MOD_CTRL},
+		{"Shift", FW_MOD_SHIFT},
+};
+
+/* "Super+Shift+E": modifiers by name (any case), then one key. */
+static bool parse_combo(struct fw_file_config *config, const struct line *line,
+		const char *text, uint32_t *modifiers, uint32_t *keysym) {
+	*modifiers = 0;
+	const char *part = text;
+	const char *plus;
+	while ((plus = strchr(part, '+')) != NULL && plus[1] != '\0') {
+		size_t len = (size_t)(plus - part);
+		bool known = false;
+		for (size_t i = 0; i < sizeof(modifier_names) / sizeof(*modifier_names);
+				i++) {
+			if (strlen(modifier_names[i].name) == len &&
+					strncasecmp(part, modifier_names[i].name, len) == 0) {
+				*modifiers |= modifier_names[i].bit;
+				known = true;
+			}
+		}
+		if (!known) {
+			fw_config_error(config, line,
+					"unknown modifier '%.*s' in '%s' (Super, Alt, Ctrl, "
+					"Shift)",
+					(int)len, part, text);
+			return false;
+		}
+		part = plus + 1;
+	}
+	xkb_keysym_t sym = xkb_keysym_from_name(part, XKB_KEYSYM_NO_FLAGS);
+	if (sym == XKB_KEY_NoSymbol) {
+		sym = xkb_keysym_from_name(part, XKB_KEYSYM_CASE_INSENSITIVE);
+	}
+	if (sym == XKB_KEY_NoSymbol) {
+		fw_config_error(config, line,
+				"unknown key '%s' in '%s' (an xkb keysym name)", part, text);
+		return false;
+	}
+	*keysym = xkb_keysym_to_lower(sym);
+	return true;
+}
+
+static const char *rest_of_line(const struct line *line, size_t i) {
+	return line->text + line->starts[i];
+}
+
+static void parse_bind(struct parser *parser, const struct line *line) {
+	struct fw_file_config *config = parser->config;
+	if (line->count < 3) {
+		fw_config_error(config, line,
+				"usage: bind KEYS ACTION, or bind KEYS exec "
+				"COMMAND");
+		return;
+	}
+	uint32_t modifiers, keysym;
+	if (!parse_combo(config, line, line->words[1], &modifiers, &keysym)) {
+		return;
+	}
+	const char *name = line->words[2];
+	enum fw_action action;
+	if (!fw_action_from_name(name, &action)) {
+		fw_config_error(config, line,
+				"unknown action '%s' (exec, terminal, close, cycle-focus, "
+				"maximize, fullscreen, reload, exit)",
+				name);
+		return;
+	}
+	if (action == FW_ACTION_EXEC && line->count < 4) {
+		fw_config_error(config, line, "exec needs a command");
+		return;
+	}
+	if (action != FW_ACTION_EXEC && line->count > 3) {
+		fw_config_error(config, line, "'%s' takes no arguments, found '%s'",
+				name, line->words[3]);
+		return;
+	}
+	if (!fw_config_set_binding(config, modifiers, keysym, action,
+				action == FW_ACTION_EXEC ? rest_of_line(line, 3) : NULL)) {
+		fw_config_error(config, line, "out of memory");
+	}
+}
+
+static void parse_unbind(struct parser *parser, const struct line *line) {
+	struct fw_file_config *config = parser->config;
+	if (line->count != 2) {
+		fw_config_error(config, line, "usage: unbind KEYS");
+		return;
+	}
+	uint32_t modifiers, keysym;
+	if (!parse_combo(config, line, line->words[1], &modifiers, &keysym)) {
+		return;
+	}
+	struct fw_binding *binding =
+			fw_config_find_binding(config, modifiers, keysym);
+	if (binding == NULL) {
+		fw_config_error(config, line, "nothing is bound to %s", line->words[1]);
+		return;
+	}
+	free(binding->command);
+	*binding = config->bindings[--config->binding_count];
+}
+
+static bool parse_mode(const char *text, struct fw_output_config *output) {
+	char *end;
+	errno = 0;
+	long width = strtol(text, &end, 10);
+	if (errno != 0 || end == text || *end != 'x' || width < 1 ||
+			width > 16384) {
+		return false;
+	}
+	const char *rest = end + 1;
+	long height = strtol(rest, &end, 10);
+	if (errno != 0 || end == rest || height < 1 || height > 16384) {
+		return false;
+	}
+	double hz = 0;
+	if (*end == '@') {
+		const char *rate = end + 1;
+		size_t len = strlen(rate);
+		char buf[32];
+		/* "60" and "60Hz" alike */
+		if (len > 2 && strcasecmp(rate + len - 2, "hz") == 0) {
+			len -= 2;
+		}
+		if (len == 0 || len >= sizeof(buf)) {
+			return false;
+		}
+		memcpy(buf, rate, len);
+		buf[len] = '\0';
+		if (!sched_parse_double(buf, 1, 1000, &hz)) {
+			return false;
+		}
+	} else if (*end != '\0') {
+		return false;
+	}
+	output->has_mode = true;
+	output->width = (int)width;
+	output->height = (int)height;
+	output->refresh_mhz = (int)lround(hz * 1000);
+	return true;
+}
+
+static bool parse_position(const char *text, struct fw_output_config *output) {
+	const char *comma = strchr(text, ',');
+	if (comma == NULL) {
+		return false;
+	}
+	char buf[32];
+	size_t len = (size_t)(comma - text);
+	if (len == 0 || len >= sizeof(buf)) {
+		return false;
+	}
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	if (!sched_parse_int(buf, -65536, 65536, &output->x) ||
+			!sched_parse_int(comma + 1, -65536, 65536, &output->y)) {
+		return false;
+	}
+	output->has_position = true;
+	return true;
+}
+
+static const char *const transform_names[] = {
+		[WL_OUTPUT_TRANSFORM_NORMAL] = "normal",
+		[WL_OUTPUT_TRANSFORM_90] = "90",
+		[WL_OUTPUT_TRANSFORM_180] = "180",
+		[WL_OUTPUT_TRANSFORM_270] = "270",
+		[WL_OUTPUT_TRANSFORM_FLIPPED] = "flipped",
+		[WL_OUTPUT_TRANSFORM_FLIPPED_90] = "flipped-90",
+		[WL_OUTPUT_TRANSFORM_FLIPPED_180] = "flipped-180",
+		[WL_OUTPUT_TRANSFORM_FLIPPED_270] = "flipped-270",
+};
+
+static struct fw_output_config *output_entry(
+		struct fw_file_config *config, const char *name) {
+	for (size_t i = 0; i < config->output_count; i++) {
+		if (strcmp(config->outputs[i].name, name) == 0) {
+			return &config->outputs[i];
+		}
+	}
+	char *copy = strdup(name);
+	if (copy == NULL) {
+		return NULL;
+	}
+	struct fw_output_config *output = fw_config_grow(
+			&config->outputs, &config->output_count, sizeof(*output));
+	if (output == NULL) {
+		free(copy);
+		return NULL;
+	}
+	output->name = copy;
+	output->transform = -1;
+	output->enabled = -1;
+	return output;
+}
+
+/* One "KEY VALUE" (or "enable"/"disable") of an output line at word i. */
+static size_t parse_output_setting(struct fw_file_config *config,
+		const struct line *line, size_t i, struct fw_output_config *output) {
+	const char *key = line->words[i];
+	if (strcmp(key, "enable") == 0 || strcmp(key, "disable") == 0) {
+		output->enabled = key[0] == 'e';
+		return 1;
+	}
+	if (i + 1 >= line->count) {
+		fw_config_error(config, line, "'%s' needs a value", key);
+		return 0;
+	}
+	const char *value = line->words[i + 1];
+	if (strcmp(key, "mode") == 0) {
+		if (!parse_mode(value, output)) {
+			fw_config_error(
+					config, line, "bad mode '%s' (WIDTHxHEIGHT[@HZ])", value);
+			return 0;
+		}
+	} else if (strcmp(key, "position") == 0) {
+		if (!parse_position(value, output)) {
+			fw_config_error(config, line, "bad position '%s' (X,Y)", value);
+			return 0;
+		}
+	} else if (strcmp(key, "scale") == 0) {
+		if (!sched_parse_double(value, 0.25, 10, &output->scale)) {
+			fw_config_error(config, line, "bad scale '%s' (0.25 to 10)", value);
+			return 0;
+		}
+	} else if (strcmp(key, "transform") == 0) {
+		output->transform = -1;
+		for (size_t t = 0;
+				t < sizeof(transform_names) / sizeof(*transform_names); t++) {
+			if (strcmp(value, transform_names[t]) == 0) {
+				output->transform = (int)t;
+			}
+		}
+		if (output->transform < 0) {
+			fw_config_error(config, line,
+					"bad transform '%s' (normal, 90, 180, 270, flipped, "
+					"flipped-90, flipped-180, flipped-270)",
+					value);
+			return 0;
+		}
+	} else {
+		fw_config_error(config, line,
+				"unknown output setting '%s' (mode, position, scale, "
+				"transform, enable, disable)",
+				key);
+		return 0;
+	}
+	return 2;
+}
+
+static void parse_output(struct parser *parser, const struct line *line) {
+	struct fw_file_config *config = parser->config;
+	if (line->count < 3) {
+		fw_config_error(config, line, "usage: output NAME SETTING...");
+		return;
+	}
+	/* Checked on a copy: a line with an error changes nothing. */
+	struct fw_output_config parsed = {.transform = -1, .enabled = -1};
+	for (size_t i = 2; i < line->count;) {
+		size_t used = parse_output_setting(config, line, i, &parsed);
+		if (used == 0) {
+			return;
+		}
+		i += used;
+	}
+	struct fw_output_config *output = output_entry(config, line->words[1]);
+	if (output == NULL) {
+		fw_config_error(config, line, "out of memory");
+		return;
+	}
+	fw_config_merge_output(output, &parsed);
+}
+
+static bool set_string(char **field, const char *value) {
+	char *copy = strdup(value);
+	if (copy == NULL) {
+		return false;
+	}
+	free(*field);
+	*field = copy;
+	return true;
+}
+
+static void parse_keyboard(struct parser *parser, const struct line *line) {
+	struct fw_file_config *config = parser->config;
+	struct fw_input_config *input = &config->input;
+	if (line->count != 3) {
+		fw_config_error(config, line, "usage: keyboard SETTING VALUE");
+		return;
+	}
+	const char *key = line->words[1], *value = line->words[2];
+	char **names[] = {&input->xkb_layout, &input->xkb_variant,
+			&input->xkb_options, &input->xkb_model, &input->xkb_rules};
+	const char *keys[] = {"layout", "variant", "options", "model", "rules"};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
+		if (strcmp(key, keys[i]) == 0) {
+			if (!set_string(names[i], value)) {
+				fw_config_error(config, line, "out of memory");
+			}
+			parser->keymap_line = line->number;
+			return;
+		}
+	}
+	if (strcmp(key, "repeat-rate") == 0) {
+		if (!sched_parse_int(value, 0, 1000, &input->repeat_rate)) {
+			fw_config_error(config, line,
+					"bad repeat-rate '%s' (keys a second, 0 to 1000; 0: no "
+					"repeat)",
+					value);
+		}
+	} else if (strcmp(key, "repeat-delay") == 0) {
+		if (!sched_parse_int(value, 1, 10000, &input->repeat_delay)) {
+			fw_config_error(config, line,
+					"bad repeat-delay '%s' (ms, 1 to 10000)", value);
+		}
+	} else {
+		fw_config_error(config, line,
+				"unknown keyboard setting '%s' (layout, variant, options, "
+				"model, rules, repeat-rate, repeat-delay)",
+				key);
+	}
+}
+
+static void parse_pointer(struct parser *parser, const struct line *line) {
+	struct fw_file_config *config = parser->config;
+	struct fw_input_config *input = &config->input;
+	if (line->count != 3) {
+		fw_config_error(config, line, "usage: pointer SETTING VALUE");
+		return;
+	}
+	const char *key = line->words[1], *value = line->words[2];
+	if (strcmp(key, "accel") == 0) {
+		if (!sched_parse_double(value, -1, 1, &input->accel)) {
+			fw_config_error(config, line, "bad accel '%s' (-1 to 1)", value);
+			return;
+		}
+		input->has_accel = true;
+	} else if (strcmp(key, "accel-profile") == 0) {
+		if (strcmp(value, "flat") == 0) {
+			input->accel_profile = 0;
+		} else if (strcmp(value, "adaptive") == 0) {
+			input->accel_profile = 1;
+		} else {
+			fw_config_error(config, line,
+					"bad accel-profile '%s' (flat, adaptive)", value);
+		}
+	} else if (strcmp(key, "tap") == 0) {
+		if (!parse_on_off(value, &input->tap)) {
+			fw_config_error(config, line, "bad tap '%s' (on, off)", value);
+		}
+	} else if (strcmp(key, "natural-scroll") == 0) {
+		if (!parse_on_off(value, &input->natural_scroll)) {
+			fw_config_error(
+					config, line, "bad natural-scroll '%s' (on, off)", value);
+		}
+	} else {
+		fw_config_error(config, line,
+				"unknown pointer setting '%s' (accel, accel-profile, tap, "
+				"natural-scroll)",
+				key);
+	}
+}
+
+static void parse_exec(struct parser *parser, const struct line *line) {
+	struct fw_file_config *config = parser->config;
+	if (line->count < 2) {
+		fw_config_error(config, line, "exec needs a command");
+		return;
+	}
+	char *command = strdup(rest_of_line(line, 1));
+	char **slot = command != NULL
+			? fw_config_grow(&config->autostart, &config->autostart_count,
+					  sizeof(*slot))
+			: NULL;
+	if (slot == NULL) {
+		free(command);
+		fw_config_error(config, line, "out of memory");
+		return;
+	}
+	*slot = command;
+}
+
+static void parse_scheduler(struct parser *parser, const struct line *line) {
+	struct fw_file_config *config = parser->config;
+	if (line->count != 3) {
+		fw_config_error(config, line, "usage: scheduler SETTING VALUE");
+		return;
+	}
+	const char *key = line->words[1], *value = line->words[2];
+	if (strcmp(key, "interval") == 0 || strcmp(key, "max-slice") == 0) {
+		double *field = key[0] == 'i' ? &config->sched_interval_ms
+									  : &config->sched_max_slice_ms;
+		if (!sched_parse_double(value, 0.05, 1000, field)) {
+			fw_config_error(
+					config, line, "bad %s '%s' (ms, 0.05 to 1000)", key, value);
+		}
+		return;
+	}
+	if (strcmp(key, "hint-map") != 0) {
+		fw_config_error(config, line,
+				"unknown scheduler setting '%s' (interval, max-slice, "
+				"hint-map)",
+				key);
+		return;
+	}
+	/* The same text as --hint-map; which class it set is its prefix. */
+	struct hints_config scratch;
+	hints_config_default(&scratch);
+	const char *colon = strchr(value, ':');
+	int class = -1;
+	for (int i = 0; colon != NULL && i < RATINGS_CLASS_COUNT; i++) {
+		const char *name = ratings_class_name((enum ratings_class)i);
+		if (strlen(name) == (size_t)(colon - value) &&
+				strncmp(value, name, strlen(name)) == 0) {
+			class = i;
+		}
+	}
+	if (class < 0 || !hints_config_parse_target(&scratch, value)) {
+		fw_config_error(config, line,
+				"bad hint-map '%s' (CLASS:KEY=VALUE,... or CLASS:keep; "
+				"CLASS interactive, output, background or idle; KEYs "
+				"policy, nice, slice_us, uclamp_min)",
+				value);
+		return;
+	}
+	config->hint_map_set[class] = true;
+	config->hint_map[class] = scratch.targets[class];
+}
+
+/* A class name, or a target of its own: keep, or KEY=VALUE,... */
+static bool parse_hint(const char *text, struct fw_rule *rule) {
+	for (int i = 0; i < RATINGS_CLASS_COUNT; i++) {
+		if (strcmp(text, ratings_class_name((enum ratings_class)i)) == 0) {
+			rule->hint = FW_HINT_CLASS;
+			rule->class = (enum ratings_class)i;
+			return true;
+		}
+	}
+	/* The same keys as hint-map's, through its parser. */
+	char *spec = NULL;
+	if (asprintf(&spec, "%s:%s", ratings_class_name(RATINGS_IDLE), text) < 0) {
+		return false;
+	}
+	struct hints_config scratch;
+	hints_config_default(&scratch);
+	bool ok = hints_config_parse_target(&scratch, spec);
+	free(spec);
+	if (ok) {
+		rule->hint = FW_HINT_TARGET;
+		rule->target = scratch.targets[RATINGS_IDLE];
+	}
+	return ok;
+}
+
+static void parse_rule(struct parser *parser, const struct line *line) {
+	struct fw_file_config *config = parser->config;
+	if (line->count < 4 || line->count % 2 != 0) {
+		fw_config_error(config, line,
+				"usage: rule app_id|class|exe=PATTERN [priority N] [hint "
+				"CLASS|keep|KEY=VALUE,...]");
+		return;
+	}
+	struct fw_rule rule = {.line = line->number};
+	const char *match = line->words[1];
+	const char *eq = strchr(match, '=');
+	size_t kind = eq != NULL ? (size_t)(eq - match) : 0;
+	if (kind == 6 && strncmp(match, "app_id", kind) == 0) {
+		rule.match = FW_MATCH_APP_ID;
+	} else if (kind == 5 && strncmp(match, "class", kind) == 0) {
+		rule.match = FW_MATCH_X_CLASS;
+	} else if (kind == 3 && strncmp(match, "exe", kind) == 0) {
+		rule.match = FW_MATCH_EXE;
+	} else {
+		fw_config_error(config, line,
+				"bad match '%s' (app_id=PATTERN, class=PATTERN or "
+				"exe=PATTERN)",
+				match);
+		return;
+	}
+	if (eq[1] == '\0') {
+		fw_config_error(config, line, "empty pattern in '%s'", match);
+		return;
+	}
+	for (size_t i = 2; i < line->count; i += 2) {
+		const char *key = line->words[i], *value = line->words[i + 1];
+		if (strcmp(key, "priority") == 0) {
+			if (!sched_parse_int(value, -20, 20, &rule.priority)) {
+				fw_config_error(
+						config, line, "bad priority '%s' (-20 to 20)", value);
+				return;
+			}
+			rule.has_priority = true;
+		} else if (strcmp(key, "hint") == 0) {
+			if (!parse_hint(value, &rule)) {
+				fw_config_error(config, line,
+						"bad hint '%s' (interactive, output, background, "
+						"idle; keep; or KEY=VALUE,... with policy, nice, "
+						"slice_us, uclamp_min)",
+						value);
+				return;
+			}
+		} else {
+			fw_config_error(config, line,
+					"unknown rule setting '%s' (priority, "
+					"hint)",
+					key);
+			return;
+		}
+	}
+	if (rule.match == FW_MATCH_X_CLASS && rule.has_priority) {
+		/* The gate sees one connection for every X client: Xwayland's. */
+		fw_config_error(config, line,
+				"priority cannot apply to X windows, which share Xwayland's "
+				"connection: use exe=Xwayland for all of them");
+		return;
+	}
+	rule.pattern = strdup(eq + 1);
+	struct fw_rule *slot = rule.pattern != NULL
+			? fw_config_grow(&config->rules, &config->rule_count, sizeof(*slot))
+			: NULL;
+	if (slot == NULL) {
+		free(rule.pattern);
+		fw_config_error(config, line, "out of memory");
+		return;
+	}
+	*slot = rule;
+}
+
+static const struct {
+	const char *name;
+	void (*parse)(struct parser *parser, const struct line *line);
+} directives[] = {
+		{"bind", parse_bind},
+		{"unbind", parse_unbind},
+		{"output", parse_output},
+		{"keyboard", parse_keyboard},
+		{"pointer", parse_pointer},
+		{"exec", parse_exec},
+		{"scheduler", parse_scheduler},
+		{"rule", parse_rule},
+};
+
+void fw_config_directive(struct parser *parser, const struct line *line) {
+	for (size_t i = 0; i < sizeof(directives) / sizeof(*directives); i++) {
+		if (strcmp(line->words[0], directives[i].name) == 0) {
+			directives[i].parse(parser, line);
+			return;
+		}
+	}
+	fw_config_error(parser->config, line,
+			"unknown directive '%s' (bind, unbind, output, keyboard, pointer, "
+			"exec, scheduler, rule)",
+			line->words[0]);
+}
+
+static void ignore_xkb_log(struct xkb_context *context,
+		enum xkb_log_level level, const char *format, va_list args) {
+}
+
+/* A keymap that would not compile is caught here, not at the next key. */
+void fw_config_check_keymap(struct parser *parser, const char *path) {
+	const struct fw_input_config *input = &parser->config->input;
+	if (parser->keymap_line == 0) {
+		return;
+	}
+	struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+	if (context == NULL) {
+		return;
+	}
+	xkb_context_set_log_fn(context, ignore_xkb_log);
+	struct xkb_keymap *keymap = fw_input_config_keymap(input, context);
+	if (keymap == NULL) {
+		struct line line = {.path = path, .number = parser->keymap_line};
+		fw_config_error(parser->config, &line,
+				"no keymap compiles from layout '%s', variant '%s', options "
+				"'%s', model '%s', rules '%s' (see xkeyboard-config(7))",
+				input->xkb_layout ? input->xkb_layout : "",
+				input->xkb_variant ? input->xkb_variant : "",
+				input->xkb_options ? input->xkb_options : "",
+				input->xkb_model ? input->xkb_model : "",
+				input->xkb_rules ? input->xkb_rules : "");
+	}
+	xkb_keymap_unref(keymap);
+	xkb_context_unref(context);
+}

@@ -1,0 +1,389 @@
+#include "compositor/input/input.h"
+#include "compositor/listener.h"
+#include "compositor/lock/lock.h"
+#include "compositor/sched/sched.h"
+#include "compositor/server.h"
+#include "compositor/shell/layer_shell.h"
+#include "compositor/shell/view.h"
+#include <linux/input-event-codes.h>
+#include <stdlib.h>
+#include <time.h>
+#include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_idle.h>
+#include <wlr/types/wlr_keyboard.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_pointer.h>
+#include <wlr/types/wlr_relative_pointer_v1.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_touch.h>
+#include <wlr/types/wlr_xcursor_manager.h>
+#include <wlr/util/edges.h>
+
+static void note_activity(struct fw_server *server) {
+	if (server->idle != NULL) {
+		wlr_idle_notify_activity(server->idle, server->seat);
+	}
+}
+
+static void note_pointer_client(struct fw_server *server) {
+	struct wlr_seat_client *client = server->seat->pointer_state.focused_client;
+	if (client != NULL) {
+		fw_sched_note_input(server, client->client);
+	}
+}
+
+static void process_move(struct fw_server *server) {
+	struct fw_view *view = server->grabbed_view;
+	fw_view_move(view,
+			server->grab_geo_x + (int)(server->cursor->x - server->grab_x),
+			server->grab_geo_y + (int)(server->cursor->y - server->grab_y));
+}
+
+static void process_resize(struct fw_server *server) {
+	struct fw_view *view = server->grabbed_view;
+	int dx = (int)(server->cursor->x - server->grab_x);
+	int dy = (int)(server->cursor->y - server->grab_y);
+	int left = server->grab_geo_x;
+	int top = server->grab_geo_y;
+	int right = left + server->grab_geo_width;
+	int bottom = top + server->grab_geo_height;
+	if (server->resize_edges & WLR_EDGE_LEFT) {
+		left += dx;
+		if (left >= right) {
+			left = right - 1;
+		}
+	} else if (server->resize_edges & WLR_EDGE_RIGHT) {
+		right += dx;
+		if (right <= left) {
+			right = left + 1;
+		}
+	}
+	if (server->resize_edges & WLR_EDGE_TOP) {
+		top += dy;
+		if (top >= bottom) {
+			top = bottom - 1;
+		}
+	} else if (server->resize_edges & WLR_EDGE_BOTTOM) {
+		bottom += dy;
+		if (bottom <= top) {
+			bottom = top + 1;
+		}
+	}
+	/* xdg views move on commit, once the client took the new size. */
+	view->impl->configure(view, left, top, right - left, bottom - top);
+	if (view->type == FW_VIEW_XWAYLAND) {
+		fw_view_move(view, left, top);
+	}
+}
+
+/*
+ * fw_view_at, less what may not get input now (lock.c): while the session
+ * is locked or input inhibited, other clients' windows are not there.
+ */
+static struct fw_view *input_target_at(struct fw_server *server, double lx,
+		double ly, struct wlr_surface **surface, double *sx, double *sy) {
+	struct fw_view *view = fw_view_at(server, lx, ly, surface, sx, sy);
+	struct wlr_surface *target = *surface;
+	if (target == NULL && view != NULL) {
+		target = view->surface;
+	}
+	if (!fw_lock_input_allowed(server, target)) {
+		*surface = NULL;
+		return NULL;
+	}
+	return view;
+}
+
+/* The pointer's focus follows what is under it; false if it is nothing. */
+static bool update_pointer_focus(struct fw_server *server, uint32_t time_msec) {
+	struct wlr_seat *seat = server->seat;
+	double sx, sy;
+	struct wlr_surface *surface = NULL;
+	input_target_at(
+			server, server->cursor->x, server->cursor->y, &surface, &sx, &sy);
+	if (surface == NULL) {
+		wlr_xcursor_manager_set_cursor_image(
+				server->cursor_manager, "left_ptr", server->cursor);
+		wlr_seat_pointer_clear_focus(seat);
+		return false;
+	}
+	bool entering = seat->pointer_state.focused_surface != surface;
+	wlr_seat_pointer_notify_enter(seat, surface, sx, sy);
+	if (!entering) {
+		wlr_seat_pointer_notify_motion(seat, time_msec, sx, sy);
+	}
+	return true;
+}
+
+void fw_cursor_refocus(struct fw_server *server, uint32_t time_msec) {
+	if (update_pointer_focus(server, time_msec)) {
+		note_pointer_client(server);
+	}
+}
+
+void fw_cursor_scene_changed(struct fw_server *server) {
+	/*
+	 * Until a device has moved it the pointer points nowhere a user
+	 * chose; during a move or resize the grab decides. It is no input
+	 * either: the client that gets the pointer is not boosted for it.
+	 */
+	if (!server->cursor_placed || server->seat == NULL ||
+			server->cursor_mode != FW_CURSOR_PASSTHROUGH) {
+		return;
+	}
+	struct wlr_surface *before = server->seat->pointer_state.focused_surface;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	update_pointer_focus(
+			server, (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000));
+	if (server->seat->pointer_state.focused_surface != before) {
+		/* No device frame follows: the enter and leave are one of their
+		 * own. */
+		wlr_seat_pointer_notify_frame(server->seat);
+	}
+}
+
+static void process_motion(struct fw_server *server, uint32_t time_msec) {
+	note_activity(server);
+	server->cursor_placed = true;
+	switch (server->cursor_mode) {
+	case FW_CURSOR_MOVE:
+		process_move(server);
+		return;
+	case FW_CURSOR_RESIZE:
+		process_resize(server);
+		return;
+	case FW_CURSOR_PASSTHROUGH:
+		break;
+	}
+	fw_cursor_refocus(server, time_msec);
+}
+
+static void handle_motion(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, cursor_motion);
+	struct wlr_event_pointer_motion *event = data;
+	wlr_cursor_move(
+			server->cursor, event->device, event->delta_x, event->delta_y);
+	if (server->relative_pointer != NULL) {
+		wlr_relative_pointer_manager_v1_send_relative_motion(
+				server->relative_pointer, server->seat,
+				(uint64_t)event->time_msec * 1000, event->delta_x,
+				event->delta_y, event->unaccel_dx, event->unaccel_dy);
+	}
+	process_motion(server, event->time_msec);
+}
+
+static void handle_motion_absolute(struct wl_listener *listener, void *data) {
+	struct fw_server *server =
+			wl_container_of(listener, server, cursor_motion_absolute);
+	struct wlr_event_pointer_motion_absolute *event = data;
+	double old_x = server->cursor->x, old_y = server->cursor->y;
+	wlr_cursor_warp_absolute(server->cursor, event->device, event->x, event->y);
+	if (server->relative_pointer != NULL) {
+		double dx = server->cursor->x - old_x, dy = server->cursor->y - old_y;
+		wlr_relative_pointer_manager_v1_send_relative_motion(
+				server->relative_pointer, server->seat,
+				(uint64_t)event->time_msec * 1000, dx, dy, dx, dy);
+	}
+	process_motion(server, event->time_msec);
+}
+
+static bool logo_held(struct fw_server *server) {
+	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(server->seat);
+	return keyboard != NULL &&
+			(wlr_keyboard_get_modifiers(keyboard) & WLR_MODIFIER_LOGO) != 0;
+}
+
+/* The frame edges closest to the cursor, for Super+right-drag resizing. */
+static uint32_t nearest_edges(struct fw_server *server, struct fw_view *view) {
+	int width, height;
+	view->impl->get_size(view, &width, &height);
+	uint32_t edges = 0;
+	edges |= server->cursor->x < view->x + width / 2.0 ? WLR_EDGE_LEFT
+													   : WLR_EDGE_RIGHT;
+	edges |= server->cursor->y < view->y + height / 2.0 ? WLR_EDGE_TOP
+														: WLR_EDGE_BOTTOM;
+	return edges;
+}
+
+static void handle_button(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, cursor_button);
+	struct wlr_event_pointer_button *event = data;
+	note_activity(server);
+
+	if (event->state == WLR_BUTTON_RELEASED) {
+		if (server->cursor_mode != FW_CURSOR_PASSTHROUGH) {
+			/* The press that started the grab was not sent; the release
+			 * is not either. */
+			server->cursor_mode = FW_CURSOR_PASSTHROUGH;
+			server->grabbed_view = NULL;
+			fw_cursor_refocus(server, event->time_msec);
+			return;
+		}
+		wlr_seat_pointer_notify_button(
+				server->seat, event->time_msec, event->button, event->state);
+		note_pointer_client(server);
+		return;
+	}
+
+	double sx, sy;
+	struct wlr_surface *surface = NULL;
+	struct fw_view *view = input_target_at(
+			server, server->cursor->x, server->cursor->y, &surface, &sx, &sy);
+	if (view != NULL) {
+		fw_view_focus(view);
+		if (logo_held(server) && event->button == BTN_LEFT) {
+			fw_view_begin_interactive(view, FW_CURSOR_MOVE, 0);
+			return;
+		}
+		if (logo_held(server) && event->button == BTN_RIGHT) {
+			fw_view_begin_interactive(
+					view, FW_CURSOR_RESIZE, nearest_edges(server, view));
+			return;
+		}
+		if (surface == NULL && event->button == BTN_LEFT) {
+			/* A press on the title bar or border drags the window. */
+			fw_view_begin_interactive(view, FW_CURSOR_MOVE, 0);
+			return;
+		}
+	} else if (surface != NULL) {
+		fw_layer_shell_focus_clicked(server, surface);
+	}
+	wlr_seat_pointer_notify_button(
+			server->seat, event->time_msec, event->button, event->state);
+	note_pointer_client(server);
+}
+
+static void handle_axis(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, cursor_axis);
+	struct wlr_event_pointer_axis *event = data;
+	note_activity(server);
+	wlr_seat_pointer_notify_axis(server->seat, event->time_msec,
+			event->orientation, event->delta, event->delta_discrete,
+			event->source);
+	note_pointer_client(server);
+}
+
+static void handle_frame(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, cursor_frame);
+	wlr_seat_pointer_notify_frame(server->seat);
+}
+
+static void handle_touch_down(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, touch_down);
+	struct wlr_event_touch_down *event = data;
+	note_activity(server);
+	double lx, ly, sx, sy;
+	wlr_cursor_absolute_to_layout_coords(
+			server->cursor, event->device, event->x, event->y, &lx, &ly);
+	struct wlr_surface *surface = NULL;
+	struct fw_view *view = input_target_at(server, lx, ly, &surface, &sx, &sy);
+	if (view != NULL) {
+		fw_view_focus(view);
+	} else if (surface != NULL) {
+		fw_layer_shell_focus_clicked(server, surface);
+	}
+	if (surface != NULL) {
+		wlr_seat_touch_notify_down(server->seat, surface, event->time_msec,
+				event->touch_id, sx, sy);
+		fw_sched_note_surface(server, surface);
+	}
+}
+
+static void handle_touch_up(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, touch_up);
+	struct wlr_event_touch_up *event = data;
+	struct wlr_touch_point *point =
+			wlr_seat_touch_get_point(server->seat, event->touch_id);
+	if (point != NULL) {
+		fw_sched_note_surface(server, point->surface);
+	}
+	wlr_seat_touch_notify_up(server->seat, event->time_msec, event->touch_id);
+}
+
+static void handle_touch_motion(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, touch_motion);
+	struct wlr_event_touch_motion *event = data;
+	note_activity(server);
+	struct wlr_touch_point *point =
+			wlr_seat_touch_get_point(server->seat, event->touch_id);
+	if (point == NULL) {
+		return;
+	}
+	double lx, ly;
+	wlr_cursor_absolute_to_layout_coords(
+			server->cursor, event->device, event->x, event->y, &lx, &ly);
+	/* Touch points stay with the surface they went down on; motion off
+	 * that surface is not reported (we cannot map it to its coords). */
+	struct wlr_surface *surface = NULL;
+	double sx, sy;
+	input_target_at(server, lx, ly, &surface, &sx, &sy);
+	if (surface == point->surface) {
+		wlr_seat_touch_notify_motion(
+				server->seat, event->time_msec, event->touch_id, sx, sy);
+	}
+	fw_sched_note_surface(server, point->surface);
+}
+
+static void handle_touch_frame(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, touch_frame);
+	wlr_seat_touch_notify_frame(server->seat);
+}
+
+bool fw_cursor_init(struct fw_server *server) {
+	server->cursor = wlr_cursor_create();
+	if (server->cursor == NULL) {
+		return false;
+	}
+	wlr_cursor_attach_output_layout(server->cursor, server->output_layout);
+	server->cursor_manager = wlr_xcursor_manager_create(NULL, 24);
+	if (server->cursor_manager == NULL) {
+		return false;
+	}
+	wlr_xcursor_manager_load(server->cursor_manager, 1);
+
+	fw_listener_connect(&server->cursor_motion, &server->cursor->events.motion,
+			handle_motion);
+	fw_listener_connect(&server->cursor_motion_absolute,
+			&server->cursor->events.motion_absolute, handle_motion_absolute);
+	fw_listener_connect(&server->cursor_button, &server->cursor->events.button,
+			handle_button);
+	fw_listener_connect(
+			&server->cursor_axis, &server->cursor->events.axis, handle_axis);
+	fw_listener_connect(
+			&server->cursor_frame, &server->cursor->events.frame, handle_frame);
+	fw_listener_connect(&server->touch_down, &server->cursor->events.touch_down,
+			handle_touch_down);
+	fw_listener_connect(&server->touch_up, &server->cursor->events.touch_up,
+			handle_touch_up);
+	fw_listener_connect(&server->touch_motion,
+			&server->cursor->events.touch_motion, handle_touch_motion);
+	fw_listener_connect(&server->touch_frame,
+			&server->cursor->events.touch_frame, handle_touch_frame);
+	return true;
+}
+
+void fw_cursor_finish(struct fw_server *server) {
+	if (server->cursor == NULL) {
+		return;
+	}
+	struct wl_listener *listeners[] = {
+			&server->cursor_motion,
+			&server->cursor_motion_absolute,
+			&server->cursor_button,
+			&server->cursor_axis,
+			&server->cursor_frame,
+			&server->touch_down,
+			&server->touch_up,
+			&server->touch_motion,
+			&server->touch_frame,
+	};
+	for (size_t i = 0; i < sizeof(listeners) / sizeof(listeners[0]); i++) {
+		fw_listener_disconnect(listeners[i]);
+	}
+	wlr_xcursor_manager_destroy(server->cursor_manager);
+	server->cursor_manager = NULL;
+	wlr_cursor_destroy(server->cursor);
+	server->cursor = NULL;
+}

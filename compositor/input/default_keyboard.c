@@ -1,0 +1,59 @@
+/*
+ * The seat's keyboard while no keyboard device speaks for it.
+ *
+ * fairway always advertises a keyboard (seat.c says why), so clients bind
+ * wl_keyboard and get enter and modifiers events whenever they take focus.
+ * wlroots sends a keymap only from the seat's keyboard, though, and
+ * without a keyboard device (headless, or between the last keyboard going
+ * and the next one coming) there is none: a client then gets modifiers
+ * with no keymap before them. fuzzel, among others, feeds those straight
+ * to xkb_state_update_mask with no state and crashes on its first focus.
+ *
+ * So the seat falls back to a keyboard of its own, with no device behind
+ * it and the default keymap, whenever the keyboard it had goes away.
+ */
+#include "compositor/input/input.h"
+#include "compositor/input/input_config.h"
+#include "compositor/server.h"
+#include <wlr/types/wlr_keyboard.h>
+#include <wlr/types/wlr_keyboard_group.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/util/log.h>
+
+bool fw_default_keyboard_init(struct fw_server *server) {
+	/* A keyboard group is a wlr_keyboard with no device of its own. */
+	struct wlr_keyboard_group *group = wlr_keyboard_group_create();
+	if (group == NULL) {
+		return false;
+	}
+	server->default_keyboard = group;
+	/* The keymap the configuration file names, else xkbcommon's default. */
+	if (!fw_input_configure_default_keyboard(server)) {
+		wlr_log(WLR_ERROR, "Cannot compile a keymap for the seat");
+		wlr_keyboard_group_destroy(group);
+		server->default_keyboard = NULL;
+		return false;
+	}
+	if (wlr_seat_get_keyboard(server->seat) == NULL) {
+		wlr_seat_set_keyboard(server->seat, group->input_device);
+	}
+	return true;
+}
+
+void fw_default_keyboard_finish(struct fw_server *server) {
+	if (server->default_keyboard == NULL) {
+		return;
+	}
+	wlr_keyboard_group_destroy(server->default_keyboard);
+	server->default_keyboard = NULL;
+}
+
+void fw_default_keyboard_restore(
+		struct fw_server *server, struct wlr_keyboard *leaving) {
+	struct wlr_keyboard *current = wlr_seat_get_keyboard(server->seat);
+	if (server->default_keyboard == NULL ||
+			(current != NULL && current != leaving)) {
+		return;
+	}
+	wlr_seat_set_keyboard(server->seat, server->default_keyboard->input_device);
+}

@@ -1,0 +1,131 @@
+#include "compositor/input/input.h"
+#include "compositor/input/input_config.h"
+#include "compositor/listener.h"
+#include "compositor/lock/lock.h"
+#include "compositor/sched/sched.h"
+#include "compositor/server.h"
+#include <stdlib.h>
+#include <wlr/backend.h>
+#include <wlr/types/wlr_idle.h>
+#include <wlr/types/wlr_input_device.h>
+#include <wlr/types/wlr_keyboard.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_virtual_keyboard_v1.h>
+#include <wlr/util/log.h>
+#include <xkbcommon/xkbcommon.h>
+
+void fw_seat_keyboard_removed(struct fw_server *server);
+
+static void note_focused_client(struct fw_server *server) {
+	struct wlr_seat_client *client =
+			server->seat->keyboard_state.focused_client;
+	if (client != NULL) {
+		fw_sched_note_input(server, client->client);
+	}
+}
+
+static void handle_modifiers(struct wl_listener *listener, void *data) {
+	struct fw_keyboard *keyboard =
+			wl_container_of(listener, keyboard, modifiers);
+	struct fw_server *server = keyboard->server;
+	/* The seat sends the keymap of whichever keyboard spoke last. */
+	wlr_seat_set_keyboard(server->seat, keyboard->device);
+	wlr_seat_keyboard_notify_modifiers(
+			server->seat, &keyboard->device->keyboard->modifiers);
+	note_focused_client(server);
+}
+
+static void handle_key(struct wl_listener *listener, void *data) {
+	struct fw_keyboard *keyboard = wl_container_of(listener, keyboard, key);
+	struct fw_server *server = keyboard->server;
+	struct wlr_event_keyboard_key *event = data;
+	struct wlr_keyboard *wlr_keyboard = keyboard->device->keyboard;
+
+	if (server->idle != NULL) {
+		wlr_idle_notify_activity(server->idle, server->seat);
+	}
+	bool handled = false;
+	/* No binding runs while the session is locked or input inhibited. */
+	if (event->state == WL_KEYBOARD_KEY_STATE_PRESSED &&
+			wlr_keyboard->xkb_state != NULL &&
+			fw_lock_bindings_allowed(server)) {
+		/* libinput keycodes are evdev codes; xkb's are offset by 8. */
+		const xkb_keysym_t *syms;
+		int nsyms = xkb_state_key_get_syms(
+				wlr_keyboard->xkb_state, event->keycode + 8, &syms);
+		uint32_t modifiers = wlr_keyboard_get_modifiers(wlr_keyboard);
+		for (int i = 0; i < nsyms && !handled; i++) {
+			handled = fw_bindings_handle(server, modifiers, syms[i]);
+		}
+	}
+	if (handled) {
+		return;
+	}
+	/* Focus is never given where input is refused; this is the backstop. */
+	struct wlr_surface *focused = server->seat->keyboard_state.focused_surface;
+	if (!fw_lock_input_allowed(server, focused)) {
+		return;
+	}
+	wlr_seat_set_keyboard(server->seat, keyboard->device);
+	wlr_seat_keyboard_notify_key(
+			server->seat, event->time_msec, event->keycode, event->state);
+	note_focused_client(server);
+}
+
+static bool is_virtual(struct wlr_input_device *device) {
+	/* Virtual keyboards bring their own keymap over the protocol. */
+	return wlr_input_device_get_virtual_keyboard(device) != NULL;
+}
+
+static void free_virtual_keyboard(void *data) {
+	free(data);
+}
+
+static void handle_destroy(struct wl_listener *listener, void *data) {
+	struct fw_keyboard *keyboard = wl_container_of(listener, keyboard, destroy);
+	struct fw_server *server = keyboard->server;
+	fw_default_keyboard_restore(server, keyboard->device->keyboard);
+	if (is_virtual(keyboard->device)) {
+		/*
+		 * wlroots 0.15 never frees a virtual keyboard's wlr_keyboard: its
+		 * destroy hook is empty. The device is still being torn down here,
+		 * so free it once that is over.
+		 */
+		wl_event_loop_add_idle(server->loop, free_virtual_keyboard,
+				keyboard->device->keyboard);
+	}
+	wl_list_remove(&keyboard->modifiers.link);
+	wl_list_remove(&keyboard->key.link);
+	wl_list_remove(&keyboard->destroy.link);
+	wl_list_remove(&keyboard->link);
+	free(keyboard);
+	fw_seat_keyboard_removed(server);
+}
+
+void fw_keyboard_create(
+		struct fw_server *server, struct wlr_input_device *device) {
+	struct fw_keyboard *keyboard = calloc(1, sizeof(*keyboard));
+	if (keyboard == NULL) {
+		return;
+	}
+	keyboard->server = server;
+	keyboard->device = device;
+
+	/* Its keymap and repeat rate, from the configuration file. */
+	fw_input_configure_keyboard(server, keyboard);
+
+	fw_listener_connect(&keyboard->modifiers,
+			&device->keyboard->events.modifiers, handle_modifiers);
+	fw_listener_connect(
+			&keyboard->key, &device->keyboard->events.key, handle_key);
+	fw_listener_connect(
+			&keyboard->destroy, &device->events.destroy, handle_destroy);
+
+	wl_list_insert(&server->keyboards, &keyboard->link);
+	/* Without a keymap yet (a new virtual keyboard), the seat would send
+	 * clients an invalid keymap fd; it becomes the seat keyboard on its
+	 * first key or modifier event instead. */
+	if (device->keyboard->keymap != NULL) {
+		wlr_seat_set_keyboard(server->seat, device);
+	}
+}

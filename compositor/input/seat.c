@@ -1,0 +1,224 @@
+#include "compositor/input/input.h"
+#include "compositor/input/input_config.h"
+#include "compositor/listener.h"
+#include "compositor/lock/lock.h"
+#include "compositor/sched/sched.h"
+#include "compositor/server.h"
+#include <stdlib.h>
+#include <wlr/backend.h>
+#include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_input_device.h>
+#include <wlr/types/wlr_keyboard.h>
+#include <wlr/types/wlr_primary_selection.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_virtual_keyboard_v1.h>
+#include <wlr/types/wlr_virtual_pointer_v1.h>
+#include <wlr/util/log.h>
+
+static void update_capabilities(struct fw_server *server) {
+	/*
+	 * Pointer and keyboard are always advertised: a virtual keyboard (wtype)
+	 * types right after it appears, and a client that only then learned of
+	 * the capability would lose the first keys while binding wl_keyboard.
+	 */
+	uint32_t caps = WL_SEAT_CAPABILITY_POINTER | WL_SEAT_CAPABILITY_KEYBOARD;
+	if (server->touch_devices > 0) {
+		caps |= WL_SEAT_CAPABILITY_TOUCH;
+	}
+	wlr_seat_set_capabilities(server->seat, caps);
+}
+
+struct fw_touch_device {
+	struct fw_server *server;
+	struct wl_listener destroy;
+};
+
+static void handle_touch_destroy(struct wl_listener *listener, void *data) {
+	struct fw_touch_device *touch = wl_container_of(listener, touch, destroy);
+	touch->server->touch_devices--;
+	wl_list_remove(&touch->destroy.link);
+	update_capabilities(touch->server);
+	free(touch);
+}
+
+void fw_seat_add_device(
+		struct fw_server *server, struct wlr_input_device *device) {
+	switch (device->type) {
+	case WLR_INPUT_DEVICE_KEYBOARD:
+		fw_keyboard_create(server, device);
+		break;
+	case WLR_INPUT_DEVICE_POINTER:
+		wlr_cursor_attach_input_device(server->cursor, device);
+		fw_input_add_pointer(server, device);
+		break;
+	case WLR_INPUT_DEVICE_TOUCH: {
+		struct fw_touch_device *touch = calloc(1, sizeof(*touch));
+		if (touch == NULL) {
+			return;
+		}
+		touch->server = server;
+		fw_listener_connect(
+				&touch->destroy, &device->events.destroy, handle_touch_destroy);
+		server->touch_devices++;
+		wlr_cursor_attach_input_device(server->cursor, device);
+		break;
+	}
+	default:
+		wlr_log(WLR_DEBUG, "Ignoring input device %s", device->name);
+		break;
+	}
+	update_capabilities(server);
+}
+
+/* Keyboards call this on destroy so the seat stops advertising them. */
+void fw_seat_keyboard_removed(struct fw_server *server);
+void fw_seat_keyboard_removed(struct fw_server *server) {
+	update_capabilities(server);
+}
+
+void fw_seat_focus_surface(
+		struct fw_server *server, struct wlr_surface *surface) {
+	struct wlr_seat *seat = server->seat;
+	if (surface == NULL) {
+		wlr_seat_keyboard_clear_focus(seat);
+		return;
+	}
+	if (seat->keyboard_state.focused_surface == surface ||
+			!fw_lock_input_allowed(server, surface)) {
+		return;
+	}
+	fw_sched_note_window_event(server, surface);
+	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat);
+	if (keyboard != NULL) {
+		wlr_seat_keyboard_notify_enter(seat, surface, keyboard->keycodes,
+				keyboard->num_keycodes, &keyboard->modifiers);
+	} else {
+		wlr_seat_keyboard_notify_enter(seat, surface, NULL, 0, NULL);
+	}
+}
+
+static void handle_new_input(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, new_input);
+	fw_seat_add_device(server, data);
+}
+
+static void handle_new_virtual_keyboard(
+		struct wl_listener *listener, void *data) {
+	struct fw_server *server =
+			wl_container_of(listener, server, new_virtual_keyboard);
+	struct wlr_virtual_keyboard_v1 *keyboard = data;
+	fw_seat_add_device(server, &keyboard->input_device);
+}
+
+static void handle_new_virtual_pointer(
+		struct wl_listener *listener, void *data) {
+	struct fw_server *server =
+			wl_container_of(listener, server, new_virtual_pointer);
+	struct wlr_virtual_pointer_v1_new_pointer_event *event = data;
+	struct wlr_input_device *device = &event->new_pointer->input_device;
+	fw_seat_add_device(server, device);
+	if (event->suggested_output != NULL) {
+		wlr_cursor_map_input_to_output(
+				server->cursor, device, event->suggested_output);
+	}
+}
+
+static void handle_request_set_cursor(
+		struct wl_listener *listener, void *data) {
+	struct fw_server *server =
+			wl_container_of(listener, server, request_set_cursor);
+	struct wlr_seat_pointer_request_set_cursor_event *event = data;
+	/* Only the client under the pointer may change its image. */
+	if (event->seat_client == server->seat->pointer_state.focused_client) {
+		wlr_cursor_set_surface(server->cursor, event->surface, event->hotspot_x,
+				event->hotspot_y);
+	}
+}
+
+static void handle_request_set_selection(
+		struct wl_listener *listener, void *data) {
+	struct fw_server *server =
+			wl_container_of(listener, server, request_set_selection);
+	struct wlr_seat_request_set_selection_event *event = data;
+	wlr_seat_set_selection(server->seat, event->source, event->serial);
+}
+
+static void handle_request_set_primary_selection(
+		struct wl_listener *listener, void *data) {
+	struct fw_server *server =
+			wl_container_of(listener, server, request_set_primary_selection);
+	struct wlr_seat_request_set_primary_selection_event *event = data;
+	wlr_seat_set_primary_selection(server->seat, event->source, event->serial);
+}
+
+static void handle_request_start_drag(
+		struct wl_listener *listener, void *data) {
+	struct fw_server *server =
+			wl_container_of(listener, server, request_start_drag);
+	struct wlr_seat_request_start_drag_event *event = data;
+	if (wlr_seat_validate_pointer_grab_serial(
+				server->seat, event->origin, event->serial)) {
+		wlr_seat_start_pointer_drag(server->seat, event->drag, event->serial);
+	} else {
+		wlr_data_source_destroy(event->drag->source);
+	}
+}
+
+bool fw_seat_init(struct fw_server *server) {
+	server->seat = wlr_seat_create(server->display, "seat0");
+	if (server->seat == NULL) {
+		return false;
+	}
+	fw_listener_connect(&server->new_input, &server->backend->events.new_input,
+			handle_new_input);
+
+	server->virtual_keyboard =
+			wlr_virtual_keyboard_manager_v1_create(server->display);
+	server->virtual_pointer =
+			wlr_virtual_pointer_manager_v1_create(server->display);
+	if (server->virtual_keyboard == NULL || server->virtual_pointer == NULL) {
+		return false;
+	}
+	fw_listener_connect(&server->new_virtual_keyboard,
+			&server->virtual_keyboard->events.new_virtual_keyboard,
+			handle_new_virtual_keyboard);
+	fw_listener_connect(&server->new_virtual_pointer,
+			&server->virtual_pointer->events.new_virtual_pointer,
+			handle_new_virtual_pointer);
+
+	fw_listener_connect(&server->request_set_cursor,
+			&server->seat->events.request_set_cursor,
+			handle_request_set_cursor);
+	fw_listener_connect(&server->request_set_selection,
+			&server->seat->events.request_set_selection,
+			handle_request_set_selection);
+	server->request_set_primary_selection.notify =
+			handle_request_set_primary_selection;
+	wl_signal_add(&server->seat->events.request_set_primary_selection,
+			&server->request_set_primary_selection);
+	fw_listener_connect(&server->request_start_drag,
+			&server->seat->events.request_start_drag,
+			handle_request_start_drag);
+	update_capabilities(server);
+	return fw_default_keyboard_init(server);
+}
+
+void fw_seat_finish(struct fw_server *server) {
+	if (server->seat == NULL) {
+		return;
+	}
+	struct wl_listener *listeners[] = {
+			&server->new_input,
+			&server->new_virtual_keyboard,
+			&server->new_virtual_pointer,
+			&server->request_set_cursor,
+			&server->request_set_selection,
+			&server->request_set_primary_selection,
+			&server->request_start_drag,
+	};
+	for (size_t i = 0; i < sizeof(listeners) / sizeof(listeners[0]); i++) {
+		fw_listener_disconnect(listeners[i]);
+	}
+	fw_default_keyboard_finish(server);
+}

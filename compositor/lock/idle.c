@@ -1,0 +1,153 @@
+/*
+ * Idle policy. Activity comes from wlr_idle's activity signal, which
+ * keyboard.c and cursor.c raise on every input event, virtual devices'
+ * included. An idle inhibitor counts while its surface shows: it is in
+ * an enabled part of the scene with a buffer. That is re-checked after
+ * each output frame, as a surface that appears or goes away damages the
+ * output; while the session is locked only the lock layer is enabled, so
+ * only inhibitors on lock surfaces count then.
+ */
+#include "compositor/lock/idle.h"
+#include "compositor/listener.h"
+#include "compositor/lock/idle_notify.h"
+#include "compositor/server.h"
+#include <stdlib.h>
+#include <wlr/types/wlr_idle.h>
+#include <wlr/types/wlr_idle_inhibit_v1.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_surface.h>
+#include <wlr/util/log.h>
+
+struct inhibitor {
+	struct wl_list link; /* fw_idle.inhibitors */
+	struct fw_idle *idle;
+	struct wlr_idle_inhibitor_v1 *wlr_inhibitor;
+	bool shows;
+	struct wl_listener destroy;
+};
+
+struct fw_idle {
+	struct fw_server *server;
+	struct fw_idle_notifier *notifier;
+	struct wlr_idle_inhibit_manager_v1 *inhibit_manager;
+	struct wl_list inhibitors; /* inhibitor.link */
+	bool inhibited;
+
+	struct wl_listener activity;
+	struct wl_listener new_inhibitor;
+};
+
+static void mark_shown(
+		struct wlr_surface *surface, int sx, int sy, void *data) {
+	struct fw_idle *idle = data;
+	if (!wlr_surface_has_buffer(surface)) {
+		return;
+	}
+	struct inhibitor *inhibitor;
+	wl_list_for_each(inhibitor, &idle->inhibitors, link) {
+		if (inhibitor->wlr_inhibitor->surface == surface) {
+			inhibitor->shows = true;
+		}
+	}
+}
+
+static void update(struct fw_idle *idle) {
+	bool inhibited = false;
+	if (!wl_list_empty(&idle->inhibitors)) {
+		struct inhibitor *inhibitor;
+		wl_list_for_each(inhibitor, &idle->inhibitors, link) {
+			inhibitor->shows = false;
+		}
+		wlr_scene_node_for_each_surface(
+				&idle->server->scene->node, mark_shown, idle);
+		wl_list_for_each(inhibitor, &idle->inhibitors, link) {
+			inhibited = inhibited || inhibitor->shows;
+		}
+	}
+	if (inhibited == idle->inhibited) {
+		return;
+	}
+	idle->inhibited = inhibited;
+	wlr_log(WLR_DEBUG, "Idle timers %s", inhibited ? "inhibited" : "running");
+	fw_idle_notifier_set_inhibited(idle->notifier, inhibited);
+	/* The KDE protocol's timers, kept as wlroots implements them. */
+	wlr_idle_set_enabled(idle->server->idle, NULL, !inhibited);
+}
+
+void fw_idle_update(struct fw_server *server) {
+	if (server->idle_policy != NULL) {
+		update(server->idle_policy);
+	}
+}
+
+static void handle_activity(struct wl_listener *listener, void *data) {
+	struct fw_idle *idle = wl_container_of(listener, idle, activity);
+	fw_idle_notifier_notify_activity(idle->notifier, data);
+}
+
+static void handle_inhibitor_destroy(struct wl_listener *listener, void *data) {
+	struct inhibitor *inhibitor = wl_container_of(listener, inhibitor, destroy);
+	struct fw_idle *idle = inhibitor->idle;
+	wl_list_remove(&inhibitor->destroy.link);
+	wl_list_remove(&inhibitor->link);
+	free(inhibitor);
+	update(idle);
+}
+
+static void handle_new_inhibitor(struct wl_listener *listener, void *data) {
+	struct fw_idle *idle = wl_container_of(listener, idle, new_inhibitor);
+	struct wlr_idle_inhibitor_v1 *wlr_inhibitor = data;
+	struct inhibitor *inhibitor = calloc(1, sizeof(*inhibitor));
+	if (inhibitor == NULL) {
+		wlr_log(WLR_ERROR, "Cannot track an idle inhibitor");
+		return;
+	}
+	inhibitor->idle = idle;
+	inhibitor->wlr_inhibitor = wlr_inhibitor;
+	fw_listener_connect(&inhibitor->destroy, &wlr_inhibitor->events.destroy,
+			handle_inhibitor_destroy);
+	wl_list_insert(&idle->inhibitors, &inhibitor->link);
+	update(idle);
+}
+
+bool fw_idle_create(struct fw_server *server) {
+	struct fw_idle *idle = calloc(1, sizeof(*idle));
+	if (idle == NULL) {
+		return false;
+	}
+	idle->server = server;
+	wl_list_init(&idle->inhibitors);
+	idle->notifier = fw_idle_notifier_create(server->display);
+	idle->inhibit_manager = wlr_idle_inhibit_v1_create(server->display);
+	if (idle->notifier == NULL || idle->inhibit_manager == NULL ||
+			server->idle == NULL) {
+		fw_idle_notifier_destroy(idle->notifier);
+		free(idle);
+		return false;
+	}
+	fw_listener_connect(&idle->activity, &server->idle->events.activity_notify,
+			handle_activity);
+	fw_listener_connect(&idle->new_inhibitor,
+			&idle->inhibit_manager->events.new_inhibitor, handle_new_inhibitor);
+	server->idle_policy = idle;
+	return true;
+}
+
+void fw_idle_destroy(struct fw_server *server) {
+	struct fw_idle *idle = server->idle_policy;
+	if (idle == NULL) {
+		return;
+	}
+	struct inhibitor *inhibitor, *tmp;
+	wl_list_for_each_safe(inhibitor, tmp, &idle->inhibitors, link) {
+		wl_list_remove(&inhibitor->destroy.link);
+		wl_list_remove(&inhibitor->link);
+		free(inhibitor);
+	}
+	wl_list_remove(&idle->activity.link);
+	wl_list_remove(&idle->new_inhibitor.link);
+	/* The inhibit manager goes with the display. */
+	fw_idle_notifier_destroy(idle->notifier);
+	server->idle_policy = NULL;
+	free(idle);
+}

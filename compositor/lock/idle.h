@@ -1,0 +1,19 @@
+#ifndef FAIRWAY_COMPOSITOR_LOCK_IDLE_H
+#define FAIRWAY_COMPOSITOR_LOCK_IDLE_H
+
+/*
+ * When the user counts as idle: input (any device, real or virtual)
+ * restarts the idle timers of ext-idle-notify-v1 and of the KDE idle
+ * protocol, and an idle inhibitor on a surface that shows suspends them.
+ */
+
+#include <stdbool.h>
+
+struct fw_server;
+
+bool fw_idle_create(struct fw_server *server);
+void fw_idle_destroy(struct fw_server *server);
+/* What shows may have changed (a frame, a lock): inhibitors count anew. */
+void fw_idle_update(struct fw_server *server);
+
+#endif

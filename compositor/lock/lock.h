@@ -1,0 +1,26 @@
+#ifndef FAIRWAY_COMPOSITOR_LOCK_LOCK_H
+#define FAIRWAY_COMPOSITOR_LOCK_LOCK_H
+
+/*
+ * Who may have input: the session lock (ext-session-lock-v1) and the
+ * input inhibitor (wlr-input-inhibitor). While the session is locked only
+ * the current locker's lock surfaces get input and every output shows
+ * its lock surface, or a solid colour; while an inhibitor is active only
+ * its client gets input. In both cases no compositor binding runs.
+ */
+
+#include <stdbool.h>
+
+struct fw_server;
+struct wlr_surface;
+
+bool fw_lock_create(struct fw_server *server);
+void fw_lock_destroy(struct fw_server *server);
+
+/* Whether surface may get input or keyboard focus now. NULL: yes. */
+bool fw_lock_input_allowed(
+		struct fw_server *server, struct wlr_surface *surface);
+/* Whether the compositor's key and pointer bindings may run now. */
+bool fw_lock_bindings_allowed(struct fw_server *server);
+
+#endif

@@ -1,0 +1,540 @@
+/*
+ * Deadline-driven frames: when each output paints, and when each surface's
+ * frame done goes out (frame_schedule.h; the arithmetic is in
+ * scheduler/frame_timing.c).
+ *
+ * Without this, fairway paints on the output's frame event and sends every
+ * frame done right after: a client that draws on its frame done commits
+ * just after a frame was painted and waits a whole period for the next.
+ * Here each surface's frame done waits until the deadline of the next
+ * frame less its client's predicted draw time, so the client draws with
+ * what it knows then and is shown at that frame.
+ *
+ * Ticks. Where the output reports presentation at a vblank
+ * (WLR_OUTPUT_PRESENT_VSYNC: DRM/KMS, and nested outputs whose parent says
+ * so), the ticks are those vblanks, and the output is painted that tick
+ * less the predicted paint time, from a timer. Elsewhere the frame event
+ * is the tick and the output is painted on it: wlroots' headless backend
+ * reports a frame presented when it is committed, so painting before the
+ * frame event would show it before its tick.
+ *
+ * A client that misses a deadline has its late frame shown at the next
+ * tick, unless it draws a newer one by then: it gets its next frame done
+ * at that next frame's time, as if it had not missed, so that a miss costs
+ * what it drew late and not also the frame after.
+ */
+#include "compositor/output/frame_schedule.h"
+#include "compositor/output/output.h"
+#include "compositor/server.h"
+#include "scheduler/capped_file.h"
+#include "scheduler/clock.h"
+#include "scheduler/frame_timing.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+#include <wlr/backend.h>
+#include <wlr/backend/headless.h>
+#include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_surface.h>
+#include <wlr/util/log.h>
+
+struct fw_frame_schedule {
+	struct fw_server *server;
+	struct wl_list clients; /* fw_frame_client.link */
+	struct wl_list surfaces; /* fw_frame_surface.link */
+	struct wl_list outputs; /* fw_frame_output.link */
+	struct wl_listener new_surface;
+};
+
+struct fw_frame_client {
+	struct fw_frame_schedule *schedule;
+	struct wl_client *client;
+	struct frame_client_timing timing;
+	struct wl_listener destroy;
+	struct wl_list link;
+};
+
+struct fw_frame_surface {
+	struct wlr_surface *surface;
+	struct fw_frame_client *client; /* NULL once its client is going */
+	/* The last frame done, until the commit that answers it; 0: none. */
+	int64_t done_ns;
+	int64_t period_ns; /* of the output it came from */
+	/* That frame done's frame is still to be painted. */
+	bool awaited;
+	/* A frame done is planned for the frame being prepared, then. */
+	bool planned;
+	int64_t planned_ns;
+	struct wl_listener commit;
+	struct wl_listener destroy;
+	struct wl_list link;
+};
+
+struct fw_frame_output {
+	struct fw_frame_schedule *schedule;
+	struct fw_output *output;
+	struct frame_output_timing timing;
+	/*
+	 * The backend ticks on its own, committed frame or not (headless: a
+	 * timer). Between ticks the output is then kept marked as having a
+	 * frame pending, so that wlroots never asks for an extra frame event
+	 * between them: a frame painted there would be presented off its tick.
+	 */
+	bool free_running;
+	/* Present times are on fairway's clock, so vblanks can be ticks. */
+	bool monotonic;
+	int timer_fd;
+	struct wl_event_source *timer;
+	int64_t armed_ns; /* what the timer is set to; 0: disarmed */
+	int64_t paint_at_ns; /* a planned paint; 0: none */
+	int64_t paint_tick_ns; /* the tick that paint is for */
+	int64_t painted_ns; /* when the last paint ended */
+	int64_t callbacks_at_ns; /* the next frame done due; 0: none */
+	/*
+	 * What the clients with recent input need before the deadline, as the
+	 * last paint found it: the others are asked to draw before that.
+	 */
+	int64_t reserve_ns;
+	struct wl_listener present;
+	struct wl_list link;
+};
+
+static void handle_client_destroy(struct wl_listener *listener, void *data) {
+	struct fw_frame_client *client = wl_container_of(listener, client, destroy);
+	/* libwayland destroys the client's resources after this signal. */
+	struct fw_frame_surface *surface;
+	wl_list_for_each(surface, &client->schedule->surfaces, link) {
+		if (surface->client == client) {
+			surface->client = NULL;
+		}
+	}
+	wl_list_remove(&client->destroy.link);
+	wl_list_remove(&client->link);
+	free(client);
+}
+
+static struct fw_frame_client *client_get(struct fw_frame_schedule *schedule,
+		struct wl_client *wl_client, bool create) {
+	struct wl_listener *listener =
+			wl_client_get_destroy_listener(wl_client, handle_client_destroy);
+	if (listener != NULL) {
+		struct fw_frame_client *client =
+				wl_container_of(listener, client, destroy);
+		return client;
+	}
+	if (!create) {
+		return NULL;
+	}
+	struct fw_frame_client *client = calloc(1, sizeof(*client));
+	if (client == NULL) {
+		return NULL;
+	}
+	client->schedule = schedule;
+	client->client = wl_client;
+	frame_client_init(&client->timing);
+	client->destroy.notify = handle_client_destroy;
+	wl_client_add_destroy_listener(wl_client, &client->destroy);
+	wl_list_insert(&schedule->clients, &client->link);
+	return client;
+}
+
+static void handle_surface_commit(struct wl_listener *listener, void *data) {
+	struct fw_frame_surface *surface =
+			wl_container_of(listener, surface, commit);
+	if (surface->done_ns != 0 && surface->client != NULL) {
+		frame_client_committed(&surface->client->timing, surface->done_ns,
+				sched_clock_now_ns(), surface->period_ns, surface->awaited);
+	}
+	surface->done_ns = 0;
+	surface->awaited = false;
+}
+
+static void surface_destroy(struct fw_frame_surface *surface) {
+	wl_list_remove(&surface->commit.link);
+	wl_list_remove(&surface->destroy.link);
+	wl_list_remove(&surface->link);
+	free(surface);
+}
+
+static void handle_surface_destroy(struct wl_listener *listener, void *data) {
+	struct fw_frame_surface *surface =
+			wl_container_of(listener, surface, destroy);
+	surface_destroy(surface);
+}
+
+static struct fw_frame_surface *surface_from_wlr(
+		struct wlr_surface *wlr_surface) {
+	struct wl_listener *listener =
+			wl_signal_get(&wlr_surface->events.destroy, handle_surface_destroy);
+	if (listener == NULL) {
+		return NULL;
+	}
+	struct fw_frame_surface *surface =
+			wl_container_of(listener, surface, destroy);
+	return surface;
+}
+
+static void handle_new_surface(struct wl_listener *listener, void *data) {
+	struct fw_frame_schedule *schedule =
+			wl_container_of(listener, schedule, new_surface);
+	struct wlr_surface *wlr_surface = data;
+	struct fw_frame_client *client = client_get(
+			schedule, wl_resource_get_client(wlr_surface->resource), true);
+	struct fw_frame_surface *surface =
+			client != NULL ? calloc(1, sizeof(*surface)) : NULL;
+	if (surface == NULL) {
+		/* Untracked, it gets its frame done right after each paint. */
+		return;
+	}
+	surface->surface = wlr_surface;
+	surface->client = client;
+	surface->commit.notify = handle_surface_commit;
+	wl_signal_add(&wlr_surface->events.commit, &surface->commit);
+	surface->destroy.notify = handle_surface_destroy;
+	wl_signal_add(&wlr_surface->events.destroy, &surface->destroy);
+	wl_list_insert(&schedule->surfaces, &surface->link);
+}
+
+static void arm(struct fw_frame_output *frames) {
+	int64_t at = frames->paint_at_ns;
+	if (frames->callbacks_at_ns != 0 &&
+			(at == 0 || frames->callbacks_at_ns < at)) {
+		at = frames->callbacks_at_ns;
+	}
+	if (at == frames->armed_ns) {
+		return;
+	}
+	/* Absolute, to the nanosecond: a millisecond timer would round the
+	 * margins away. A time already past fires at once; 0 disarms. */
+	struct itimerspec spec = {0};
+	spec.it_value.tv_sec = at / 1000000000;
+	spec.it_value.tv_nsec = at % 1000000000;
+	if (timerfd_settime(frames->timer_fd, TFD_TIMER_ABSTIME, &spec, NULL) !=
+			0) {
+		wlr_log_errno(WLR_ERROR, "Cannot set the frame timer");
+		return;
+	}
+	frames->armed_ns = at;
+}
+
+struct walk {
+	struct fw_frame_output *frames;
+	int64_t now;
+	bool painted; /* right after a paint */
+	int64_t reserve; /* for the next paint's reserve_ns */
+	int64_t next_ns; /* the first frame done still to come; 0: none */
+};
+
+static bool wants_frame_done(
+		struct wlr_surface *wlr_surface, struct fw_frame_surface *surface) {
+	return surface->client != NULL &&
+			!wl_list_empty(&wlr_surface->current.frame_callback_list);
+}
+
+static void count_missed(struct walk *walk, struct fw_frame_surface *surface) {
+	/*
+	 * A frame done was due for the frame just painted and fairway ran
+	 * late: its timer and the tick came due together. The client waits
+	 * for the next frame's time, when it draws with fresher input for the
+	 * same tick as it would now, but the frame is missed. (A frame done
+	 * that went out and is still unanswered counts when the answer comes:
+	 * a client may not draw at all.) A stall longer than a period is the
+	 * machine's, not something a margin could cover.
+	 */
+	if (surface->planned && surface->client != NULL &&
+			walk->now - surface->planned_ns <
+					frame_output_period(&walk->frames->timing)) {
+		frame_client_missed(&surface->client->timing);
+	}
+	surface->awaited = false;
+	surface->planned = false;
+}
+
+/* due_ns: when it was planned for; it may go out later, if fairway ran
+ * late, and the client's draw time is counted from then: what it needs
+ * is time before the deadline, whoever took it. */
+static void send_frame_done(struct walk *walk, struct wlr_surface *wlr_surface,
+		struct fw_frame_surface *surface, int64_t due_ns, bool early) {
+	struct timespec when = {
+			.tv_sec = walk->now / 1000000000,
+			.tv_nsec = walk->now % 1000000000,
+	};
+	/* It goes out when the gate next flushes: at once when fairway is
+	 * idle, within a quarter of a millisecond when it is busy. */
+	wlr_surface_send_frame_done(wlr_surface, &when);
+	surface->done_ns = due_ns;
+	surface->awaited = true;
+	surface->planned = false;
+	surface->period_ns = frame_output_period(&walk->frames->timing);
+	frame_client_sent(&surface->client->timing, early);
+}
+
+/* The frame done of every surface whose time has come; the time of the
+ * next one. */
+static void walk_surface(
+		struct wlr_surface *wlr_surface, int sx, int sy, void *data) {
+	struct walk *walk = data;
+	struct fw_frame_surface *surface = surface_from_wlr(wlr_surface);
+	if (surface == NULL) {
+		/* Not tracked (out of memory when it was made): as before. */
+		if (walk->painted) {
+			struct timespec when = {
+					.tv_sec = walk->now / 1000000000,
+					.tv_nsec = walk->now % 1000000000,
+			};
+			wlr_surface_send_frame_done(wlr_surface, &when);
+		}
+		return;
+	}
+	if (walk->painted) {
+		count_missed(walk, surface);
+	}
+	if (!wants_frame_done(wlr_surface, surface)) {
+		return;
+	}
+	struct fw_frame_output *frames = walk->frames;
+	const struct frame_client_timing *timing = &surface->client->timing;
+	int64_t draw = frame_client_draw_pred(timing);
+	bool input = frame_client_input_recent(timing, walk->now);
+	if (input && draw > walk->reserve) {
+		walk->reserve = draw;
+	}
+	int64_t at = frame_callback_time(frames->painted_ns,
+			frames->timing.deadline_ns, draw, input ? 0 : frames->reserve_ns);
+	if (at <= walk->now) {
+		send_frame_done(
+				walk, wlr_surface, surface, at, at > frames->painted_ns);
+	} else {
+		surface->planned = true;
+		surface->planned_ns = at;
+		if (walk->next_ns == 0 || at < walk->next_ns) {
+			walk->next_ns = at;
+		}
+	}
+}
+
+static void walk_output(
+		struct fw_frame_output *frames, int64_t now, bool painted) {
+	struct walk walk = {
+			.frames = frames,
+			.now = now,
+			.painted = painted,
+	};
+	wlr_scene_output_for_each_surface(
+			frames->output->scene_output, walk_surface, &walk);
+	frames->callbacks_at_ns = walk.next_ns;
+	if (painted) {
+		frames->reserve_ns = walk.reserve;
+	}
+}
+
+static void paint(struct fw_frame_output *frames, int64_t tick) {
+	struct wlr_output *wlr_output = frames->output->wlr_output;
+	frames->paint_at_ns = 0;
+	uint32_t seq = wlr_output->commit_seq;
+	int64_t start = sched_clock_now_ns();
+	fw_output_paint(frames->output);
+	int64_t end = sched_clock_now_ns();
+	if (wlr_output->commit_seq != seq) {
+		frame_output_add_paint(&frames->timing, end - start);
+	} else if (frames->free_running) {
+		wlr_output->frame_pending = true;
+	}
+	frame_output_plan(&frames->timing, tick);
+	frames->painted_ns = end;
+	walk_output(frames, end, true);
+	arm(frames);
+}
+
+static int handle_timer(int fd, uint32_t mask, void *data) {
+	struct fw_frame_output *frames = data;
+	uint64_t expirations;
+	if (read(fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN) {
+		wlr_log_errno(WLR_ERROR, "Cannot read the frame timer");
+	}
+	frames->armed_ns = 0;
+	int64_t now = sched_clock_now_ns();
+	if (frames->paint_at_ns != 0 && now >= frames->paint_at_ns) {
+		paint(frames, frames->paint_tick_ns);
+		return 0;
+	}
+	walk_output(frames, now, false);
+	arm(frames);
+	return 0;
+}
+
+static int64_t timespec_ns(const struct timespec *ts) {
+	return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+}
+
+static int64_t nominal_ns(struct wlr_output *wlr_output) {
+	/* refresh is in mHz; 0 for outputs without one. */
+	return wlr_output->refresh > 0
+			? INT64_C(1000000000000) / wlr_output->refresh
+			: 0;
+}
+
+static void handle_present(struct wl_listener *listener, void *data) {
+	struct fw_frame_output *frames = wl_container_of(listener, frames, present);
+	struct wlr_output_event_present *event = data;
+	if (!event->presented || event->when == NULL ||
+			!(event->flags & WLR_OUTPUT_PRESENT_VSYNC) || !frames->monotonic) {
+		return;
+	}
+	struct frame_output_timing *timing = &frames->timing;
+	if (!timing->vsync) {
+		frame_output_use_vblanks(timing);
+	}
+	frame_output_set_nominal(timing,
+			event->refresh > 0 ? event->refresh
+							   : nominal_ns(frames->output->wlr_output));
+	frame_output_tick(timing, timespec_ns(event->when));
+}
+
+void fw_frame_output_handle_frame(struct fw_frame_output *frames) {
+	struct frame_output_timing *timing = &frames->timing;
+	int64_t now = sched_clock_now_ns();
+	if (!timing->vsync) {
+		/* The frame event is the tick. */
+		frame_output_set_nominal(
+				timing, nominal_ns(frames->output->wlr_output));
+		frame_output_tick(timing, now);
+		paint(frames, now);
+		return;
+	}
+	if (frames->paint_at_ns != 0) {
+		/* Asked for between vblanks; the planned paint will show it. */
+		timing->skipped++;
+		return;
+	}
+	int64_t tick = frame_output_next_tick(timing, now);
+	int64_t at = frame_output_deadline(timing, tick);
+	if (at <= now) {
+		paint(frames, tick);
+		return;
+	}
+	frames->paint_at_ns = at;
+	frames->paint_tick_ns = tick;
+	arm(frames);
+}
+
+struct fw_frame_output *fw_frame_output_create(
+		struct fw_frame_schedule *schedule, struct fw_output *output) {
+	struct fw_frame_output *frames = calloc(1, sizeof(*frames));
+	if (frames == NULL) {
+		return NULL;
+	}
+	frames->schedule = schedule;
+	frames->output = output;
+	struct wlr_output *wlr_output = output->wlr_output;
+	frame_output_init(&frames->timing, nominal_ns(wlr_output));
+	frames->free_running = wlr_output_is_headless(wlr_output);
+	frames->monotonic = wlr_backend_get_presentation_clock(
+								wlr_output->backend) == CLOCK_MONOTONIC;
+	frames->timer_fd =
+			timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (frames->timer_fd < 0) {
+		goto error_alloc;
+	}
+	frames->timer = wl_event_loop_add_fd(schedule->server->loop,
+			frames->timer_fd, WL_EVENT_READABLE, handle_timer, frames);
+	if (frames->timer == NULL) {
+		goto error_fd;
+	}
+	frames->present.notify = handle_present;
+	wl_signal_add(&wlr_output->events.present, &frames->present);
+	wl_list_insert(&schedule->outputs, &frames->link);
+	return frames;
+
+error_fd:
+	close(frames->timer_fd);
+error_alloc:
+	free(frames);
+	return NULL;
+}
+
+void fw_frame_output_destroy(struct fw_frame_output *frames) {
+	if (frames == NULL) {
+		return;
+	}
+	wl_list_remove(&frames->link);
+	wl_list_remove(&frames->present.link);
+	wl_event_source_remove(frames->timer);
+	close(frames->timer_fd);
+	free(frames);
+}
+
+struct fw_frame_schedule *fw_frame_schedule_create(struct fw_server *server) {
+	struct fw_frame_schedule *schedule = calloc(1, sizeof(*schedule));
+	if (schedule == NULL) {
+		return NULL;
+	}
+	schedule->server = server;
+	wl_list_init(&schedule->clients);
+	wl_list_init(&schedule->surfaces);
+	wl_list_init(&schedule->outputs);
+	schedule->new_surface.notify = handle_new_surface;
+	wl_signal_add(
+			&server->compositor->events.new_surface, &schedule->new_surface);
+	return schedule;
+}
+
+void fw_frame_schedule_destroy(struct fw_frame_schedule *schedule) {
+	if (schedule == NULL) {
+		return;
+	}
+	struct fw_frame_surface *surface, *surface_tmp;
+	wl_list_for_each_safe(surface, surface_tmp, &schedule->surfaces, link) {
+		surface_destroy(surface);
+	}
+	struct fw_frame_client *client, *client_tmp;
+	wl_list_for_each_safe(client, client_tmp, &schedule->clients, link) {
+		wl_list_remove(&client->destroy.link);
+		wl_list_remove(&client->link);
+		free(client);
+	}
+	wl_list_remove(&schedule->new_surface.link);
+	free(schedule);
+}
+
+void fw_frame_schedule_note_input(
+		struct fw_frame_schedule *schedule, struct wl_client *wl_client) {
+	if (schedule == NULL || wl_client == NULL) {
+		return;
+	}
+	struct fw_frame_client *client = client_get(schedule, wl_client, true);
+	if (client != NULL) {
+		frame_client_note_input(&client->timing, sched_clock_now_ns());
+	}
+}
+
+int fw_frame_schedule_client_json(struct fw_frame_schedule *schedule,
+		struct wl_client *wl_client, char *buf, size_t size) {
+	struct fw_frame_client *client =
+			schedule != NULL ? client_get(schedule, wl_client, false) : NULL;
+	if (client == NULL) {
+		if (size > 0) {
+			buf[0] = '\0';
+		}
+		return 0;
+	}
+	return frame_client_json(&client->timing, sched_clock_now_ns(), buf, size);
+}
+
+void fw_frame_schedule_write_outputs(
+		struct fw_frame_schedule *schedule, struct capped_file *out, double t) {
+	if (schedule == NULL) {
+		return;
+	}
+	struct fw_frame_output *frames;
+	wl_list_for_each_reverse(frames, &schedule->outputs, link) {
+		char line[512];
+		frame_output_json(&frames->timing, frames->output->wlr_output->name, t,
+				line, sizeof(line));
+		capped_file_printf(out, "%s\n", line);
+	}
+}

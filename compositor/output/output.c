@@ -1,0 +1,346 @@
+#include "compositor/output/output.h"
+#include "compositor/listener.h"
+#include "compositor/lock/idle.h"
+#include "compositor/output/frame_schedule.h"
+#include "compositor/output/render.h"
+#include "compositor/server.h"
+#include "compositor/shell/view.h"
+#include <stdlib.h>
+#include <time.h>
+#include <wlr/backend.h>
+#include <wlr/render/allocator.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_output_management_v1.h>
+#include <wlr/types/wlr_output_power_management_v1.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_xcursor_manager.h>
+#include <wlr/util/log.h>
+
+void fw_output_paint(struct fw_output *output) {
+	fw_output_sample_feedback(output);
+	bool committed = output->server->config.render_direct
+			? fw_render_output(output->scene_output)
+			: wlr_scene_output_commit(output->scene_output);
+	if (committed) {
+		output->server->frames_rendered++;
+	}
+	/* A frame is where a surface shows or stops showing. */
+	fw_idle_update(output->server);
+}
+
+static void handle_frame(struct wl_listener *listener, void *data) {
+	struct fw_output *output = wl_container_of(listener, output, frame);
+	/* The scene makes a new scene output each time the layout gets the
+	 * output back (a disabled output enabled again). */
+	output->scene_output = wlr_scene_get_scene_output(
+			output->server->scene, output->wlr_output);
+	if (output->scene_output == NULL) {
+		return;
+	}
+	if (output->frames != NULL) {
+		fw_frame_output_handle_frame(output->frames);
+		return;
+	}
+	/* --frame-schedule off: paint at once, then every frame done. */
+	fw_output_paint(output);
+	/* Clients wait on frame callbacks even when nothing was damaged. */
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	wlr_scene_output_send_frame_done(output->scene_output, &now);
+}
+
+static void handle_output_destroy(struct wl_listener *listener, void *data) {
+	struct fw_output *output = wl_container_of(listener, output, destroy);
+	wlr_log(WLR_INFO, "Output %s removed", output->wlr_output->name);
+	wl_list_remove(&output->frame.link);
+	wl_list_remove(&output->destroy.link);
+	fw_frame_output_destroy(output->frames);
+	fw_output_finish_feedback(output);
+	/* Layer surfaces die with their output; each unlinks itself. */
+	while (!wl_list_empty(&output->layer_surfaces)) {
+		fw_layer_surface_close(output->layer_surfaces.next);
+	}
+	wl_list_remove(&output->link);
+	output->wlr_output->data = NULL;
+	free(output);
+}
+
+void fw_output_box(struct fw_output *output, struct wlr_box *box) {
+	struct wlr_box *layout_box = wlr_output_layout_get_box(
+			output->server->output_layout, output->wlr_output);
+	if (layout_box != NULL) {
+		*box = *layout_box;
+	} else {
+		/* Not (or no longer) in the layout. */
+		*box = (struct wlr_box){0};
+	}
+}
+
+struct fw_output *fw_output_at(struct fw_server *server, double lx, double ly) {
+	struct wlr_output *wlr_output =
+			wlr_output_layout_output_at(server->output_layout, lx, ly);
+	return wlr_output != NULL ? wlr_output->data : NULL;
+}
+
+struct fw_output *fw_output_focused(struct fw_server *server) {
+	struct fw_output *output = NULL;
+	if (server->cursor != NULL) {
+		output = fw_output_at(server, server->cursor->x, server->cursor->y);
+	}
+	if (output == NULL && !wl_list_empty(&server->outputs)) {
+		output = wl_container_of(server->outputs.next, output, link);
+	}
+	return output;
+}
+
+void handle_new_output(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, new_output);
+	struct wlr_output *wlr_output = data;
+
+	if (!wlr_output_init_render(
+				wlr_output, server->allocator, server->renderer)) {
+		wlr_log(WLR_ERROR, "Cannot init rendering on output %s",
+				wlr_output->name);
+		return;
+	}
+	if (!fw_output_config_commit_first(server, wlr_output)) {
+		wlr_log(WLR_ERROR, "Cannot enable output %s", wlr_output->name);
+		return;
+	}
+
+	struct fw_output *output = calloc(1, sizeof(*output));
+	if (output == NULL) {
+		return;
+	}
+	output->server = server;
+	output->wlr_output = wlr_output;
+	wlr_output->data = output;
+	wl_list_init(&output->layer_surfaces);
+	wl_list_insert(server->outputs.prev, &output->link);
+
+	/* The scene creates the scene output when the layout gets the output. */
+	fw_output_config_place(output);
+	output->scene_output =
+			wlr_scene_get_scene_output(server->scene, wlr_output);
+	if (output->scene_output == NULL && wlr_output->enabled) {
+		wlr_output_layout_remove(server->output_layout, wlr_output);
+		wl_list_remove(&output->link);
+		wlr_output->data = NULL;
+		free(output);
+		return;
+	}
+	fw_output_init_feedback(output);
+	if (server->frame_schedule != NULL) {
+		output->frames = fw_frame_output_create(server->frame_schedule, output);
+		if (output->frames == NULL) {
+			wlr_log(WLR_ERROR,
+					"Cannot schedule frames on %s: painting on its frame event",
+					wlr_output->name);
+		}
+	}
+	fw_listener_connect(
+			&output->frame, &wlr_output->events.frame, handle_frame);
+	fw_listener_connect(&output->destroy, &wlr_output->events.destroy,
+			handle_output_destroy);
+
+	wlr_xcursor_manager_load(server->cursor_manager, wlr_output->scale);
+	fw_output_arrange_layers(output);
+	wlr_log(WLR_INFO, "Output %s added (%dx%d)", wlr_output->name,
+			wlr_output->width, wlr_output->height);
+}
+
+/* Brings windows stranded on a removed output back into view. */
+/*
+ * A window whose corner no output shows any more (an output went, or
+ * shrank) moves the least it must: into the output nearest to where it
+ * was, whole if it fits. Windows keep their places relative to each
+ * other rather than piling up in one spot.
+ */
+static void rescue_view(struct fw_server *server, struct fw_view *view) {
+	double lx, ly;
+	wlr_output_layout_closest_point(
+			server->output_layout, NULL, view->x, view->y, &lx, &ly);
+	struct wlr_output *wlr_output =
+			wlr_output_layout_output_at(server->output_layout, lx, ly);
+	if (wlr_output == NULL) {
+		return;
+	}
+	struct wlr_box box =
+			*wlr_output_layout_get_box(server->output_layout, wlr_output);
+	int width, height;
+	view->impl->get_size(view, &width, &height);
+	int top = box.y + FW_TITLEBAR_HEIGHT;
+	int x = view->x, y = view->y;
+	if (x + width > box.x + box.width) {
+		x = box.x + box.width - width;
+	}
+	if (y + height > box.y + box.height) {
+		y = box.y + box.height - height;
+	}
+	x = x < box.x ? box.x : x;
+	y = y < top ? top : y;
+	fw_view_move(view, x, y);
+}
+
+static void rescue_views(struct fw_server *server) {
+	struct fw_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (view->mapped &&
+				wlr_output_layout_output_at(server->output_layout, view->x + 1,
+						view->y + 1) == NULL) {
+			rescue_view(server, view);
+		}
+	}
+}
+
+void fw_output_update_manager(struct fw_server *server) {
+	if (server->output_manager == NULL) {
+		return;
+	}
+	struct wlr_output_configuration_v1 *config =
+			wlr_output_configuration_v1_create();
+	if (config == NULL) {
+		return;
+	}
+	struct fw_output *output;
+	wl_list_for_each(output, &server->outputs, link) {
+		struct wlr_output_configuration_head_v1 *head =
+				wlr_output_configuration_head_v1_create(
+						config, output->wlr_output);
+		if (head == NULL) {
+			continue;
+		}
+		struct wlr_box box;
+		fw_output_box(output, &box);
+		head->state.enabled = output->wlr_output->enabled;
+		head->state.x = box.x;
+		head->state.y = box.y;
+	}
+	wlr_output_manager_v1_set_configuration(server->output_manager, config);
+}
+
+static void handle_layout_change(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, layout_change);
+	struct fw_output *output;
+	wl_list_for_each(output, &server->outputs, link) {
+		fw_output_arrange_layers(output);
+	}
+	if (!server->configuring_outputs) {
+		rescue_views(server);
+	}
+	fw_output_update_manager(server);
+}
+
+static bool apply_head(struct fw_server *server,
+		struct wlr_output_configuration_head_v1 *head, bool test_only) {
+	struct wlr_output *wlr_output = head->state.output;
+	wlr_output_enable(wlr_output, head->state.enabled);
+	if (head->state.enabled) {
+		if (head->state.mode != NULL) {
+			wlr_output_set_mode(wlr_output, head->state.mode);
+		} else {
+			wlr_output_set_custom_mode(wlr_output,
+					head->state.custom_mode.width,
+					head->state.custom_mode.height,
+					head->state.custom_mode.refresh);
+		}
+		wlr_output_set_scale(wlr_output, head->state.scale);
+		wlr_output_set_transform(wlr_output, head->state.transform);
+	}
+	if (test_only) {
+		bool ok = wlr_output_test(wlr_output);
+		wlr_output_rollback(wlr_output);
+		return ok;
+	}
+	if (!wlr_output_commit(wlr_output)) {
+		return false;
+	}
+	if (head->state.enabled) {
+		wlr_output_layout_add(server->output_layout, wlr_output, head->state.x,
+				head->state.y);
+	} else {
+		wlr_output_layout_remove(server->output_layout, wlr_output);
+	}
+	return true;
+}
+
+static void configure_outputs(struct fw_server *server,
+		struct wlr_output_configuration_v1 *config, bool test_only) {
+	bool ok = true;
+	server->configuring_outputs = true;
+	struct wlr_output_configuration_head_v1 *head;
+	wl_list_for_each(head, &config->heads, link) {
+		ok = apply_head(server, head, test_only) && ok;
+	}
+	server->configuring_outputs = false;
+	if (!test_only) {
+		rescue_views(server);
+	}
+	if (ok) {
+		wlr_output_configuration_v1_send_succeeded(config);
+	} else {
+		wlr_output_configuration_v1_send_failed(config);
+	}
+	wlr_output_configuration_v1_destroy(config);
+	if (!test_only) {
+		fw_output_update_manager(server);
+	}
+}
+
+static void handle_output_manager_apply(
+		struct wl_listener *listener, void *data) {
+	struct fw_server *server =
+			wl_container_of(listener, server, output_manager_apply);
+	configure_outputs(server, data, false);
+}
+
+static void handle_output_manager_test(
+		struct wl_listener *listener, void *data) {
+	struct fw_server *server =
+			wl_container_of(listener, server, output_manager_test);
+	configure_outputs(server, data, true);
+}
+
+static void handle_output_power_set_mode(
+		struct wl_listener *listener, void *data) {
+	struct wlr_output_power_v1_set_mode_event *event = data;
+	wlr_output_enable(
+			event->output, event->mode == ZWLR_OUTPUT_POWER_V1_MODE_ON);
+	if (!wlr_output_commit(event->output)) {
+		wlr_log(WLR_ERROR, "Cannot change the power mode of %s",
+				event->output->name);
+	}
+}
+
+void fw_output_init_manager(struct fw_server *server) {
+	fw_listener_connect(&server->layout_change,
+			&server->output_layout->events.change, handle_layout_change);
+
+	server->output_manager = wlr_output_manager_v1_create(server->display);
+	if (server->output_manager != NULL) {
+		fw_listener_connect(&server->output_manager_apply,
+				&server->output_manager->events.apply,
+				handle_output_manager_apply);
+		fw_listener_connect(&server->output_manager_test,
+				&server->output_manager->events.test,
+				handle_output_manager_test);
+	}
+	server->output_power = wlr_output_power_manager_v1_create(server->display);
+	if (server->output_power != NULL) {
+		fw_listener_connect(&server->output_power_set_mode,
+				&server->output_power->events.set_mode,
+				handle_output_power_set_mode);
+	}
+}
+
+void fw_output_finish_manager(struct fw_server *server) {
+	fw_listener_disconnect(&server->layout_change);
+	fw_listener_disconnect(&server->output_manager_apply);
+	fw_listener_disconnect(&server->output_manager_test);
+	fw_listener_disconnect(&server->output_power_set_mode);
+	server->output_manager = NULL;
+	server->output_power = NULL;
+}

@@ -1,0 +1,66 @@
+#ifndef FAIRWAY_COMPOSITOR_OUTPUT_OUTPUT_H
+#define FAIRWAY_COMPOSITOR_OUTPUT_OUTPUT_H
+
+#include <stdbool.h>
+#include <wayland-server-core.h>
+#include <wlr/util/box.h>
+
+struct fw_server;
+struct wlr_output;
+struct fw_frame_output;
+
+struct fw_output {
+	struct wl_list link; /* fw_server.outputs */
+	struct fw_server *server;
+	struct wlr_output *wlr_output;
+	struct wlr_scene_output *scene_output;
+	/* Area left for windows once layer surfaces took their exclusive zones. */
+	struct wlr_box usable_area;
+	struct wl_list layer_surfaces; /* fw_layer_surface.link */
+	struct wl_list pending_feedback; /* presentation.c */
+	/* When it paints and sends frame done; NULL: --frame-schedule off. */
+	struct fw_frame_output *frames;
+
+	struct wl_listener present;
+
+	struct wl_listener frame;
+	struct wl_listener destroy;
+};
+
+void fw_output_init_manager(struct fw_server *server);
+void fw_output_finish_manager(struct fw_server *server);
+void handle_new_output(struct wl_listener *listener, void *data);
+struct fw_output *fw_output_at(struct fw_server *server, double lx, double ly);
+/* The output under the cursor, else the first one; NULL without outputs. */
+struct fw_output *fw_output_focused(struct fw_server *server);
+void fw_output_box(struct fw_output *output, struct wlr_box *box);
+void fw_output_update_manager(struct fw_server *server);
+/* Paints the output's damage and commits it, taking the presentation
+ * feedback of the surfaces it shows. */
+void fw_output_paint(struct fw_output *output);
+
+/*
+ * output_config.c: the configuration file's output lines. Commits a new
+ * output with its configured mode, scale, transform and state, or its
+ * preferred mode if the file has none or they fail.
+ */
+bool fw_output_config_commit_first(
+		struct fw_server *server, struct wlr_output *output);
+/* Puts an enabled output at its configured position, else anywhere. */
+void fw_output_config_place(struct fw_output *output);
+/* Applies the file to a running output (a reload). */
+void fw_output_apply_config(struct fw_output *output);
+
+/* presentation.c */
+void fw_output_init_feedback(struct fw_output *output);
+void fw_output_finish_feedback(struct fw_output *output);
+/* Takes the feedback of the surfaces about to be shown by the next commit. */
+void fw_output_sample_feedback(struct fw_output *output);
+
+/* layer_shell.c */
+void handle_new_layer_surface(struct wl_listener *listener, void *data);
+void fw_output_arrange_layers(struct fw_output *output);
+/* link is an element of fw_output.layer_surfaces. */
+void fw_layer_surface_close(struct wl_list *link);
+
+#endif

@@ -1,0 +1,65 @@
+#include "compositor/sched/client_create.h"
+#include "scheduler/gate.h"
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <wayland-server-core.h>
+#include <wlr/util/log.h>
+
+/*
+ * wlroots 0.15 makes XWayland's Wayland client itself: xwayland/server.c
+ * creates a socketpair, gives one end to Xwayland as WAYLAND_SOCKET and
+ * calls wl_client_create(display, fd) on the other, with no hook in
+ * between. For X clients to be scheduled like every other client, that
+ * connection must pass the gate too. So fairway defines wl_client_create
+ * itself: the executable's definition comes first in the dynamic linker's
+ * search order, so libwlroots' call lands here, and the fd goes to the gate
+ * instead. wlroots stops owning the fd once that call returned a client
+ * ("not ours anymore" in server.c). The gate makes its own clients through
+ * fw_real_wl_client_create.
+ */
+
+typedef struct wl_client *(*client_create_func_t)(struct wl_display *, int);
+
+static struct gate *adopting_gate;
+
+struct wl_client *fw_real_wl_client_create(struct wl_display *display, int fd) {
+	static client_create_func_t real;
+	if (!real) {
+		real = (client_create_func_t)dlsym(RTLD_NEXT, "wl_client_create");
+		if (!real) {
+			wlr_log(WLR_ERROR, "cannot find libwayland's wl_client_create");
+			abort();
+		}
+	}
+	return real(display, fd);
+}
+
+void fw_client_create_set_gate(struct gate *gate) {
+	adopting_gate = gate;
+}
+
+/*
+ * As libwayland's own, fd is the caller's again when this fails: wlroots
+ * then closes it (server_finish_process closes wl_fd[0], which it sets to
+ * -1 only once a client came back). The gate closes what it is given even
+ * when it fails, so it is given a copy, and fd is closed here only once
+ * the gate holds the client.
+ */
+struct wl_client *wl_client_create(struct wl_display *display, int fd) {
+	if (!adopting_gate) {
+		return fw_real_wl_client_create(display, fd);
+	}
+	wlr_log(WLR_DEBUG, "Gating a client made by hand (XWayland's)");
+	int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (own < 0) {
+		wlr_log_errno(WLR_ERROR, "Cannot gate a client made by hand");
+		return NULL;
+	}
+	struct wl_client *client = gate_adopt(adopting_gate, own);
+	if (client != NULL) {
+		close(fd);
+	}
+	return client;
+}

@@ -1,0 +1,17 @@
+#ifndef FAIRWAY_COMPOSITOR_SCHED_CLIENT_CREATE_H
+#define FAIRWAY_COMPOSITOR_SCHED_CLIENT_CREATE_H
+
+#include <wayland-server-core.h>
+
+struct gate;
+
+/* libwayland's own wl_client_create, which fairway's definition hides. */
+struct wl_client *fw_real_wl_client_create(struct wl_display *display, int fd);
+
+/*
+ * From now on, clients that wlroots creates by hand (XWayland's) are
+ * gated; NULL hands them straight to libwayland again.
+ */
+void fw_client_create_set_gate(struct gate *gate);
+
+#endif

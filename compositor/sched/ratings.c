@@ -1,0 +1,347 @@
+#include "compositor/sched/ratings.h"
+#include "compositor/sched/ratings_damage.h"
+#include "compositor/sched/ratings_internal.h"
+#include "compositor/sched/ratings_xdamage.h"
+#include "compositor/sched/sched.h"
+#include "compositor/server.h"
+#include "compositor/shell/view.h"
+#include "scheduler/capped_file.h"
+#include "scheduler/clock.h"
+#include "scheduler/gate.h"
+#include "scheduler/state_dir.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_surface.h>
+#include <wlr/util/log.h>
+#include <wlr/xwayland.h>
+
+/*
+ * How often classes go to the kernel: Etsion, Tsafrir and Feitelson's
+ * T_update ("Process Prioritization Using Output Production", Table III).
+ */
+#define T_UPDATE_MS 1000
+
+static void handle_hints_due(void *data) {
+	struct fw_ratings *ratings = data;
+	ratings->hints_due = NULL;
+	int64_t now = sched_clock_now_ns();
+	struct fw_rated *rated;
+	wl_list_for_each(rated, &ratings->rated, link) {
+		if (rated->due) {
+			rated->due = false;
+			fw_rated_set_class(ratings, rated, now);
+		}
+	}
+}
+
+/*
+ * Input made a client interactive: its hints follow once the input has
+ * gone out and the loop is idle, as the gate's boost did at once.
+ */
+static void set_class_soon(struct fw_ratings *ratings, struct fw_rated *rated) {
+	rated->due = true;
+	if (ratings->hints_due == NULL) {
+		ratings->hints_due = wl_event_loop_add_idle(
+				ratings->server->loop, handle_hints_due, ratings);
+	}
+}
+
+void fw_ratings_note_input(struct fw_server *server, struct wl_client *client,
+		struct wlr_surface *surface) {
+	struct fw_ratings *ratings = server->ratings;
+	if (ratings == NULL) {
+		return;
+	}
+	if (surface == NULL && client != NULL &&
+			client == fw_xwayland_client(server)) {
+		/* Which X client: the one whose window has the focus. */
+		surface = server->seat->keyboard_state.focused_surface;
+		if (surface == NULL || surface->resource == NULL ||
+				wl_resource_get_client(surface->resource) != client) {
+			surface = server->seat->pointer_state.focused_surface;
+		}
+	}
+	struct fw_rated *rated = NULL;
+	if (surface != NULL && surface->resource != NULL) {
+		rated = fw_rated_surface_owner(ratings, surface);
+	} else if (client != NULL) {
+		struct fw_rated_client *rc = fw_rated_client_get(ratings, client);
+		rated = rc != NULL ? rc->rated : NULL;
+	}
+	int64_t now = sched_clock_now_ns();
+	/* A client without an input rating is updated at once, as the
+	 * ratings' authors have it. */
+	for (; rated != NULL; rated = rated->xwayland) {
+		if (ratings_client_note_input(&rated->rc, &ratings->params, now)) {
+			rated->class = RATINGS_INTERACTIVE;
+			set_class_soon(ratings, rated);
+		}
+	}
+}
+
+/* What the gate served each client since the last look: its busy time. */
+static void add_service(struct fw_ratings *ratings, int64_t now) {
+	struct fw_server *server = ratings->server;
+	struct gate *gate = fw_sched_get_gate(server->sched);
+	/* Every connected client is rated, drawing or not. */
+	struct wl_client *client;
+	wl_client_for_each(client, wl_display_get_client_list(server->display)) {
+		struct fw_rated_client *rc = fw_rated_client_get(ratings, client);
+		struct gate_connection *conn =
+				gate != NULL ? gate_connection_from_client(client) : NULL;
+		if (rc != NULL && rc->rated != NULL && conn != NULL) {
+			int64_t service_ns = gate_connection_service_ns(conn);
+			ratings_client_add_busy(
+					&rc->rated->rc, service_ns - rc->service_ns, now);
+			rc->service_ns = service_ns;
+		}
+	}
+}
+
+static int handle_timer(void *data) {
+	struct fw_ratings *ratings = data;
+	int64_t now = sched_clock_now_ns();
+	add_service(ratings, now);
+	struct fw_rated *rated;
+	wl_list_for_each(rated, &ratings->rated, link) {
+		rated->class =
+				ratings_client_classify(&rated->rc, &ratings->params, now);
+	}
+	/* Xwayland works for its X clients: it takes the strongest class. */
+	wl_list_for_each(rated, &ratings->rated, link) {
+		if (rated->xwayland != NULL) {
+			rated->xwayland->class =
+					ratings_class_max(rated->xwayland->class, rated->class);
+		}
+	}
+	wl_list_for_each(rated, &ratings->rated, link) {
+		wlr_log(WLR_DEBUG,
+				"ratings: pid %d output %.2f fps, %.1f commits a shown frame, "
+				"input %s, busy %.3f: %s",
+				(int)rated->pid,
+				ratings_client_output_rate(&rated->rc, &ratings->params, now),
+				ratings_client_surplus(&rated->rc, &ratings->params, now),
+				ratings_client_has_input(&rated->rc, &ratings->params, now)
+						? "yes"
+						: "no",
+				ratings_client_busy_share(&rated->rc, &ratings->params, now),
+				ratings_class_name(rated->class));
+		fw_rated_set_class(ratings, rated, now);
+	}
+	wl_event_source_timer_update(ratings->timer, T_UPDATE_MS);
+	return 0;
+}
+
+static void handle_shown(
+		struct wlr_surface *surface, double fraction, void *data) {
+	struct fw_ratings *ratings = data;
+	struct fw_rated *owner = fw_rated_surface_owner(ratings, surface);
+	if (owner != NULL) {
+		owner->frame += fraction;
+		owner->frame_surfaces++;
+	}
+}
+
+/*
+ * Committed frames, against which presented ones weigh: the knee. An X
+ * client's are the frames it draws (xwayland_damage.h) where they are
+ * counted, not Xwayland's commits of its window, which follow the frame
+ * callbacks and are at most one a presented frame.
+ */
+static void handle_committed(struct wlr_surface *surface, void *data) {
+	struct fw_ratings *ratings = data;
+	struct fw_rated *owner = fw_rated_surface_owner(ratings, surface);
+	if (owner == NULL) {
+		return;
+	}
+	if (owner->xwayland != NULL && wlr_surface_is_xwayland_surface(surface) &&
+			fw_xdamage_counts(ratings->xdamage,
+					wlr_xwayland_surface_from_wlr_surface(surface))) {
+		return;
+	}
+	ratings_client_add_commit(&owner->rc, sched_clock_now_ns());
+}
+
+/* An X client drew a frame into its window. */
+static void handle_x_drawn(struct wlr_xwayland_surface *xsurface, void *data) {
+	struct fw_ratings *ratings = data;
+	if (xsurface->surface == NULL) {
+		return;
+	}
+	struct fw_rated *owner = fw_rated_surface_owner(ratings, xsurface->surface);
+	if (owner != NULL && owner->xwayland != NULL) {
+		ratings_client_add_commit(&owner->rc, sched_clock_now_ns());
+	}
+}
+
+/* Each client's share of the frame counts once, at most 1 (ratings.h). */
+static void handle_frame_done(void *data) {
+	struct fw_ratings *ratings = data;
+	int64_t now = sched_clock_now_ns();
+	struct fw_rated *rated;
+	wl_list_for_each(rated, &ratings->rated, link) {
+		if (rated->frame > 0) {
+			ratings_client_add_frame(&rated->rc, rated->frame, now);
+			ratings_client_add_presented(
+					&rated->rc, rated->frame_surfaces, now);
+			rated->frame = 0;
+			rated->frame_surfaces = 0;
+		}
+	}
+}
+
+bool fw_ratings_create(struct fw_server *server) {
+	/* What a fairway that crashed left behind goes back first. */
+	const char *state_dir = state_dir_locate();
+	hints_replay(state_dir);
+
+	struct fw_ratings *ratings = calloc(1, sizeof(*ratings));
+	if (ratings == NULL) {
+		return false;
+	}
+	ratings->server = server;
+	ratings_params_default(&ratings->params);
+	wl_list_init(&ratings->rated);
+	wl_list_init(&ratings->xsurfaces);
+	if (server->config.hints.mode != HINTS_OFF) {
+		/* Without a journal it can trust, fairway changes nothing. */
+		ratings->hints = hints_create(&server->config.hints, state_dir);
+		if (ratings->hints == NULL) {
+			wlr_log(WLR_ERROR, "Cannot set up kernel hints: running without");
+		}
+	}
+	ratings->timer =
+			wl_event_loop_add_timer(server->loop, handle_timer, ratings);
+	if (ratings->timer == NULL) {
+		goto error_hints;
+	}
+	ratings->damage = fw_damage_tracker_create(server,
+			&(struct fw_damage_callbacks){
+					.shown = handle_shown,
+					.frame_done = handle_frame_done,
+					.committed = handle_committed,
+			},
+			ratings);
+	if (ratings->damage == NULL) {
+		goto error_timer;
+	}
+	wl_event_source_timer_update(ratings->timer, T_UPDATE_MS);
+	fw_rated_xsurfaces_init(ratings);
+	/* Without it, X clients' commits count as Wayland clients' do. */
+	ratings->xdamage = fw_xdamage_create(server, handle_x_drawn, ratings);
+	server->ratings = ratings;
+	return true;
+
+error_timer:
+	wl_event_source_remove(ratings->timer);
+error_hints:
+	hints_destroy(ratings->hints);
+	free(ratings);
+	return false;
+}
+
+void fw_ratings_destroy(struct fw_server *server) {
+	struct fw_ratings *ratings = server->ratings;
+	if (ratings == NULL) {
+		return;
+	}
+	server->ratings = NULL;
+	wl_event_source_remove(ratings->timer);
+	if (ratings->hints_due != NULL) {
+		wl_event_source_remove(ratings->hints_due);
+	}
+	fw_xdamage_destroy(ratings->xdamage);
+	fw_rated_clients_finish(ratings);
+	fw_damage_tracker_destroy(ratings->damage);
+	/* What is left goes, referenced or not (X clients hold Xwayland's). */
+	while (!wl_list_empty(&ratings->rated)) {
+		struct fw_rated *rated =
+				wl_container_of(ratings->rated.next, rated, link);
+		fw_rated_free(rated);
+	}
+	hints_destroy(ratings->hints);
+	free(ratings);
+}
+
+void fw_ratings_set_hint_targets(struct fw_server *server) {
+	struct fw_ratings *ratings = server->ratings;
+	if (ratings != NULL && ratings->hints != NULL) {
+		hints_set_targets(ratings->hints, server->config.hints.targets);
+	}
+}
+
+void fw_ratings_read_client(struct fw_server *server, struct wl_client *client,
+		int64_t now, struct fw_client_rating *rating) {
+	*rating = (struct fw_client_rating){
+			.class = -1, .input_age_ns = -1, .hint_class = -1};
+	struct fw_ratings *ratings = server->ratings;
+	struct fw_rated_client *rc =
+			ratings != NULL ? fw_rated_client_get(ratings, client) : NULL;
+	if (rc == NULL || rc->rated == NULL) {
+		return;
+	}
+	const struct fw_rated *rated = rc->rated;
+	rating->class = (int)rated->class;
+	rating->output_rate =
+			ratings_client_output_rate(&rated->rc, &ratings->params, now);
+	rating->busy_share =
+			ratings_client_busy_share(&rated->rc, &ratings->params, now);
+	if (rated->rc.had_input) {
+		rating->input_age_ns = now - rated->rc.last_input_ns;
+	}
+	if (rated->proc != NULL && !rated->proc->gone) {
+		rating->hint_class = (int)rated->proc->applied;
+	}
+}
+
+int fw_ratings_client_json(struct fw_server *server, struct wl_client *client,
+		char *buf, size_t size) {
+	struct fw_ratings *ratings = server->ratings;
+	struct fw_rated_client *rc =
+			ratings != NULL ? fw_rated_client_get(ratings, client) : NULL;
+	if (rc == NULL || rc->rated == NULL) {
+		if (size > 0) {
+			buf[0] = '\0';
+		}
+		return 0;
+	}
+	return snprintf(buf, size, ",\"class\":\"%s\"",
+			ratings_class_name(rc->rated->class));
+}
+
+void fw_ratings_write_stats(
+		struct fw_server *server, struct capped_file *out, double t) {
+	struct fw_ratings *ratings = server->ratings;
+	if (ratings == NULL) {
+		return;
+	}
+	int64_t now = sched_clock_now_ns();
+	struct fw_rated *rated;
+	wl_list_for_each_reverse(rated, &ratings->rated, link) {
+		capped_file_printf(out,
+				"{\"t\":%.3f,\"rated\":%d,\"class\":\"%s\","
+				"\"output_fps\":%.2f,\"commits_per_frame\":%.2f,"
+				"\"commits_per_s\":%.1f,"
+				"\"busy\":%.3f,\"x_client\":%s,\"hinted\":%s}\n",
+				t, (int)rated->pid, ratings_class_name(rated->class),
+				ratings_client_output_rate(&rated->rc, &ratings->params, now),
+				ratings_client_surplus(&rated->rc, &ratings->params, now),
+				ratings_client_commit_rate(&rated->rc, &ratings->params, now),
+				ratings_client_busy_share(&rated->rc, &ratings->params, now),
+				rated->xwayland != NULL ? "true" : "false",
+				rated->proc != NULL ? "true" : "false");
+	}
+	if (ratings->hints != NULL) {
+		char unsupported[64];
+		hints_unsupported_names(
+				ratings->hints, unsupported, sizeof(unsupported));
+		capped_file_printf(out,
+				"{\"t\":%.3f,\"hints\":\"%s\",\"unsupported\":\"%s\","
+				"\"changes\":%llu,\"undone\":%llu}\n",
+				t, hints_mode_name(ratings->hints->config.mode), unsupported,
+				(unsigned long long)ratings->hints->changes,
+				(unsigned long long)ratings->hints->undone);
+	}
+}

@@ -1,0 +1,76 @@
+#include "compositor/sched/app_rules.h"
+#include "compositor/sched/ratings_internal.h"
+#include "compositor/server.h"
+#include <stdlib.h>
+#include <unistd.h>
+
+/*
+ * The processes the ratings follow, one record each however many
+ * connections and windows it has, and the kernel hints each is given.
+ */
+
+struct fw_rated *fw_rated_get(
+		struct fw_ratings *ratings, pid_t pid, int pidfd, uid_t uid) {
+	struct fw_rated *rated;
+	wl_list_for_each(rated, &ratings->rated, link) {
+		if (rated->pid == pid) {
+			if (pidfd >= 0) {
+				close(pidfd);
+			}
+			rated->refs++;
+			return rated;
+		}
+	}
+	rated = calloc(1, sizeof(*rated));
+	if (rated == NULL) {
+		if (pidfd >= 0) {
+			close(pidfd);
+		}
+		return NULL;
+	}
+	rated->pid = pid;
+	rated->refs = 1;
+	rated->class = RATINGS_IDLE;
+	rated->pidfd = pidfd;
+	rated->uid = uid;
+	ratings_client_init(&rated->rc, pid);
+	wl_list_insert(ratings->rated.prev, &rated->link);
+	return rated;
+}
+
+void fw_rated_free(struct fw_rated *rated) {
+	/* Gone from the compositor: its threads get their own back. */
+	hints_proc_destroy(rated->proc);
+	if (rated->pidfd >= 0) {
+		close(rated->pidfd);
+	}
+	wl_list_remove(&rated->link);
+	free(rated);
+}
+
+void fw_rated_unref(struct fw_rated *rated) {
+	if (rated == NULL || --rated->refs > 0) {
+		return;
+	}
+	struct fw_rated *xwayland = rated->xwayland;
+	fw_rated_free(rated);
+	fw_rated_unref(xwayland);
+}
+
+void fw_rated_set_class(
+		struct fw_ratings *ratings, struct fw_rated *rated, int64_t now) {
+	if (!rated->hinted && ratings->hints != NULL) {
+		rated->hinted = true;
+		rated->proc = hints_proc_create(
+				ratings->hints, rated->pid, rated->pidfd, rated->uid);
+		rated->pidfd = -1;
+		if (rated->proc != NULL && rated->never_idle) {
+			hints_proc_never_idle(rated->proc);
+		}
+	}
+	if (rated->proc != NULL) {
+		/* A per-application rule may override what was measured. */
+		fw_app_rules_set_hint(
+				ratings->server, rated->proc, rated->pid, rated->class, now);
+	}
+}

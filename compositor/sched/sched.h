@@ -1,0 +1,98 @@
+#ifndef FAIRWAY_COMPOSITOR_SCHED_SCHED_H
+#define FAIRWAY_COMPOSITOR_SCHED_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * fairway's side of the scheduler (scheduler/): the Wayland socket and the
+ * dispatch gate behind it, what hangs off the gate (--stats, --trace,
+ * SIGUSR1), sched_log's way into wlroots' log, the run loop, and what the
+ * compositor tells the gate about its clients or asks it. With --scheduler
+ * off, libwayland serves clients itself and the calls here that need the
+ * gate do nothing.
+ */
+
+struct fw_server;
+struct fw_sched;
+struct gate;
+struct gate_trace;
+struct wl_client;
+struct wlr_surface;
+
+/* sched_log goes to wlr_log: once, after wlr_log_init. */
+void fw_sched_log_to_wlr(void);
+
+/*
+ * Listens on the Wayland socket, through the gate unless --scheduler off,
+ * and starts --stats and --trace. NULL with the reason logged.
+ */
+struct fw_sched *fw_sched_create(struct fw_server *server);
+/* Once every client has gone: closes the socket and the files. Accepts
+ * NULL. */
+void fw_sched_destroy(struct fw_sched *sched);
+
+const char *fw_sched_socket_name(const struct fw_sched *sched);
+
+/*
+ * Serves a client on a socket that did not come through the listening
+ * socket (one end of a socketpair whose other end a program in this
+ * process holds, as a conformance harness does): through the gate like
+ * any client that connected, or straight to libwayland with --scheduler
+ * off. Takes fd, even on failure; NULL then.
+ */
+struct wl_client *fw_sched_adopt_client(struct fw_sched *sched, int fd);
+/* The gate, for its client API (scheduler/gate.h); NULL when off. */
+struct gate *fw_sched_get_gate(const struct fw_sched *sched);
+/* The --trace writer (scheduler/trace.h), or NULL without one. */
+struct gate_trace *fw_sched_get_trace(const struct fw_sched *sched);
+
+/*
+ * fairway's run loop (gate_iterate, or libwayland's own dispatch) until
+ * fw_sched_stop.
+ */
+void fw_sched_run(struct fw_sched *sched);
+/* Ends fw_sched_run at the end of the turn; callable from anywhere. */
+void fw_sched_stop(struct fw_sched *sched);
+
+/* The configuration's slices, after a reload. */
+void fw_sched_apply_config(struct fw_sched *sched);
+/* Xorg's client priority (gate.h); false if the client is not gated. */
+bool fw_sched_set_client_priority(
+		struct fw_sched *sched, struct wl_client *client, int priority);
+
+/*
+ * Called whenever client is delivered input: key, button, motion, axis,
+ * touch. It boosts the client in the gate and counts for its input rating.
+ */
+void fw_sched_note_input(struct fw_server *server, struct wl_client *client);
+/* Same, for the client that owns surface (may be NULL). */
+void fw_sched_note_surface(
+		struct fw_server *server, struct wlr_surface *surface);
+/*
+ * A window-management event went to the surface's client: configure,
+ * activation, focus, close. Like Xorg's Expose and ConfigureNotify it boosts
+ * the client in the gate, but it is no user input for the ratings.
+ */
+void fw_sched_note_window_event(
+		struct fw_server *server, struct wlr_surface *surface);
+
+/*
+ * The client's process, for everything in fairway that names one (ratings
+ * and hints, application rules, Xwayland): with the gate, as it pinned it
+ * (scheduler/peer.h); with --scheduler off, libwayland's credentials.
+ * Returns false while it is not known yet (Xwayland before its first
+ * request); *pid is 0 where no process can be named (Xwayland's
+ * connection without the gate names fairway). *pidfd, where asked for, is
+ * the caller's to close, or -1. Any of them may be NULL.
+ *
+ * This is the only place fairway asks wl_client_get_credentials, and only
+ * with the gate off: on a gated client libwayland's end is a socketpair
+ * fairway made, whatever the transport, so libwayland (and any code that
+ * asks it) names fairway's own process.
+ */
+bool fw_client_process(struct fw_server *server, struct wl_client *client,
+		pid_t *pid, uid_t *uid, int *pidfd);
+
+#endif

@@ -1,0 +1,23 @@
+#ifndef FAIRWAY_COMPOSITOR_SCHED_SELF_PRIORITY_H
+#define FAIRWAY_COMPOSITOR_SCHED_SELF_PRIORITY_H
+
+#include <stdbool.h>
+
+/*
+ * fairway's own thread above its clients: sway 1.8 makes itself
+ * SCHED_RR, mutter and KWin raise their KMS threads. fairway lowers its
+ * main thread's nice to FW_SELF_NICE where it may (CAP_SYS_NICE, or an
+ * RLIMIT_NICE that allows it), with SCHED_FLAG_RESET_ON_FORK so that
+ * neither the clients it spawns nor threads started later inherit it.
+ * Nice rather than a real-time policy: a compositor busy with flooders
+ * at SCHED_RR on two cores would starve its own clients, and the hints'
+ * probe (hint_attr.h) reads the default slice from a fair thread. Where
+ * it may not, it says so once and changes nothing.
+ */
+
+#define FW_SELF_NICE (-10)
+
+/* True if the thread runs at FW_SELF_NICE or lower now. */
+bool fw_self_priority_raise(void);
+
+#endif

@@ -1,0 +1,22 @@
+#ifndef FAIRWAY_COMPOSITOR_SHELL_LAYER_SHELL_H
+#define FAIRWAY_COMPOSITOR_SHELL_LAYER_SHELL_H
+
+#include <stdbool.h>
+
+struct fw_server;
+struct wlr_surface;
+
+/*
+ * True while a top or overlay layer surface holds the keyboard alone
+ * (exclusive interactivity): windows then get no keyboard focus.
+ */
+bool fw_layer_shell_grabs_keyboard(struct fw_server *server);
+
+/*
+ * A press on surface: gives the keyboard to the layer surface it belongs
+ * to, where that one takes it. False when surface is no layer surface's.
+ */
+bool fw_layer_shell_focus_clicked(
+		struct fw_server *server, struct wlr_surface *surface);
+
+#endif

@@ -1,0 +1,573 @@
+#include "compositor/shell/view.h"
+#include "compositor/input/input.h"
+#include "compositor/listener.h"
+#include "compositor/lock/lock.h"
+#include "compositor/output/output.h"
+#include "compositor/sched/sched.h"
+#include "compositor/server.h"
+#include "compositor/shell/layer_shell.h"
+#include "compositor/shell/titlebar.h"
+#include <stdlib.h>
+#include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_foreign_toplevel_management_v1.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/util/log.h>
+
+static const float titlebar_focused[4] = {0.20f, 0.40f, 0.70f, 1.0f};
+static const float titlebar_unfocused[4] = {0.30f, 0.30f, 0.30f, 1.0f};
+static const float border_focused[4] = {0.25f, 0.50f, 0.85f, 1.0f};
+static const float border_unfocused[4] = {0.20f, 0.20f, 0.20f, 1.0f};
+
+static bool ensure_tree(struct fw_view *view);
+
+bool fw_view_init(struct fw_view *view, enum fw_view_type type,
+		const struct fw_view_impl *impl, struct fw_server *server) {
+	view->type = type;
+	view->impl = impl;
+	view->server = server;
+	view->decorated = true;
+	wl_list_init(&view->link);
+	if (!ensure_tree(view)) {
+		return false;
+	}
+	/* Hidden until the client maps it. */
+	wlr_scene_node_set_enabled(&view->tree->node, false);
+	/* Unmapped views sit at the back of the focus order. */
+	wl_list_insert(server->views.prev, &view->link);
+	return true;
+}
+
+void fw_view_finish(struct fw_view *view) {
+	if (view->mapped) {
+		fw_view_unmap(view);
+	}
+	wl_list_remove(&view->link);
+	wl_list_init(&view->link);
+	fw_title_destroy(view->title);
+	view->title = NULL;
+	if (view->tree != NULL) {
+		wlr_scene_node_destroy(&view->tree->node);
+		view->tree = NULL;
+	}
+}
+
+struct fw_view *fw_view_focused(struct fw_server *server) {
+	if (wl_list_empty(&server->views)) {
+		return NULL;
+	}
+	struct fw_view *view = wl_container_of(server->views.next, view, link);
+	struct wlr_surface *focused = server->seat->keyboard_state.focused_surface;
+	if (!view->mapped || focused == NULL || focused != view->surface) {
+		return NULL;
+	}
+	return view;
+}
+
+static void frame_colors(struct fw_view *view, bool focused) {
+	if (view->titlebar == NULL) {
+		return;
+	}
+	wlr_scene_rect_set_color(
+			view->titlebar, focused ? titlebar_focused : titlebar_unfocused);
+	for (int i = 0; i < 4; i++) {
+		wlr_scene_rect_set_color(
+				view->border[i], focused ? border_focused : border_unfocused);
+	}
+}
+
+/* The scale of the output the window is on, which its title is drawn for. */
+static float view_scale(struct fw_view *view) {
+	struct fw_output *output = fw_output_at(view->server, view->x, view->y);
+	return output != NULL ? output->wlr_output->scale : 1.0f;
+}
+
+static void draw_title(struct fw_view *view, int width) {
+	const int b = FW_BORDER_WIDTH, t = FW_TITLEBAR_HEIGHT;
+	fw_title_update(view->title,
+			view->mapped ? view->impl->get_title(view) : NULL, -b, -t - b,
+			width + 2 * b, t, view_scale(view));
+}
+
+void fw_view_update_frame(struct fw_view *view) {
+	if (view->titlebar == NULL) {
+		return;
+	}
+	bool show = view->decorated && !view->fullscreen;
+	wlr_scene_node_set_enabled(&view->titlebar->node, show);
+	fw_title_set_enabled(view->title, show);
+	for (int i = 0; i < 4; i++) {
+		wlr_scene_node_set_enabled(&view->border[i]->node, show);
+	}
+	if (!show) {
+		return;
+	}
+	int width, height;
+	view->impl->get_size(view, &width, &height);
+	const int b = FW_BORDER_WIDTH, t = FW_TITLEBAR_HEIGHT;
+	/* The frame sits outside of the window geometry, at (0,0). */
+	wlr_scene_rect_set_size(view->titlebar, width + 2 * b, t);
+	wlr_scene_node_set_position(&view->titlebar->node, -b, -t - b);
+	draw_title(view, width);
+	wlr_scene_rect_set_size(view->border[0], width + 2 * b, b);
+	wlr_scene_node_set_position(&view->border[0]->node, -b, -b);
+	wlr_scene_rect_set_size(view->border[1], width + 2 * b, b);
+	wlr_scene_node_set_position(&view->border[1]->node, -b, height);
+	wlr_scene_rect_set_size(view->border[2], b, height);
+	wlr_scene_node_set_position(&view->border[2]->node, -b, 0);
+	wlr_scene_rect_set_size(view->border[3], b, height);
+	wlr_scene_node_set_position(&view->border[3]->node, width, 0);
+}
+
+void fw_view_move(struct fw_view *view, int x, int y) {
+	view->x = x;
+	view->y = y;
+	if (view->tree != NULL) {
+		wlr_scene_node_set_position(&view->tree->node, x, y);
+	}
+	if (view->mapped) {
+		fw_cursor_scene_changed(view->server);
+	}
+	if (view->impl->configure != NULL && view->type == FW_VIEW_XWAYLAND) {
+		/* X clients need to know where they are for their popups. */
+		int width, height;
+		view->impl->get_size(view, &width, &height);
+		view->impl->configure(view, x, y, width, height);
+	}
+}
+
+/* Places a new window: cascaded, inside the output under the cursor. */
+static void place_view(struct fw_view *view) {
+	struct fw_server *server = view->server;
+	struct fw_output *output = fw_output_focused(server);
+	if (output == NULL) {
+		fw_view_move(
+				view, FW_BORDER_WIDTH, FW_TITLEBAR_HEIGHT + FW_BORDER_WIDTH);
+		return;
+	}
+	struct wlr_box area = output->usable_area;
+	if (area.width <= 0 || area.height <= 0) {
+		fw_output_box(output, &area);
+	}
+	int width, height;
+	view->impl->get_size(view, &width, &height);
+	int frame_w = width + 2 * FW_BORDER_WIDTH;
+	int frame_h = height + FW_TITLEBAR_HEIGHT + 2 * FW_BORDER_WIDTH;
+	int step = 32 * (server->cascade % 10);
+	server->cascade++;
+	int x = area.x + step, y = area.y + step;
+	if (x + frame_w > area.x + area.width) {
+		x = area.x + area.width - frame_w;
+	}
+	if (y + frame_h > area.y + area.height) {
+		y = area.y + area.height - frame_h;
+	}
+	if (x < area.x) {
+		x = area.x;
+	}
+	if (y < area.y) {
+		y = area.y;
+	}
+	fw_view_move(view, x + FW_BORDER_WIDTH,
+			y + FW_TITLEBAR_HEIGHT + FW_BORDER_WIDTH);
+}
+
+static void handle_toplevel_request_activate(
+		struct wl_listener *listener, void *data) {
+	struct fw_view *view =
+			wl_container_of(listener, view, toplevel_request_activate);
+	fw_view_focus(view);
+}
+
+static void handle_toplevel_request_close(
+		struct wl_listener *listener, void *data) {
+	struct fw_view *view =
+			wl_container_of(listener, view, toplevel_request_close);
+	fw_view_close(view);
+}
+
+static void handle_toplevel_request_maximize(
+		struct wl_listener *listener, void *data) {
+	struct fw_view *view =
+			wl_container_of(listener, view, toplevel_request_maximize);
+	struct wlr_foreign_toplevel_handle_v1_maximized_event *event = data;
+	fw_view_maximize(view, event->maximized);
+}
+
+static void handle_toplevel_request_fullscreen(
+		struct wl_listener *listener, void *data) {
+	struct fw_view *view =
+			wl_container_of(listener, view, toplevel_request_fullscreen);
+	struct wlr_foreign_toplevel_handle_v1_fullscreen_event *event = data;
+	fw_view_fullscreen(view, event->fullscreen);
+}
+
+void fw_view_update_title(struct fw_view *view) {
+	if (view->title != NULL && view->mapped) {
+		int width, height;
+		view->impl->get_size(view, &width, &height);
+		draw_title(view, width);
+	}
+	if (view->toplevel_handle == NULL) {
+		return;
+	}
+	const char *title = view->impl->get_title(view);
+	const char *app_id = view->impl->get_app_id(view);
+	wlr_foreign_toplevel_handle_v1_set_title(
+			view->toplevel_handle, title != NULL ? title : "");
+	wlr_foreign_toplevel_handle_v1_set_app_id(
+			view->toplevel_handle, app_id != NULL ? app_id : "");
+}
+
+static void create_toplevel_handle(struct fw_view *view) {
+	struct fw_server *server = view->server;
+	if (server->foreign_toplevel == NULL) {
+		return;
+	}
+	view->toplevel_handle =
+			wlr_foreign_toplevel_handle_v1_create(server->foreign_toplevel);
+	if (view->toplevel_handle == NULL) {
+		return;
+	}
+	struct wlr_foreign_toplevel_handle_v1 *handle = view->toplevel_handle;
+	fw_listener_connect(&view->toplevel_request_activate,
+			&handle->events.request_activate, handle_toplevel_request_activate);
+	fw_listener_connect(&view->toplevel_request_close,
+			&handle->events.request_close, handle_toplevel_request_close);
+	fw_listener_connect(&view->toplevel_request_maximize,
+			&handle->events.request_maximize, handle_toplevel_request_maximize);
+	view->toplevel_request_fullscreen.notify =
+			handle_toplevel_request_fullscreen;
+	wl_signal_add(&handle->events.request_fullscreen,
+			&view->toplevel_request_fullscreen);
+	fw_view_update_title(view);
+	struct fw_output *output = fw_output_at(server, view->x, view->y);
+	if (output != NULL) {
+		wlr_foreign_toplevel_handle_v1_output_enter(handle, output->wlr_output);
+	}
+}
+
+static void destroy_toplevel_handle(struct fw_view *view) {
+	if (view->toplevel_handle == NULL) {
+		return;
+	}
+	wl_list_remove(&view->toplevel_request_activate.link);
+	wl_list_remove(&view->toplevel_request_close.link);
+	wl_list_remove(&view->toplevel_request_maximize.link);
+	wl_list_remove(&view->toplevel_request_fullscreen.link);
+	wlr_foreign_toplevel_handle_v1_destroy(view->toplevel_handle);
+	view->toplevel_handle = NULL;
+}
+
+static bool ensure_tree(struct fw_view *view) {
+	if (view->tree != NULL) {
+		return true;
+	}
+	struct fw_server *server = view->server;
+	view->tree = wlr_scene_tree_create(&server->layers[FW_LAYER_VIEWS]->node);
+	if (view->tree == NULL) {
+		return false;
+	}
+	view->tree->node.data = view;
+	view->titlebar =
+			wlr_scene_rect_create(&view->tree->node, 0, 0, titlebar_unfocused);
+	for (int i = 0; i < 4; i++) {
+		view->border[i] = wlr_scene_rect_create(
+				&view->tree->node, 0, 0, border_unfocused);
+	}
+	/* Above the bar it is written on. */
+	view->title = fw_title_create(&view->tree->node);
+	if (view->titlebar == NULL || view->border[3] == NULL ||
+			view->title == NULL) {
+		fw_title_destroy(view->title);
+		view->title = NULL;
+		wlr_scene_node_destroy(&view->tree->node);
+		view->tree = NULL;
+		view->titlebar = NULL;
+		return false;
+	}
+	return true;
+}
+
+void fw_view_map(struct fw_view *view, struct wlr_surface *surface,
+		struct wlr_scene_node *content, bool place) {
+	if (!ensure_tree(view)) {
+		wlr_log(WLR_ERROR, "Cannot create the scene tree of a window");
+		return;
+	}
+	view->surface = surface;
+	view->content = content;
+	if (content != NULL && content->parent != &view->tree->node) {
+		wlr_scene_node_reparent(content, &view->tree->node);
+	}
+	view->mapped = true;
+	wl_list_remove(&view->link);
+	wl_list_insert(&view->server->views, &view->link);
+	if (place) {
+		place_view(view);
+	} else {
+		fw_view_move(view, view->x, view->y);
+	}
+	wlr_scene_node_set_enabled(&view->tree->node, true);
+	fw_view_update_frame(view);
+	create_toplevel_handle(view);
+	fw_view_focus(view);
+	fw_cursor_scene_changed(view->server);
+}
+
+void fw_view_unmap(struct fw_view *view) {
+	struct fw_server *server = view->server;
+	bool was_focused = fw_view_focused(server) == view;
+	view->mapped = false;
+	if (server->grabbed_view == view) {
+		server->grabbed_view = NULL;
+		server->cursor_mode = FW_CURSOR_PASSTHROUGH;
+	}
+	if (view->tree != NULL) {
+		wlr_scene_node_set_enabled(&view->tree->node, false);
+	}
+	destroy_toplevel_handle(view);
+	/* Back of the list: never picked by Alt+Tab until mapped again. */
+	wl_list_remove(&view->link);
+	wl_list_insert(server->views.prev, &view->link);
+	view->surface = NULL;
+	if (was_focused || server->seat->keyboard_state.focused_surface == NULL) {
+		struct fw_view *next = NULL;
+		if (!wl_list_empty(&server->views)) {
+			next = wl_container_of(server->views.next, next, link);
+		}
+		if (next != NULL && next->mapped) {
+			fw_view_focus(next);
+		} else {
+			fw_seat_focus_surface(server, NULL);
+		}
+	}
+	fw_cursor_scene_changed(server);
+}
+
+void fw_view_focus(struct fw_view *view) {
+	if (view == NULL || !view->mapped ||
+			!fw_lock_input_allowed(view->server, view->surface)) {
+		return;
+	}
+	struct fw_server *server = view->server;
+	struct fw_view *prev;
+	wl_list_for_each(prev, &server->views, link) {
+		if (prev != view && prev->mapped) {
+			prev->impl->set_activated(prev, false);
+			frame_colors(prev, false);
+			if (prev->toplevel_handle != NULL) {
+				wlr_foreign_toplevel_handle_v1_set_activated(
+						prev->toplevel_handle, false);
+			}
+		}
+	}
+	wlr_scene_node_raise_to_top(&view->tree->node);
+	wl_list_remove(&view->link);
+	wl_list_insert(&server->views, &view->link);
+	view->impl->set_activated(view, true);
+	frame_colors(view, true);
+	if (view->toplevel_handle != NULL) {
+		wlr_foreign_toplevel_handle_v1_set_activated(
+				view->toplevel_handle, true);
+	}
+	/* A launcher or lock holding the keyboard keeps it; this window gets it
+	 * when that one goes, being at the front now. */
+	if (!fw_layer_shell_grabs_keyboard(server)) {
+		fw_seat_focus_surface(server, view->surface);
+	}
+}
+
+void fw_view_cycle_focus(struct fw_server *server) {
+	/* The front view goes to the back; the next mapped one comes up. */
+	struct fw_view *current = fw_view_focused(server);
+	struct fw_view *view;
+	wl_list_for_each_reverse(view, &server->views, link) {
+		if (view->mapped && view != current) {
+			if (current != NULL) {
+				wl_list_remove(&current->link);
+				wl_list_insert(server->views.prev, &current->link);
+			}
+			fw_view_focus(view);
+			return;
+		}
+	}
+}
+
+/* A maximized window fills what the output leaves for windows. */
+static void fit_to_area(struct fw_view *view, struct fw_output *output) {
+	struct wlr_box area = output->usable_area;
+	if (area.width <= 0 || area.height <= 0) {
+		fw_output_box(output, &area);
+	}
+	int b = view->decorated ? FW_BORDER_WIDTH : 0;
+	int t = view->decorated ? FW_TITLEBAR_HEIGHT : 0;
+	fw_view_move(view, area.x + b, area.y + t + b);
+	view->impl->configure(view, area.x + b, area.y + t + b, area.width - 2 * b,
+			area.height - t - 2 * b);
+}
+
+void fw_view_refit_maximized(
+		struct fw_server *server, struct fw_output *output) {
+	struct fw_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (view->mapped && view->maximized && !view->fullscreen &&
+				fw_output_at(server, view->x, view->y) == output) {
+			fit_to_area(view, output);
+		}
+	}
+}
+
+void fw_view_maximize(struct fw_view *view, bool maximized) {
+	if (!view->mapped || view->fullscreen) {
+		view->impl->set_maximized(view, maximized);
+		view->maximized = maximized;
+		return;
+	}
+	struct fw_output *output = fw_output_at(view->server, view->x, view->y);
+	if (output == NULL) {
+		output = fw_output_focused(view->server);
+	}
+	if (maximized && !view->maximized && output != NULL) {
+		int width, height;
+		view->impl->get_size(view, &width, &height);
+		view->saved = (struct wlr_box){view->x, view->y, width, height};
+		view->maximized = true;
+		view->impl->set_maximized(view, true);
+		fit_to_area(view, output);
+	} else if (!maximized && view->maximized) {
+		view->maximized = false;
+		view->impl->set_maximized(view, false);
+		fw_view_move(view, view->saved.x, view->saved.y);
+		view->impl->configure(view, view->saved.x, view->saved.y,
+				view->saved.width, view->saved.height);
+	} else {
+		/* xdg-shell wants a configure in answer to every request. */
+		view->impl->set_maximized(view, view->maximized);
+	}
+	if (view->toplevel_handle != NULL) {
+		wlr_foreign_toplevel_handle_v1_set_maximized(
+				view->toplevel_handle, view->maximized);
+	}
+	fw_sched_note_window_event(view->server, view->surface);
+}
+
+void fw_view_fullscreen(struct fw_view *view, bool fullscreen) {
+	struct fw_output *output = fw_output_at(view->server, view->x, view->y);
+	if (output == NULL) {
+		output = fw_output_focused(view->server);
+	}
+	if (!view->mapped) {
+		view->impl->set_fullscreen(view, fullscreen);
+		view->fullscreen = fullscreen;
+		return;
+	}
+	if (fullscreen && !view->fullscreen && output != NULL) {
+		if (!view->maximized) {
+			int width, height;
+			view->impl->get_size(view, &width, &height);
+			view->saved = (struct wlr_box){view->x, view->y, width, height};
+		}
+		struct wlr_box box;
+		fw_output_box(output, &box);
+		view->fullscreen = true;
+		view->impl->set_fullscreen(view, true);
+		fw_view_move(view, box.x, box.y);
+		view->impl->configure(view, box.x, box.y, box.width, box.height);
+		/* Above the top layer shell surfaces, like a fullscreen window. */
+		wlr_scene_node_reparent(&view->tree->node,
+				&view->server->layers[FW_LAYER_OVERLAY]->node);
+	} else if (!fullscreen && view->fullscreen) {
+		view->fullscreen = false;
+		view->impl->set_fullscreen(view, false);
+		wlr_scene_node_reparent(
+				&view->tree->node, &view->server->layers[FW_LAYER_VIEWS]->node);
+		struct wlr_box saved = view->saved;
+		view->maximized = false;
+		fw_view_move(view, saved.x, saved.y);
+		view->impl->configure(
+				view, saved.x, saved.y, saved.width, saved.height);
+		view->impl->set_maximized(view, false);
+	} else {
+		view->impl->set_fullscreen(view, view->fullscreen);
+	}
+	fw_view_update_frame(view);
+	if (view->toplevel_handle != NULL) {
+		wlr_foreign_toplevel_handle_v1_set_fullscreen(
+				view->toplevel_handle, view->fullscreen);
+	}
+	fw_sched_note_window_event(view->server, view->surface);
+}
+
+void fw_view_plan_state(struct fw_view *view, bool maximized, bool fullscreen) {
+	view->impl->set_maximized(view, maximized);
+	view->impl->set_fullscreen(view, fullscreen);
+	struct fw_output *output = fw_output_focused(view->server);
+	if (output == NULL || (!maximized && !fullscreen)) {
+		return;
+	}
+	struct wlr_box area = output->usable_area;
+	if (fullscreen || area.width <= 0 || area.height <= 0) {
+		fw_output_box(output, &area);
+	}
+	int b = view->decorated && !fullscreen ? FW_BORDER_WIDTH : 0;
+	int t = view->decorated && !fullscreen ? FW_TITLEBAR_HEIGHT : 0;
+	view->impl->configure(view, area.x + b, area.y + t + b, area.width - 2 * b,
+			area.height - t - 2 * b);
+}
+
+void fw_view_close(struct fw_view *view) {
+	fw_sched_note_window_event(view->server, view->surface);
+	view->impl->close(view);
+}
+
+void fw_view_begin_interactive(struct fw_view *view, int mode, uint32_t edges) {
+	struct fw_server *server = view->server;
+	if (!view->mapped || view->fullscreen) {
+		return;
+	}
+	if (view->maximized) {
+		fw_view_maximize(view, false);
+	}
+	server->grabbed_view = view;
+	server->cursor_mode = mode;
+	server->grab_x = server->cursor->x;
+	server->grab_y = server->cursor->y;
+	int width, height;
+	view->impl->get_size(view, &width, &height);
+	server->grab_geo_x = view->x;
+	server->grab_geo_y = view->y;
+	server->grab_geo_width = width;
+	server->grab_geo_height = height;
+	server->resize_edges = edges;
+}
+
+struct fw_view *fw_view_at(struct fw_server *server, double lx, double ly,
+		struct wlr_surface **surface, double *sx, double *sy) {
+	*surface = NULL;
+	struct wlr_scene_node *node =
+			wlr_scene_node_at(&server->scene->node, lx, ly, sx, sy);
+	if (node == NULL) {
+		return NULL;
+	}
+	if (node->type == WLR_SCENE_NODE_SURFACE) {
+		*surface = wlr_scene_surface_from_node(node)->surface;
+	}
+	while (node != NULL && node->data == NULL) {
+		node = node->parent;
+	}
+	return node != NULL ? node->data : NULL;
+}
+
+struct fw_view *fw_view_from_surface(
+		struct fw_server *server, struct wlr_surface *surface) {
+	struct fw_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (view->mapped && view->surface == surface) {
+			return view;
+		}
+	}
+	return NULL;
+}

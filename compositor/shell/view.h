@@ -1,0 +1,106 @@
+#ifndef FAIRWAY_COMPOSITOR_SHELL_VIEW_H
+#define FAIRWAY_COMPOSITOR_SHELL_VIEW_H
+
+#include <stdbool.h>
+#include <wayland-server-core.h>
+#include <wlr/util/box.h>
+
+struct fw_output;
+struct fw_server;
+struct fw_title;
+struct fw_view;
+
+enum fw_view_type {
+	FW_VIEW_XDG,
+	FW_VIEW_XWAYLAND,
+};
+
+/* What differs between xdg toplevels and X11 windows. */
+struct fw_view_impl {
+	/* Window geometry size (without decorations). */
+	void (*get_size)(struct fw_view *view, int *width, int *height);
+	void (*configure)(
+			struct fw_view *view, int x, int y, int width, int height);
+	void (*set_activated)(struct fw_view *view, bool activated);
+	void (*set_maximized)(struct fw_view *view, bool maximized);
+	void (*set_fullscreen)(struct fw_view *view, bool fullscreen);
+	void (*close)(struct fw_view *view);
+	const char *(*get_title)(struct fw_view *view);
+	const char *(*get_app_id)(struct fw_view *view);
+};
+
+struct fw_view {
+	enum fw_view_type type;
+	const struct fw_view_impl *impl;
+	struct fw_server *server;
+	struct wl_list link; /* fw_server.views */
+	struct wlr_surface *surface; /* NULL while unmapped */
+
+	/* tree holds the frame rects and content below it. */
+	struct wlr_scene_tree *tree;
+	struct wlr_scene_node *content;
+	struct wlr_scene_rect *titlebar;
+	struct wlr_scene_rect *border[4];
+	struct fw_title *title; /* titlebar.c: the text on the bar */
+	bool decorated;
+	bool mapped;
+	bool maximized, fullscreen;
+
+	/* Position of the window geometry's top-left corner. */
+	int x, y;
+	/* Geometry to come back to after maximize/fullscreen. */
+	struct wlr_box saved;
+
+	struct wlr_foreign_toplevel_handle_v1 *toplevel_handle;
+	struct wl_listener toplevel_request_activate;
+	struct wl_listener toplevel_request_close;
+	struct wl_listener toplevel_request_maximize;
+	struct wl_listener toplevel_request_fullscreen;
+};
+
+#define FW_TITLEBAR_HEIGHT 20
+#define FW_BORDER_WIDTH 2
+
+/* Creates the view's (hidden) scene tree; false on allocation failure. */
+bool fw_view_init(struct fw_view *view, enum fw_view_type type,
+		const struct fw_view_impl *impl, struct fw_server *server);
+void fw_view_finish(struct fw_view *view);
+/* content is the scene node of the client's surfaces. */
+void fw_view_map(struct fw_view *view, struct wlr_surface *surface,
+		struct wlr_scene_node *content, bool place);
+void fw_view_unmap(struct fw_view *view);
+void fw_view_focus(struct fw_view *view);
+void fw_view_move(struct fw_view *view, int x, int y);
+void fw_view_update_frame(struct fw_view *view);
+void fw_view_maximize(struct fw_view *view, bool maximized);
+/* Fits the maximized windows on output to its usable area again. */
+void fw_view_refit_maximized(
+		struct fw_server *server, struct fw_output *output);
+void fw_view_fullscreen(struct fw_view *view, bool fullscreen);
+/*
+ * Before its first map: the window that asked to be maximized or
+ * fullscreen is told so, with the size it will have, in its initial
+ * configure (xdg-shell clients draw their first frame at that size).
+ */
+void fw_view_plan_state(struct fw_view *view, bool maximized, bool fullscreen);
+void fw_view_close(struct fw_view *view);
+void fw_view_begin_interactive(struct fw_view *view, int mode, uint32_t edges);
+void fw_view_update_title(struct fw_view *view);
+struct fw_view *fw_view_at(struct fw_server *server, double lx, double ly,
+		struct wlr_surface **surface, double *sx, double *sy);
+struct fw_view *fw_view_from_surface(
+		struct fw_server *server, struct wlr_surface *surface);
+void fw_view_cycle_focus(struct fw_server *server);
+struct fw_view *fw_view_focused(struct fw_server *server);
+
+/* xdg_shell.c */
+void handle_new_xdg_surface(struct wl_listener *listener, void *data);
+/* decoration.c */
+void fw_decoration_init(struct fw_server *server);
+/* xwayland.c */
+bool fw_xwayland_init(struct fw_server *server);
+void fw_xwayland_finish(struct fw_server *server);
+/* Xwayland's Wayland client, or NULL while there is none. */
+struct wl_client *fw_xwayland_client(struct fw_server *server);
+
+#endif

@@ -1,0 +1,449 @@
+#include "compositor/input/input.h"
+#include "compositor/kill_timer.h"
+#include "compositor/listener.h"
+#include "compositor/sched/sched.h"
+#include "compositor/server.h"
+#include "compositor/shell/view.h"
+#include "scheduler/clock.h"
+#include <stdlib.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_xcursor_manager.h>
+#include <wlr/util/log.h>
+#include <wlr/xcursor.h>
+#include <wlr/xwayland.h>
+#include <xcb/xproto.h>
+
+/* A managed X11 window: framed, focusable, in the focus order. */
+struct fw_xwayland_view {
+	struct fw_view view;
+	struct wlr_xwayland_surface *xsurface;
+
+	struct wl_listener map;
+	struct wl_listener unmap;
+	struct wl_listener destroy;
+	struct wl_listener commit;
+	struct wl_listener request_configure;
+	struct wl_listener request_move;
+	struct wl_listener request_resize;
+	struct wl_listener request_maximize;
+	struct wl_listener request_fullscreen;
+	struct wl_listener request_activate;
+	struct wl_listener set_title;
+	struct wl_listener set_class;
+};
+
+/* An override-redirect window (menus, tooltips): placed where X says. */
+struct fw_xwayland_unmanaged {
+	struct fw_server *server;
+	struct wlr_xwayland_surface *xsurface;
+	struct wlr_scene_node *node;
+
+	struct wl_listener map;
+	struct wl_listener unmap;
+	struct wl_listener destroy;
+	struct wl_listener set_geometry;
+};
+
+static struct fw_xwayland_view *xwl_view(struct fw_view *view) {
+	return wl_container_of(view, (struct fw_xwayland_view *)NULL, view);
+}
+
+static void xwl_get_size(struct fw_view *view, int *width, int *height) {
+	struct wlr_xwayland_surface *xsurface = xwl_view(view)->xsurface;
+	*width = xsurface->width;
+	*height = xsurface->height;
+}
+
+static void xwl_configure(
+		struct fw_view *view, int x, int y, int width, int height) {
+	if (width < 1 || height < 1) {
+		return;
+	}
+	wlr_xwayland_surface_configure(xwl_view(view)->xsurface, (int16_t)x,
+			(int16_t)y, (uint16_t)width, (uint16_t)height);
+	fw_sched_note_window_event(view->server, view->surface);
+}
+
+static void xwl_set_activated(struct fw_view *view, bool activated) {
+	struct wlr_xwayland_surface *xsurface = xwl_view(view)->xsurface;
+	wlr_xwayland_surface_activate(xsurface, activated);
+	if (activated) {
+		wlr_xwayland_surface_restack(xsurface, NULL, XCB_STACK_MODE_ABOVE);
+	}
+	fw_sched_note_window_event(view->server, view->surface);
+}
+
+static void xwl_set_maximized(struct fw_view *view, bool maximized) {
+	wlr_xwayland_surface_set_maximized(xwl_view(view)->xsurface, maximized);
+}
+
+static void xwl_set_fullscreen(struct fw_view *view, bool fullscreen) {
+	wlr_xwayland_surface_set_fullscreen(xwl_view(view)->xsurface, fullscreen);
+}
+
+static void xwl_close(struct fw_view *view) {
+	wlr_xwayland_surface_close(xwl_view(view)->xsurface);
+}
+
+static const char *xwl_get_title(struct fw_view *view) {
+	return xwl_view(view)->xsurface->title;
+}
+
+static const char *xwl_get_app_id(struct fw_view *view) {
+	return xwl_view(view)->xsurface->class;
+}
+
+static const struct fw_view_impl xwl_view_impl = {
+		.get_size = xwl_get_size,
+		.configure = xwl_configure,
+		.set_activated = xwl_set_activated,
+		.set_maximized = xwl_set_maximized,
+		.set_fullscreen = xwl_set_fullscreen,
+		.close = xwl_close,
+		.get_title = xwl_get_title,
+		.get_app_id = xwl_get_app_id,
+};
+
+static void handle_commit(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_view *xwl = wl_container_of(listener, xwl, commit);
+	/* The X window size changes with its buffer: keep the frame around it. */
+	fw_view_update_frame(&xwl->view);
+}
+
+static void handle_map(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_view *xwl = wl_container_of(listener, xwl, map);
+	struct wlr_xwayland_surface *xsurface = xwl->xsurface;
+	struct wlr_scene_node *content = wlr_scene_subsurface_tree_create(
+			&xwl->view.tree->node, xsurface->surface);
+	if (content == NULL) {
+		return;
+	}
+	fw_listener_connect(
+			&xwl->commit, &xsurface->surface->events.commit, handle_commit);
+	fw_view_map(&xwl->view, xsurface->surface, content, true);
+	if (xsurface->fullscreen) {
+		fw_view_fullscreen(&xwl->view, true);
+	}
+}
+
+static void handle_unmap(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_view *xwl = wl_container_of(listener, xwl, unmap);
+	if (!xwl->view.mapped) {
+		return;
+	}
+	wl_list_remove(&xwl->commit.link);
+	fw_view_unmap(&xwl->view);
+	/* The surface goes away with the mapping; so does its scene node. */
+	wlr_scene_node_destroy(xwl->view.content);
+	xwl->view.content = NULL;
+}
+
+static void handle_destroy(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_view *xwl = wl_container_of(listener, xwl, destroy);
+	if (xwl->view.mapped) {
+		handle_unmap(&xwl->unmap, NULL);
+	}
+	wl_list_remove(&xwl->map.link);
+	wl_list_remove(&xwl->unmap.link);
+	wl_list_remove(&xwl->destroy.link);
+	wl_list_remove(&xwl->request_configure.link);
+	wl_list_remove(&xwl->request_move.link);
+	wl_list_remove(&xwl->request_resize.link);
+	wl_list_remove(&xwl->request_maximize.link);
+	wl_list_remove(&xwl->request_fullscreen.link);
+	wl_list_remove(&xwl->request_activate.link);
+	wl_list_remove(&xwl->set_title.link);
+	wl_list_remove(&xwl->set_class.link);
+	fw_view_finish(&xwl->view);
+	free(xwl);
+}
+
+static void handle_request_configure(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_view *xwl =
+			wl_container_of(listener, xwl, request_configure);
+	struct wlr_xwayland_surface_configure_event *event = data;
+	if (!xwl->view.mapped) {
+		wlr_xwayland_surface_configure(
+				xwl->xsurface, event->x, event->y, event->width, event->height);
+		return;
+	}
+	/* Mapped windows may resize themselves but we keep their place. */
+	if (xwl->view.maximized || xwl->view.fullscreen) {
+		int width, height;
+		xwl_get_size(&xwl->view, &width, &height);
+		xwl_configure(&xwl->view, xwl->view.x, xwl->view.y, width, height);
+		return;
+	}
+	xwl_configure(
+			&xwl->view, xwl->view.x, xwl->view.y, event->width, event->height);
+}
+
+static void handle_request_move(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_view *xwl = wl_container_of(listener, xwl, request_move);
+	fw_view_begin_interactive(&xwl->view, FW_CURSOR_MOVE, 0);
+}
+
+static void handle_request_resize(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_view *xwl =
+			wl_container_of(listener, xwl, request_resize);
+	struct wlr_xwayland_resize_event *event = data;
+	fw_view_begin_interactive(&xwl->view, FW_CURSOR_RESIZE, event->edges);
+}
+
+static void handle_request_maximize(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_view *xwl =
+			wl_container_of(listener, xwl, request_maximize);
+	struct wlr_xwayland_surface *xsurface = xwl->xsurface;
+	fw_view_maximize(
+			&xwl->view, xsurface->maximized_horz || xsurface->maximized_vert);
+}
+
+static void handle_request_fullscreen(
+		struct wl_listener *listener, void *data) {
+	struct fw_xwayland_view *xwl =
+			wl_container_of(listener, xwl, request_fullscreen);
+	fw_view_fullscreen(&xwl->view, xwl->xsurface->fullscreen);
+}
+
+static void handle_request_activate(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_view *xwl =
+			wl_container_of(listener, xwl, request_activate);
+	fw_view_focus(&xwl->view);
+}
+
+static void handle_set_title(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_view *xwl = wl_container_of(listener, xwl, set_title);
+	fw_view_update_title(&xwl->view);
+}
+
+static void handle_set_class(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_view *xwl = wl_container_of(listener, xwl, set_class);
+	fw_view_update_title(&xwl->view);
+}
+
+static void create_view(
+		struct fw_server *server, struct wlr_xwayland_surface *xsurface) {
+	struct fw_xwayland_view *xwl = calloc(1, sizeof(*xwl));
+	if (xwl == NULL) {
+		return;
+	}
+	if (!fw_view_init(&xwl->view, FW_VIEW_XWAYLAND, &xwl_view_impl, server)) {
+		free(xwl);
+		return;
+	}
+	xwl->xsurface = xsurface;
+	xsurface->data = xwl;
+
+	fw_listener_connect(&xwl->map, &xsurface->events.map, handle_map);
+	fw_listener_connect(&xwl->unmap, &xsurface->events.unmap, handle_unmap);
+	fw_listener_connect(
+			&xwl->destroy, &xsurface->events.destroy, handle_destroy);
+	fw_listener_connect(&xwl->request_configure,
+			&xsurface->events.request_configure, handle_request_configure);
+	fw_listener_connect(&xwl->request_move, &xsurface->events.request_move,
+			handle_request_move);
+	fw_listener_connect(&xwl->request_resize, &xsurface->events.request_resize,
+			handle_request_resize);
+	fw_listener_connect(&xwl->request_maximize,
+			&xsurface->events.request_maximize, handle_request_maximize);
+	fw_listener_connect(&xwl->request_fullscreen,
+			&xsurface->events.request_fullscreen, handle_request_fullscreen);
+	fw_listener_connect(&xwl->request_activate,
+			&xsurface->events.request_activate, handle_request_activate);
+	fw_listener_connect(
+			&xwl->set_title, &xsurface->events.set_title, handle_set_title);
+	fw_listener_connect(
+			&xwl->set_class, &xsurface->events.set_class, handle_set_class);
+}
+
+static void unmanaged_map(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_unmanaged *unmanaged =
+			wl_container_of(listener, unmanaged, map);
+	struct wlr_xwayland_surface *xsurface = unmanaged->xsurface;
+	struct fw_server *server = unmanaged->server;
+	unmanaged->node = wlr_scene_subsurface_tree_create(
+			&server->layers[FW_LAYER_POPUPS]->node, xsurface->surface);
+	if (unmanaged->node == NULL) {
+		return;
+	}
+	wlr_scene_node_set_position(unmanaged->node, xsurface->x, xsurface->y);
+	if (wlr_xwayland_or_surface_wants_focus(xsurface)) {
+		fw_seat_focus_surface(server, xsurface->surface);
+	}
+}
+
+static void unmanaged_unmap(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_unmanaged *unmanaged =
+			wl_container_of(listener, unmanaged, unmap);
+	struct fw_server *server = unmanaged->server;
+	if (unmanaged->node != NULL) {
+		wlr_scene_node_destroy(unmanaged->node);
+		unmanaged->node = NULL;
+	}
+	if (server->seat->keyboard_state.focused_surface ==
+			unmanaged->xsurface->surface) {
+		/* Give the keyboard back to the window that had it. */
+		struct fw_view *view = NULL;
+		if (!wl_list_empty(&server->views)) {
+			view = wl_container_of(server->views.next, view, link);
+		}
+		if (view != NULL && view->mapped) {
+			fw_view_focus(view);
+		} else {
+			fw_seat_focus_surface(server, NULL);
+		}
+	}
+}
+
+static void unmanaged_set_geometry(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_unmanaged *unmanaged =
+			wl_container_of(listener, unmanaged, set_geometry);
+	if (unmanaged->node != NULL) {
+		wlr_scene_node_set_position(unmanaged->node, unmanaged->xsurface->x,
+				unmanaged->xsurface->y);
+	}
+}
+
+static void unmanaged_destroy(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_unmanaged *unmanaged =
+			wl_container_of(listener, unmanaged, destroy);
+	if (unmanaged->node != NULL) {
+		unmanaged_unmap(&unmanaged->unmap, NULL);
+	}
+	wl_list_remove(&unmanaged->map.link);
+	wl_list_remove(&unmanaged->unmap.link);
+	wl_list_remove(&unmanaged->destroy.link);
+	wl_list_remove(&unmanaged->set_geometry.link);
+	free(unmanaged);
+}
+
+static void create_unmanaged(
+		struct fw_server *server, struct wlr_xwayland_surface *xsurface) {
+	struct fw_xwayland_unmanaged *unmanaged = calloc(1, sizeof(*unmanaged));
+	if (unmanaged == NULL) {
+		return;
+	}
+	unmanaged->server = server;
+	unmanaged->xsurface = xsurface;
+	fw_listener_connect(&unmanaged->map, &xsurface->events.map, unmanaged_map);
+	fw_listener_connect(
+			&unmanaged->unmap, &xsurface->events.unmap, unmanaged_unmap);
+	fw_listener_connect(
+			&unmanaged->destroy, &xsurface->events.destroy, unmanaged_destroy);
+	fw_listener_connect(&unmanaged->set_geometry,
+			&xsurface->events.set_geometry, unmanaged_set_geometry);
+}
+
+static void handle_new_surface(struct wl_listener *listener, void *data) {
+	struct fw_server *server =
+			wl_container_of(listener, server, new_xwayland_surface);
+	struct wlr_xwayland_surface *xsurface = data;
+	if (xsurface->override_redirect) {
+		create_unmanaged(server, xsurface);
+	} else {
+		create_view(server, xsurface);
+	}
+}
+
+static void handle_ready(struct wl_listener *listener, void *data) {
+	struct fw_server *server =
+			wl_container_of(listener, server, xwayland_ready);
+	wlr_xwayland_set_seat(server->xwayland, server->seat);
+	struct wlr_xcursor *xcursor = wlr_xcursor_manager_get_xcursor(
+			server->cursor_manager, "left_ptr", 1);
+	if (xcursor != NULL) {
+		struct wlr_xcursor_image *image = xcursor->images[0];
+		wlr_xwayland_set_cursor(server->xwayland, image->buffer,
+				image->width * 4, image->width, image->height, image->hotspot_x,
+				image->hotspot_y);
+	}
+}
+
+bool fw_xwayland_init(struct fw_server *server) {
+	/* Lazy: Xwayland itself only starts when an X client connects. */
+	server->xwayland =
+			wlr_xwayland_create(server->display, server->compositor, true);
+	if (server->xwayland == NULL) {
+		return false;
+	}
+	fw_listener_connect(&server->xwayland_ready,
+			&server->xwayland->events.ready, handle_ready);
+	fw_listener_connect(&server->new_xwayland_surface,
+			&server->xwayland->events.new_surface, handle_new_surface);
+	return true;
+}
+
+struct wl_client *fw_xwayland_client(struct fw_server *server) {
+	struct wlr_xwayland *xwayland = server->xwayland;
+	if (xwayland == NULL || xwayland->server == NULL) {
+		return NULL;
+	}
+	return xwayland->server->client;
+}
+
+/* Turns the loop until the X connection hangs up, or for at most ms. */
+static void wait_for_xwm_exit(struct fw_server *server, int ms) {
+	struct wlr_xwayland *xwayland = server->xwayland;
+	int64_t deadline = sched_clock_now_ns() + ms * SCHED_NS_PER_MS;
+	int64_t left;
+	while (xwayland->xwm != NULL &&
+			(left = deadline - sched_clock_now_ns()) > 0) {
+		wl_event_loop_dispatch(server->loop,
+				(int)((left + SCHED_NS_PER_MS - 1) / SCHED_NS_PER_MS));
+	}
+}
+
+void fw_xwayland_finish(struct fw_server *server) {
+	if (server->xwayland == NULL) {
+		return;
+	}
+	wl_list_remove(&server->xwayland_ready.link);
+	wl_list_remove(&server->new_xwayland_surface.link);
+	struct wlr_xwayland *xwayland = server->xwayland;
+	/*
+	 * wlroots 0.15 frees its X window manager only when the X connection
+	 * hangs up, and only safely while the wlr_xwayland still exists. So
+	 * hang up on Xwayland first, let the loop see the X connection go,
+	 * then destroy the rest. wlroots must not see its client go, though:
+	 * its handler closes the window manager's X socket under xcb and,
+	 * lazy, opens new X sockets that may take the same fd number, and xcb
+	 * then blocks for ever flushing to a socket that is not Xwayland's (1
+	 * in about 50 runs of tests/hints/hints-xterm.sh under load). So the
+	 * client is taken from wlroots first, as that handler would have.
+	 * An Xwayland busy with its X clients can outlast the wait (a
+	 * 10-minute soak's shutdown caught one): after a second, a thread of
+	 * its own kills it.
+	 */
+	struct wlr_xwayland_server *xserver = xwayland->server;
+	if (xwayland->xwm != NULL && xserver != NULL && xserver->client != NULL) {
+		/* Xwayland as the gate pinned it (peer.h), never by its name. */
+		pid_t pid = 0;
+		int pidfd = -1;
+		fw_client_process(server, xserver->client, &pid, NULL, &pidfd);
+		struct fw_kill_timer timer;
+		bool armed = fw_kill_timer_init(&timer, pidfd, 1000);
+		if (!armed) {
+			wlr_log(WLR_ERROR,
+					"Cannot time Xwayland's exit (pid %d); waiting for it",
+					(int)pid);
+		}
+		struct wl_client *client = xserver->client;
+		xserver->client = NULL;
+		wl_list_remove(&xserver->client_destroy.link);
+		wl_list_init(&xserver->client_destroy.link);
+		wl_client_destroy(client);
+		wait_for_xwm_exit(server, 3000);
+		if (armed && fw_kill_timer_finish(&timer)) {
+			wlr_log(WLR_INFO,
+					"Xwayland (pid %d) still ran 1 s after its hang-up: "
+					"killed it",
+					(int)pid);
+		}
+		if (xwayland->xwm != NULL) {
+			wlr_log(WLR_ERROR, "Xwayland's window manager outlived it");
+		}
+	}
+	wlr_xwayland_destroy(xwayland);
+	server->xwayland = NULL;
+}
