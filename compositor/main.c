@@ -1,3 +1,4 @@
+#include "compositor/config/command_line.h"
 #include "compositor/config/config_apply.h"
 #include "compositor/sched/restore_hints.h"
 #include "compositor/sched/sched.h"

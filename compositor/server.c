@@ -1,7 +1,8 @@
 #include "compositor/server.h"
 #include "compositor/config/config_apply.h"
 #include "compositor/demo.h"
-#include "compositor/input/input.h"
+#include "compositor/input/cursor.h"
+#include "compositor/input/seat.h"
 #include "compositor/listener.h"
 #include "compositor/lock/idle.h"
 #include "compositor/lock/lock.h"
@@ -12,8 +13,12 @@
 #include "compositor/sched/ratings.h"
 #include "compositor/sched/sched.h"
 #include "compositor/sched/scheduler_protocol.h"
+#include "compositor/shell/decoration.h"
+#include "compositor/shell/layer_shell.h"
 #include "compositor/shell/titlebar.h"
 #include "compositor/shell/view.h"
+#include "compositor/shell/xdg_shell.h"
+#include "compositor/shell/xwayland.h"
 #include "compositor/spawn.h"
 #include <ctype.h>
 #include <errno.h>

@@ -184,8 +184,6 @@ struct fw_server {
 	uint64_t frames_rendered;
 };
 
-int fw_config_parse(struct fw_config *config, int argc, char *argv[]);
-
 struct fw_server *fw_server_create(const struct fw_config *config);
 /* Listens, starts the backend, XWayland and COMMAND. */
 bool fw_server_start(struct fw_server *server);

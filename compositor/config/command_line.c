@@ -1,3 +1,4 @@
+#include "compositor/config/command_line.h"
 #include "compositor/server.h"
 #include "scheduler/parse_number.h"
 #include <errno.h>

@@ -2,6 +2,7 @@
 #include "compositor/config/config_file.h"
 #include "compositor/input/input_config.h"
 #include "compositor/output/output.h"
+#include "compositor/output/output_config.h"
 #include "compositor/sched/app_rules.h"
 #include "compositor/sched/ratings.h"
 #include "compositor/sched/sched.h"

@@ -1,6 +1,6 @@
+#include "compositor/input/bindings.h"
 #include "compositor/config/config_apply.h"
 #include "compositor/config/config_file.h"
-#include "compositor/input/input.h"
 #include "compositor/server.h"
 #include "compositor/shell/view.h"
 #include "compositor/spawn.h"

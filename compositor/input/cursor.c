@@ -1,4 +1,4 @@
-#include "compositor/input/input.h"
+#include "compositor/input/cursor.h"
 #include "compositor/listener.h"
 #include "compositor/lock/lock.h"
 #include "compositor/sched/sched.h"

@@ -1,3 +1,4 @@
+#include "compositor/input/default_keyboard.h"
 /*
  * The seat's keyboard while no keyboard device speaks for it.
  *
@@ -12,7 +13,6 @@
  * So the seat falls back to a keyboard of its own, with no device behind
  * it and the default keymap, whenever the keyboard it had goes away.
  */
-#include "compositor/input/input.h"
 #include "compositor/input/input_config.h"
 #include "compositor/server.h"
 #include <wlr/types/wlr_keyboard.h>

@@ -1,6 +1,6 @@
 #include "compositor/input/input_config.h"
 #include "compositor/config/config_file.h"
-#include "compositor/input/input.h"
+#include "compositor/input/keyboard.h"
 #include "compositor/listener.h"
 #include "compositor/server.h"
 #include <libinput.h>

@@ -1,5 +1,8 @@
-#include "compositor/input/input.h"
+#include "compositor/input/keyboard.h"
+#include "compositor/input/bindings.h"
+#include "compositor/input/default_keyboard.h"
 #include "compositor/input/input_config.h"
+#include "compositor/input/seat.h"
 #include "compositor/listener.h"
 #include "compositor/lock/lock.h"
 #include "compositor/sched/sched.h"
@@ -13,8 +16,6 @@
 #include <wlr/types/wlr_virtual_keyboard_v1.h>
 #include <wlr/util/log.h>
 #include <xkbcommon/xkbcommon.h>
-
-void fw_seat_keyboard_removed(struct fw_server *server);
 
 static void note_focused_client(struct fw_server *server) {
 	struct wlr_seat_client *client =

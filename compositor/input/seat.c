@@ -1,5 +1,7 @@
-#include "compositor/input/input.h"
+#include "compositor/input/seat.h"
+#include "compositor/input/default_keyboard.h"
 #include "compositor/input/input_config.h"
+#include "compositor/input/keyboard.h"
 #include "compositor/listener.h"
 #include "compositor/lock/lock.h"
 #include "compositor/sched/sched.h"
@@ -71,8 +73,6 @@ void fw_seat_add_device(
 	update_capabilities(server);
 }
 
-/* Keyboards call this on destroy so the seat stops advertising them. */
-void fw_seat_keyboard_removed(struct fw_server *server);
 void fw_seat_keyboard_removed(struct fw_server *server) {
 	update_capabilities(server);
 }

@@ -13,7 +13,8 @@
  * on the solid colour; a new locker may then lock, and unlock.
  */
 #include "compositor/lock/lock.h"
-#include "compositor/input/input.h"
+#include "compositor/input/cursor.h"
+#include "compositor/input/seat.h"
 #include "compositor/listener.h"
 #include "compositor/lock/idle.h"
 #include "compositor/lock/session_lock.h"

@@ -2,8 +2,11 @@
 #include "compositor/listener.h"
 #include "compositor/lock/idle.h"
 #include "compositor/output/frame_schedule.h"
+#include "compositor/output/output_config.h"
+#include "compositor/output/presentation.h"
 #include "compositor/output/render.h"
 #include "compositor/server.h"
+#include "compositor/shell/layer_shell.h"
 #include "compositor/shell/view.h"
 #include <stdlib.h>
 #include <time.h>

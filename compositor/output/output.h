@@ -39,28 +39,4 @@ void fw_output_update_manager(struct fw_server *server);
  * feedback of the surfaces it shows. */
 void fw_output_paint(struct fw_output *output);
 
-/*
- * output_config.c: the configuration file's output lines. Commits a new
- * output with its configured mode, scale, transform and state, or its
- * preferred mode if the file has none or they fail.
- */
-bool fw_output_config_commit_first(
-		struct fw_server *server, struct wlr_output *output);
-/* Puts an enabled output at its configured position, else anywhere. */
-void fw_output_config_place(struct fw_output *output);
-/* Applies the file to a running output (a reload). */
-void fw_output_apply_config(struct fw_output *output);
-
-/* presentation.c */
-void fw_output_init_feedback(struct fw_output *output);
-void fw_output_finish_feedback(struct fw_output *output);
-/* Takes the feedback of the surfaces about to be shown by the next commit. */
-void fw_output_sample_feedback(struct fw_output *output);
-
-/* layer_shell.c */
-void handle_new_layer_surface(struct wl_listener *listener, void *data);
-void fw_output_arrange_layers(struct fw_output *output);
-/* link is an element of fw_output.layer_surfaces. */
-void fw_layer_surface_close(struct wl_list *link);
-
 #endif

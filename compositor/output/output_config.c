@@ -1,3 +1,4 @@
+#include "compositor/output/output_config.h"
 #include "compositor/config/config_file.h"
 #include "compositor/output/output.h"
 #include "compositor/server.h"

@@ -1,3 +1,4 @@
+#include "compositor/output/presentation.h"
 #include "compositor/listener.h"
 #include "compositor/output/output.h"
 #include "compositor/server.h"

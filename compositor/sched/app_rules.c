@@ -4,6 +4,7 @@
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "compositor/shell/view.h"
+#include "compositor/shell/xwayland.h"
 #include "scheduler/hints.h"
 #include <fnmatch.h>
 #include <limits.h>

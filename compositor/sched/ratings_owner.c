@@ -3,6 +3,7 @@
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "compositor/shell/view.h"
+#include "compositor/shell/xwayland.h"
 #include "scheduler/gate.h"
 #include <stdlib.h>
 #include <unistd.h>

@@ -5,6 +5,7 @@
 #include "compositor/sched/ratings.h"
 #include "compositor/server.h"
 #include "compositor/shell/view.h"
+#include "compositor/shell/xwayland.h"
 #include "scheduler/capped_file.h"
 #include "scheduler/client_stats.h"
 #include "scheduler/gate.h"

@@ -3,6 +3,7 @@
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "compositor/shell/view.h"
+#include "compositor/shell/xwayland.h"
 #include "fairway-scheduler-unstable-v1-protocol.h"
 #include "scheduler/client_stats.h"
 #include "scheduler/clock.h"

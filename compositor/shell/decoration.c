@@ -1,3 +1,4 @@
+#include "compositor/shell/decoration.h"
 #include "compositor/listener.h"
 #include "compositor/server.h"
 #include "compositor/shell/view.h"

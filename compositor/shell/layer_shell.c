@@ -16,7 +16,7 @@
  * keyboard goes, the keyboard returns to the front window.
  */
 #include "compositor/shell/layer_shell.h"
-#include "compositor/input/input.h"
+#include "compositor/input/seat.h"
 #include "compositor/listener.h"
 #include "compositor/output/output.h"
 #include "compositor/server.h"

@@ -2,9 +2,16 @@
 #define FAIRWAY_COMPOSITOR_SHELL_LAYER_SHELL_H
 
 #include <stdbool.h>
+#include <wayland-server-core.h>
 
+struct fw_output;
 struct fw_server;
 struct wlr_surface;
+
+void handle_new_layer_surface(struct wl_listener *listener, void *data);
+void fw_output_arrange_layers(struct fw_output *output);
+/* link is an element of fw_output.layer_surfaces. */
+void fw_layer_surface_close(struct wl_list *link);
 
 /*
  * True while a top or overlay layer surface holds the keyboard alone

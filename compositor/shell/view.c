@@ -1,5 +1,6 @@
 #include "compositor/shell/view.h"
-#include "compositor/input/input.h"
+#include "compositor/input/cursor.h"
+#include "compositor/input/seat.h"
 #include "compositor/listener.h"
 #include "compositor/lock/lock.h"
 #include "compositor/output/output.h"

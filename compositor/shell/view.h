@@ -93,14 +93,4 @@ struct fw_view *fw_view_from_surface(
 void fw_view_cycle_focus(struct fw_server *server);
 struct fw_view *fw_view_focused(struct fw_server *server);
 
-/* xdg_shell.c */
-void handle_new_xdg_surface(struct wl_listener *listener, void *data);
-/* decoration.c */
-void fw_decoration_init(struct fw_server *server);
-/* xwayland.c */
-bool fw_xwayland_init(struct fw_server *server);
-void fw_xwayland_finish(struct fw_server *server);
-/* Xwayland's Wayland client, or NULL while there is none. */
-struct wl_client *fw_xwayland_client(struct fw_server *server);
-
 #endif

@@ -1,3 +1,4 @@
+#include "compositor/shell/xdg_shell.h"
 #include "compositor/listener.h"
 #include "compositor/output/output.h"
 #include "compositor/sched/sched.h"

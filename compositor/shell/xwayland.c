@@ -1,4 +1,5 @@
-#include "compositor/input/input.h"
+#include "compositor/shell/xwayland.h"
+#include "compositor/input/seat.h"
 #include "compositor/kill_timer.h"
 #include "compositor/listener.h"
 #include "compositor/sched/sched.h"

@@ -9,6 +9,7 @@
  * The runner's arguments after the module are fairway's own options:
  * `--scheduler off` runs the suite with the gate bypassed.
  */
+#include "compositor/config/command_line.h"
 #include "compositor/sched/client_create.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"

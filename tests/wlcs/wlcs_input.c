@@ -9,7 +9,7 @@
  * on the backend's list after wlr_input_device_destroy, so one that goes
  * before the backend is freed twice.
  */
-#include "compositor/input/input.h"
+#include "compositor/input/seat.h"
 #include "compositor/server.h"
 #include "tests/wlcs/wlcs_module.h"
 #include <stdlib.h>

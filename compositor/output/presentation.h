@@ -1,0 +1,11 @@
+#ifndef FAIRWAY_COMPOSITOR_OUTPUT_PRESENTATION_H
+#define FAIRWAY_COMPOSITOR_OUTPUT_PRESENTATION_H
+
+struct fw_output;
+
+void fw_output_init_feedback(struct fw_output *output);
+void fw_output_finish_feedback(struct fw_output *output);
+/* Takes the feedback of the surfaces about to be shown by the next commit. */
+void fw_output_sample_feedback(struct fw_output *output);
+
+#endif
