@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <wayland-server-core.h>
 #include <wlr/util/log.h>
@@ -23,6 +24,8 @@
 typedef struct wl_client *(*client_create_func_t)(struct wl_display *, int);
 
 static struct gate *adopting_gate;
+/* Within wl_client_create for a client made by hand. */
+static bool creating_by_hand;
 
 struct wl_client *fw_real_wl_client_create(struct wl_display *display, int fd) {
 	static client_create_func_t real;
@@ -40,6 +43,23 @@ void fw_client_create_set_gate(struct gate *gate) {
 	adopting_gate = gate;
 }
 
+bool fw_client_create_by_hand(void) {
+	return creating_by_hand;
+}
+
+/*
+ * Whether fairway made fd's socket itself: a socketpair's peer is the
+ * process that called socketpair. With the gate off, the clients that
+ * connect to the listening socket come through here too (libwayland's
+ * own call also lands on this definition), and their peer is the client.
+ */
+static bool made_here(int fd) {
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 &&
+			cred.pid == getpid();
+}
+
 /*
  * As libwayland's own, fd is the caller's again when this fails: wlroots
  * then closes it (server_finish_process closes wl_fd[0], which it sets to
@@ -47,7 +67,7 @@ void fw_client_create_set_gate(struct gate *gate) {
  * when it fails, so it is given a copy, and fd is closed here only once
  * the gate holds the client.
  */
-struct wl_client *wl_client_create(struct wl_display *display, int fd) {
+static struct wl_client *create(struct wl_display *display, int fd) {
 	if (!adopting_gate) {
 		return fw_real_wl_client_create(display, fd);
 	}
@@ -61,5 +81,12 @@ struct wl_client *wl_client_create(struct wl_display *display, int fd) {
 	if (client != NULL) {
 		close(fd);
 	}
+	return client;
+}
+
+struct wl_client *wl_client_create(struct wl_display *display, int fd) {
+	creating_by_hand = made_here(fd);
+	struct wl_client *client = create(display, fd);
+	creating_by_hand = false;
 	return client;
 }

@@ -1,6 +1,7 @@
 #ifndef FAIRWAY_COMPOSITOR_SCHED_CLIENT_CREATE_H
 #define FAIRWAY_COMPOSITOR_SCHED_CLIENT_CREATE_H
 
+#include <stdbool.h>
 #include <wayland-server-core.h>
 
 struct gate;
@@ -13,5 +14,12 @@ struct wl_client *fw_real_wl_client_create(struct wl_display *display, int fd);
  * gated; NULL hands them straight to libwayland again.
  */
 void fw_client_create_set_gate(struct gate *gate);
+
+/*
+ * True while the client being created is one wlroots made by hand, on a
+ * socketpair of fairway's (XWayland's): for a client_created listener,
+ * which runs within the creation.
+ */
+bool fw_client_create_by_hand(void);
 
 #endif

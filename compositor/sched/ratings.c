@@ -1,11 +1,10 @@
 #include "compositor/sched/ratings.h"
+#include "compositor/sched/client.h"
 #include "compositor/sched/ratings_damage.h"
 #include "compositor/sched/ratings_internal.h"
 #include "compositor/sched/ratings_xdamage.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
-#include "compositor/shell/view.h"
-#include "compositor/shell/xwayland.h"
 #include "scheduler/capped_file.h"
 #include "scheduler/clock.h"
 #include "scheduler/gate.h"
@@ -55,8 +54,7 @@ void fw_ratings_note_input(struct fw_server *server, struct wl_client *client,
 	if (ratings == NULL) {
 		return;
 	}
-	if (surface == NULL && client != NULL &&
-			client == fw_xwayland_client(server)) {
+	if (surface == NULL && fw_client_is_xwayland(client)) {
 		/* Which X client: the one whose window has the focus. */
 		surface = server->seat->keyboard_state.focused_surface;
 		if (surface == NULL || surface->resource == NULL ||
@@ -68,8 +66,8 @@ void fw_ratings_note_input(struct fw_server *server, struct wl_client *client,
 	if (surface != NULL && surface->resource != NULL) {
 		rated = fw_rated_surface_owner(ratings, surface);
 	} else if (client != NULL) {
-		struct fw_rated_client *rc = fw_rated_client_get(ratings, client);
-		rated = rc != NULL ? rc->rated : NULL;
+		struct fw_client *record = fw_rated_client_get(ratings, client);
+		rated = record != NULL ? record->rated : NULL;
 	}
 	int64_t now = sched_clock_now_ns();
 	/* A client without an input rating is updated at once, as the
@@ -89,14 +87,14 @@ static void add_service(struct fw_ratings *ratings, int64_t now) {
 	/* Every connected client is rated, drawing or not. */
 	struct wl_client *client;
 	wl_client_for_each(client, wl_display_get_client_list(server->display)) {
-		struct fw_rated_client *rc = fw_rated_client_get(ratings, client);
+		struct fw_client *record = fw_rated_client_get(ratings, client);
 		struct gate_connection *conn =
 				gate != NULL ? gate_connection_from_client(client) : NULL;
-		if (rc != NULL && rc->rated != NULL && conn != NULL) {
+		if (record != NULL && record->rated != NULL && conn != NULL) {
 			int64_t service_ns = gate_connection_service_ns(conn);
 			ratings_client_add_busy(
-					&rc->rated->rc, service_ns - rc->service_ns, now);
-			rc->service_ns = service_ns;
+					&record->rated->rc, service_ns - record->service_ns, now);
+			record->service_ns = service_ns;
 		}
 	}
 }
@@ -203,6 +201,7 @@ bool fw_ratings_create(struct fw_server *server) {
 		return false;
 	}
 	ratings->server = server;
+	ratings->clients = fw_sched_get_clients(server->sched);
 	ratings_params_default(&ratings->params);
 	wl_list_init(&ratings->rated);
 	wl_list_init(&ratings->xsurfaces);
@@ -229,7 +228,7 @@ bool fw_ratings_create(struct fw_server *server) {
 		goto error_timer;
 	}
 	wl_event_source_timer_update(ratings->timer, T_UPDATE_MS);
-	fw_rated_xsurfaces_init(ratings);
+	fw_rated_clients_init(ratings);
 	/* Without it, X clients' commits count as Wayland clients' do. */
 	ratings->xdamage = fw_xdamage_create(server, handle_x_drawn, ratings);
 	server->ratings = ratings;
@@ -278,12 +277,12 @@ void fw_ratings_read_client(struct fw_server *server, struct wl_client *client,
 	*rating = (struct fw_client_rating){
 			.class = -1, .input_age_ns = -1, .hint_class = -1};
 	struct fw_ratings *ratings = server->ratings;
-	struct fw_rated_client *rc =
+	struct fw_client *record =
 			ratings != NULL ? fw_rated_client_get(ratings, client) : NULL;
-	if (rc == NULL || rc->rated == NULL) {
+	if (record == NULL || record->rated == NULL) {
 		return;
 	}
-	const struct fw_rated *rated = rc->rated;
+	const struct fw_rated *rated = record->rated;
 	rating->class = (int)rated->class;
 	rating->output_rate =
 			ratings_client_output_rate(&rated->rc, &ratings->params, now);
@@ -300,16 +299,16 @@ void fw_ratings_read_client(struct fw_server *server, struct wl_client *client,
 int fw_ratings_client_json(struct fw_server *server, struct wl_client *client,
 		char *buf, size_t size) {
 	struct fw_ratings *ratings = server->ratings;
-	struct fw_rated_client *rc =
+	struct fw_client *record =
 			ratings != NULL ? fw_rated_client_get(ratings, client) : NULL;
-	if (rc == NULL || rc->rated == NULL) {
+	if (record == NULL || record->rated == NULL) {
 		if (size > 0) {
 			buf[0] = '\0';
 		}
 		return 0;
 	}
 	return snprintf(buf, size, ",\"class\":\"%s\"",
-			ratings_class_name(rc->rated->class));
+			ratings_class_name(record->rated->class));
 }
 
 void fw_ratings_write_stats(

@@ -17,6 +17,8 @@
 #include <sys/types.h>
 #include <wayland-server-core.h>
 
+struct fw_client;
+struct fw_client_list;
 struct fw_server;
 struct wlr_surface;
 struct wlr_xwayland_surface;
@@ -44,15 +46,9 @@ struct fw_rated {
 	struct wl_list link; /* fw_ratings.rated */
 };
 
-/* A Wayland client, as the ratings know it. */
-struct fw_rated_client {
-	struct fw_rated *rated; /* NULL: not rated (fairway itself) */
-	int64_t service_ns; /* gate service seen so far */
-	struct wl_listener destroy;
-};
-
 struct fw_ratings {
 	struct fw_server *server;
+	struct fw_client_list *clients;
 	struct ratings_params params;
 	struct hints *hints; /* NULL: no hints (--hints off, or no journal) */
 	struct wl_list rated; /* fw_rated.link */
@@ -63,6 +59,7 @@ struct fw_ratings {
 	/* Runs the class changes input asked for, after the input went out. */
 	struct wl_event_source *hints_due;
 	struct wl_listener new_xsurface;
+	struct wl_listener client_destroy;
 };
 
 /* --- ratings_process.c --------------------------------------------------- */
@@ -87,16 +84,17 @@ void fw_rated_set_class(
 /* --- ratings_owner.c ----------------------------------------------------- */
 
 /*
- * The client's record, made on first use; NULL while its process is not
- * known yet (Xwayland before its first request): asked again later.
+ * The client's record (client.h), with its rated process set up on first
+ * use; NULL while its process is not known yet (Xwayland before its first
+ * request): asked again later.
  */
-struct fw_rated_client *fw_rated_client_get(
+struct fw_client *fw_rated_client_get(
 		struct fw_ratings *ratings, struct wl_client *client);
 /* The process whose output the surface shows, X windows' included. */
 struct fw_rated *fw_rated_surface_owner(
 		struct fw_ratings *ratings, struct wlr_surface *surface);
-/* Starts following X windows, once XWayland is set up. */
-void fw_rated_xsurfaces_init(struct fw_ratings *ratings);
+/* Starts following clients and X windows, once XWayland is set up. */
+void fw_rated_clients_init(struct fw_ratings *ratings);
 /* Forgets every client and X window. */
 void fw_rated_clients_finish(struct fw_ratings *ratings);
 

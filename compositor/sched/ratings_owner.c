@@ -1,9 +1,8 @@
 #include "compositor/listener.h"
+#include "compositor/sched/client.h"
 #include "compositor/sched/ratings_internal.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
-#include "compositor/shell/view.h"
-#include "compositor/shell/xwayland.h"
 #include "scheduler/gate.h"
 #include <stdlib.h>
 #include <unistd.h>
@@ -13,7 +12,7 @@
 
 /*
  * Which process a client is, for the ratings: a Wayland client's own, as
- * fw_client_process names it; an X window's, as Xwayland reports it; and
+ * fw_client_identify names it; an X window's, as Xwayland reports it; and
  * Xwayland's, which works for its X clients.
  */
 
@@ -25,53 +24,43 @@ struct fw_rated_xsurface {
 	struct wl_list link; /* fw_ratings.xsurfaces */
 };
 
-static void handle_client_destroy(struct wl_listener *listener, void *data) {
-	struct fw_rated_client *rc = wl_container_of(listener, rc, destroy);
-	wl_list_remove(&rc->destroy.link);
-	fw_rated_unref(rc->rated);
-	free(rc);
+struct fw_client *fw_rated_client_get(
+		struct fw_ratings *ratings, struct wl_client *wl_client) {
+	struct fw_client *client = fw_client_get(wl_client);
+	if (client == NULL || client->rated_set) {
+		return client;
+	}
+	if (!fw_client_identify(client)) {
+		return NULL;
+	}
+	pid_t pid = client->process.pid;
+	if (pid > 0 && pid != getpid()) {
+		client->rated = fw_rated_get(
+				ratings, pid, fw_client_dup_pidfd(client), client->uid);
+		if (client->rated != NULL && client->xwayland) {
+			/* wlroots' window manager blocks fairway on Xwayland. */
+			client->rated->never_idle = true;
+		}
+	}
+	struct gate *gate = fw_sched_get_gate(ratings->server->sched);
+	struct gate_connection *conn =
+			gate != NULL ? gate_connection_from_client(wl_client) : NULL;
+	if (conn != NULL) {
+		client->service_ns = gate_connection_service_ns(conn);
+	}
+	client->rated_set = true;
+	return client;
 }
 
-struct fw_rated_client *fw_rated_client_get(
-		struct fw_ratings *ratings, struct wl_client *client) {
-	struct wl_listener *listener =
-			wl_client_get_destroy_listener(client, handle_client_destroy);
-	if (listener != NULL) {
-		struct fw_rated_client *rc = wl_container_of(listener, rc, destroy);
-		return rc;
-	}
-	struct fw_server *server = ratings->server;
-	pid_t pid;
-	uid_t uid;
-	int pidfd;
-	if (!fw_client_process(server, client, &pid, &uid, &pidfd)) {
-		return NULL;
-	}
-	struct fw_rated_client *rc = calloc(1, sizeof(*rc));
-	if (rc == NULL) {
-		if (pidfd >= 0) {
-			close(pidfd);
-		}
-		return NULL;
-	}
-	if (pid > 0 && pid != getpid()) {
-		rc->rated = fw_rated_get(ratings, pid, pidfd, uid);
-		if (rc->rated != NULL && client == fw_xwayland_client(server)) {
-			/* wlroots' window manager blocks fairway on Xwayland. */
-			rc->rated->never_idle = true;
-		}
-	} else if (pidfd >= 0) {
-		close(pidfd);
-	}
-	struct gate *gate = fw_sched_get_gate(server->sched);
-	struct gate_connection *conn =
-			gate != NULL ? gate_connection_from_client(client) : NULL;
-	if (conn != NULL) {
-		rc->service_ns = gate_connection_service_ns(conn);
-	}
-	rc->destroy.notify = handle_client_destroy;
-	wl_client_add_destroy_listener(client, &rc->destroy);
-	return rc;
+/* Its process is no longer rated for it. */
+static void forget_client(struct fw_client *client) {
+	fw_rated_unref(client->rated);
+	client->rated = NULL;
+	client->rated_set = false;
+}
+
+static void handle_client_destroy(struct wl_listener *listener, void *data) {
+	forget_client(data);
 }
 
 /*
@@ -82,17 +71,17 @@ struct fw_rated_client *fw_rated_client_get(
  */
 static struct fw_rated *xsurface_rated(struct fw_rated_xsurface *xs) {
 	struct fw_ratings *ratings = xs->ratings;
-	struct wl_client *client = fw_xwayland_client(ratings->server);
+	struct fw_client *xwayland = ratings->clients->xwayland;
 	pid_t pid = xs->xsurface->pid;
-	if (xs->rated != NULL || client == NULL || pid <= 0 || pid == getpid()) {
+	if (xs->rated != NULL || xwayland == NULL || pid <= 0 || pid == getpid()) {
 		return xs->rated;
 	}
-	pid_t xwayland_pid = 0;
-	fw_client_process(ratings->server, client, &xwayland_pid, NULL, NULL);
-	if (pid == xwayland_pid) {
+	fw_client_identify(xwayland);
+	if (pid == xwayland->process.pid) {
 		return NULL;
 	}
-	struct fw_rated_client *parent = fw_rated_client_get(ratings, client);
+	struct fw_client *parent =
+			fw_rated_client_get(ratings, xwayland->wl_client);
 	if (parent == NULL) {
 		/* Xwayland's own process is not known yet: later. */
 		return NULL;
@@ -121,9 +110,9 @@ struct fw_rated *fw_rated_surface_owner(
 			}
 		}
 	}
-	struct fw_rated_client *rc = fw_rated_client_get(
+	struct fw_client *client = fw_rated_client_get(
 			ratings, wl_resource_get_client(surface->resource));
-	return rc != NULL ? rc->rated : NULL;
+	return client != NULL ? client->rated : NULL;
 }
 
 static void xsurface_destroy(struct fw_rated_xsurface *xs) {
@@ -152,7 +141,9 @@ static void handle_new_xsurface(struct wl_listener *listener, void *data) {
 	wl_list_insert(&ratings->xsurfaces, &xs->link);
 }
 
-void fw_rated_xsurfaces_init(struct fw_ratings *ratings) {
+void fw_rated_clients_init(struct fw_ratings *ratings) {
+	fw_listener_connect(&ratings->client_destroy,
+			&ratings->clients->events.destroy, handle_client_destroy);
 	struct wlr_xwayland *xwayland = ratings->server->xwayland;
 	if (xwayland != NULL) {
 		fw_listener_connect(&ratings->new_xsurface,
@@ -166,13 +157,9 @@ void fw_rated_clients_finish(struct fw_ratings *ratings) {
 	wl_list_for_each_safe(xs, xs_tmp, &ratings->xsurfaces, link) {
 		xsurface_destroy(xs);
 	}
-	struct wl_client *client;
-	wl_client_for_each(
-			client, wl_display_get_client_list(ratings->server->display)) {
-		struct wl_listener *listener =
-				wl_client_get_destroy_listener(client, handle_client_destroy);
-		if (listener != NULL) {
-			handle_client_destroy(listener, client);
-		}
+	fw_listener_disconnect(&ratings->client_destroy);
+	struct fw_client *client;
+	wl_list_for_each(client, &ratings->clients->clients, link) {
+		forget_client(client);
 	}
 }

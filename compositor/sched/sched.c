@@ -1,11 +1,10 @@
 #include "compositor/sched/sched.h"
 #include "compositor/config/config_apply.h"
 #include "compositor/output/frame_schedule.h"
+#include "compositor/sched/client.h"
 #include "compositor/sched/client_create.h"
 #include "compositor/sched/ratings.h"
 #include "compositor/server.h"
-#include "compositor/shell/view.h"
-#include "compositor/shell/xwayland.h"
 #include "scheduler/capped_file.h"
 #include "scheduler/client_stats.h"
 #include "scheduler/gate.h"
@@ -32,6 +31,7 @@
 struct fw_sched {
 	struct fw_server *server;
 	struct gate *gate; /* NULL with --scheduler off */
+	struct fw_client_list *clients;
 	const char *socket_name;
 	struct capped_file *stats_file;
 	struct gate_stats_file *stats;
@@ -188,7 +188,10 @@ struct fw_sched *fw_sched_create(struct fw_server *server) {
 	bool listening = server->config.scheduler
 			? listen_through_gate(sched)
 			: listen_through_libwayland(sched);
-	if (!listening) {
+	if (listening) {
+		sched->clients = fw_client_list_create(server->display, sched->gate);
+	}
+	if (sched->clients == NULL) {
 		fw_sched_destroy(sched);
 		return NULL;
 	}
@@ -210,6 +213,7 @@ void fw_sched_destroy(struct fw_sched *sched) {
 	gate_stats_file_destroy(sched->stats);
 	capped_file_close(sched->stats_file);
 	fw_client_create_set_gate(NULL);
+	fw_client_list_destroy(sched->clients);
 	gate_destroy(sched->gate);
 	free(sched);
 }
@@ -232,6 +236,10 @@ struct wl_client *fw_sched_adopt_client(struct fw_sched *sched, int fd) {
 
 struct gate *fw_sched_get_gate(const struct fw_sched *sched) {
 	return sched != NULL ? sched->gate : NULL;
+}
+
+struct fw_client_list *fw_sched_get_clients(const struct fw_sched *sched) {
+	return sched->clients;
 }
 
 struct gate_trace *fw_sched_get_trace(const struct fw_sched *sched) {
@@ -310,37 +318,4 @@ void fw_sched_note_window_event(
 	if (surface != NULL && surface->resource != NULL) {
 		note_gate(server, wl_resource_get_client(surface->resource));
 	}
-}
-
-bool fw_client_process(struct fw_server *server, struct wl_client *client,
-		pid_t *pid, uid_t *uid, int *pidfd) {
-	pid_t found_pid = 0;
-	uid_t found_uid = (uid_t)-1;
-	int found_pidfd = -1;
-	struct gate *gate = fw_sched_get_gate(server->sched);
-	if (gate != NULL) {
-		struct gate_connection *conn = gate_connection_from_client(client);
-		if (conn != NULL) {
-			if (!gate_connection_get_process(conn, &found_pid, &found_uid)) {
-				return false;
-			}
-			if (pidfd != NULL && found_pid > 0) {
-				found_pidfd = gate_connection_dup_pidfd(conn);
-			}
-		}
-	} else if (client != fw_xwayland_client(server)) {
-		/* Its socket's peer; Xwayland's is fairway, which made it. */
-		gid_t gid;
-		wl_client_get_credentials(client, &found_pid, &found_uid, &gid);
-	}
-	if (pid != NULL) {
-		*pid = found_pid;
-	}
-	if (uid != NULL) {
-		*uid = found_uid;
-	}
-	if (pidfd != NULL) {
-		*pidfd = found_pidfd;
-	}
-	return true;
 }

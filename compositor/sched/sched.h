@@ -14,6 +14,7 @@
  * gate do nothing.
  */
 
+struct fw_client_list;
 struct fw_server;
 struct fw_sched;
 struct gate;
@@ -45,6 +46,8 @@ const char *fw_sched_socket_name(const struct fw_sched *sched);
 struct wl_client *fw_sched_adopt_client(struct fw_sched *sched, int fd);
 /* The gate, for its client API (scheduler/gate.h); NULL when off. */
 struct gate *fw_sched_get_gate(const struct fw_sched *sched);
+/* Every client's record (client.h). */
+struct fw_client_list *fw_sched_get_clients(const struct fw_sched *sched);
 /* The --trace writer (scheduler/trace.h), or NULL without one. */
 struct gate_trace *fw_sched_get_trace(const struct fw_sched *sched);
 
@@ -77,22 +80,5 @@ void fw_sched_note_surface(
  */
 void fw_sched_note_window_event(
 		struct fw_server *server, struct wlr_surface *surface);
-
-/*
- * The client's process, for everything in fairway that names one (ratings
- * and hints, application rules, Xwayland): with the gate, as it pinned it
- * (scheduler/peer.h); with --scheduler off, libwayland's credentials.
- * Returns false while it is not known yet (Xwayland before its first
- * request); *pid is 0 where no process can be named (Xwayland's
- * connection without the gate names fairway). *pidfd, where asked for, is
- * the caller's to close, or -1. Any of them may be NULL.
- *
- * This is the only place fairway asks wl_client_get_credentials, and only
- * with the gate off: on a gated client libwayland's end is a socketpair
- * fairway made, whatever the transport, so libwayland (and any code that
- * asks it) names fairway's own process.
- */
-bool fw_client_process(struct fw_server *server, struct wl_client *client,
-		pid_t *pid, uid_t *uid, int *pidfd);
 
 #endif

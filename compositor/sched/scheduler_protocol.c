@@ -1,9 +1,10 @@
 #include "compositor/sched/scheduler_protocol.h"
+#include "compositor/listener.h"
+#include "compositor/sched/client.h"
 #include "compositor/sched/ratings.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "compositor/shell/view.h"
-#include "compositor/shell/xwayland.h"
 #include "fairway-scheduler-unstable-v1-protocol.h"
 #include "scheduler/client_stats.h"
 #include "scheduler/clock.h"
@@ -39,7 +40,9 @@ struct fw_scheduler_protocol {
 	struct wl_global *self_global;
 	struct wl_list clients; /* fw_sp_client.link, oldest first */
 	struct wl_list managers; /* fw_sp_manager.link */
+	struct fw_client_list *records;
 	struct wl_listener new_connection;
+	struct wl_listener client_destroy;
 	struct wl_event_source *identify; /* runs while a manager is bound */
 	uint32_t next_id;
 	/*
@@ -55,11 +58,9 @@ struct fw_sp_client {
 	struct fw_scheduler_protocol *sp;
 	struct gate_connection *conn;
 	struct wl_client *client;
+	struct fw_client *record; /* who it is (client.h) */
 	uint32_t id;
-	bool known; /* its process is, pid and uid below */
-	pid_t pid;
-	uid_t uid;
-	char comm[16];
+	bool known; /* its process is, and was told */
 	/*
 	 * Its app_ids, each ended by a NUL; app_ids_len bytes in all, NULL
 	 * while it has none. Allocated as they come, like stats: most clients
@@ -71,7 +72,6 @@ struct fw_sp_client {
 	struct gate_client_stats *stats; /* NULL until a subscriber asks */
 	int64_t stats_ns; /* when stats was read; 0: never */
 	struct wl_list handles; /* fw_sp_handle.client_link */
-	struct wl_listener destroy;
 	struct wl_list link; /* fw_scheduler_protocol.clients */
 };
 
@@ -101,39 +101,12 @@ static const struct fairway_scheduler_self_v1_interface self_impl;
 
 /* --- who a client is ---------------------------------------------------- */
 
-static void read_comm(pid_t pid, char comm[16]) {
-	comm[0] = '\0';
-	if (pid <= 0) {
-		return;
-	}
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	FILE *file = fopen(path, "re");
-	if (file == NULL) {
-		return;
-	}
-	if (fgets(comm, 16, file) != NULL) {
-		comm[strcspn(comm, "\n")] = '\0';
-	} else {
-		comm[0] = '\0';
-	}
-	fclose(file);
-}
-
 /* Whether the process is now known where it was not: info comes again. */
 static bool identify_process(struct fw_sp_client *sc) {
-	if (sc->known) {
-		return false;
-	}
-	pid_t pid;
-	uid_t uid;
-	if (!fw_client_process(sc->sp->server, sc->client, &pid, &uid, NULL)) {
+	if (sc->known || !fw_client_identify(sc->record)) {
 		return false;
 	}
 	sc->known = true;
-	sc->pid = pid;
-	sc->uid = uid;
-	read_comm(pid, sc->comm);
 	return true;
 }
 
@@ -188,8 +161,9 @@ static bool identify_app_ids(struct fw_sp_client *sc) {
 
 static void send_identity(struct fw_sp_handle *handle) {
 	struct fw_sp_client *sc = handle->client;
+	const struct fw_client *record = sc->record;
 	uint32_t flags = 0;
-	if (sc->client == fw_xwayland_client(sc->sp->server)) {
+	if (record->xwayland) {
 		flags |= FAIRWAY_SCHEDULER_CLIENT_V1_FLAGS_XWAYLAND;
 	}
 	if (handle->manager != NULL &&
@@ -197,8 +171,9 @@ static void send_identity(struct fw_sp_handle *handle) {
 		flags |= FAIRWAY_SCHEDULER_CLIENT_V1_FLAGS_SELF;
 	}
 	fairway_scheduler_client_v1_send_info(handle->resource, sc->id,
-			sc->known ? sc->pid : 0, sc->known ? sc->uid : (uint32_t)-1,
-			sc->comm, flags);
+			sc->known ? record->process.pid : 0,
+			sc->known ? record->uid : (uint32_t)-1,
+			sc->known ? record->process.comm : "", flags);
 	for (size_t at = 0; at < sc->app_ids_len;
 			at += strlen(sc->app_ids + at) + 1) {
 		fairway_scheduler_client_v1_send_app_id(
@@ -396,10 +371,12 @@ static void handle_set_priority(struct wl_client *client,
 	struct fw_sp_client *sc = handle->client;
 	struct fw_server *server = sc->sp->server;
 	if (fw_sched_set_client_priority(server->sched, sc->client, priority)) {
-		pid_t by = 0;
-		fw_client_process(server, client, &by, NULL, NULL);
+		struct fw_client *by = fw_client_get(client);
 		wlr_log(WLR_INFO, "Client pid %d (%s): priority %d, set by pid %d",
-				(int)sc->pid, sc->comm, priority, (int)by);
+				(int)sc->record->process.pid, sc->record->process.comm,
+				priority,
+				by != NULL && fw_client_identify(by) ? (int)by->process.pid
+													 : 0);
 		sc->stats_ns = 0;
 	}
 }
@@ -487,22 +464,24 @@ static void client_destroy(struct fw_sp_client *sc) {
 		fairway_scheduler_client_v1_send_closed(handle->resource);
 		handle_close(handle);
 	}
-	wl_list_remove(&sc->destroy.link);
+	sc->record->protocol = NULL;
 	wl_list_remove(&sc->link);
 	free(sc->app_ids);
 	free(sc->stats);
 	free(sc);
 }
 
-static void handle_connection_destroy(
-		struct wl_listener *listener, void *data) {
-	struct fw_sp_client *sc = wl_container_of(listener, sc, destroy);
-	client_destroy(sc);
+static void handle_client_destroy(struct wl_listener *listener, void *data) {
+	struct fw_client *record = data;
+	if (record->protocol != NULL) {
+		client_destroy(record->protocol);
+	}
 }
 
 static void client_add(
 		struct fw_scheduler_protocol *sp, struct gate_connection *conn) {
-	struct fw_sp_client *sc = calloc(1, sizeof(*sc));
+	struct fw_client *record = fw_client_get(gate_connection_get_client(conn));
+	struct fw_sp_client *sc = record != NULL ? calloc(1, sizeof(*sc)) : NULL;
 	if (sc == NULL) {
 		wlr_log(WLR_ERROR,
 				"Cannot follow a new client for the scheduler "
@@ -511,12 +490,12 @@ static void client_add(
 	}
 	sc->sp = sp;
 	sc->conn = conn;
-	sc->client = gate_connection_get_client(conn);
+	sc->client = record->wl_client;
+	sc->record = record;
+	record->protocol = sc;
 	sc->id = ++sp->next_id;
 	wl_list_init(&sc->handles);
 	identify_process(sc);
-	sc->destroy.notify = handle_connection_destroy;
-	gate_connection_add_destroy_listener(conn, &sc->destroy);
 	wl_list_insert(sp->clients.prev, &sc->link);
 	struct fw_sp_manager *manager;
 	wl_list_for_each(manager, &sp->managers, link) {
@@ -543,12 +522,11 @@ static enum wl_iterator_result add_existing(
 /* fairway's own uid, or root: who may see and raise every client. */
 static bool client_privileged(
 		struct fw_scheduler_protocol *sp, const struct wl_client *client) {
-	uid_t uid;
-	if (!fw_client_process(
-				sp->server, (struct wl_client *)client, NULL, &uid, NULL)) {
+	struct fw_client *record = fw_client_get((struct wl_client *)client);
+	if (record == NULL || !fw_client_identify(record)) {
 		return false;
 	}
-	return uid == 0 || uid == geteuid();
+	return record->uid == 0 || record->uid == geteuid();
 }
 
 static bool filter_global(const struct wl_client *client,
@@ -732,6 +710,7 @@ struct fw_scheduler_protocol *fw_scheduler_protocol_create(
 	}
 	sp->server = server;
 	sp->gate = gate;
+	sp->records = fw_sched_get_clients(server->sched);
 	wl_list_init(&sp->clients);
 	wl_list_init(&sp->managers);
 	sp->identify = wl_event_loop_add_timer(server->loop, handle_identify, sp);
@@ -752,6 +731,8 @@ struct fw_scheduler_protocol *fw_scheduler_protocol_create(
 	wl_display_set_global_filter(server->display, filter_global, sp);
 	sp->new_connection.notify = handle_new_connection;
 	gate_add_new_connection_listener(gate, &sp->new_connection);
+	fw_listener_connect(&sp->client_destroy, &sp->records->events.destroy,
+			handle_client_destroy);
 	return sp;
 
 error_manager:
@@ -773,6 +754,7 @@ void fw_scheduler_protocol_destroy(struct fw_scheduler_protocol *sp) {
 	wl_global_destroy(sp->manager_global);
 	wl_global_destroy(sp->self_global);
 	wl_list_remove(&sp->new_connection.link);
+	fw_listener_disconnect(&sp->client_destroy);
 	/* Normally none is left: every client went first. */
 	while (!wl_list_empty(&sp->managers)) {
 		struct fw_sp_manager *manager =

@@ -2,6 +2,7 @@
 #include "compositor/input/seat.h"
 #include "compositor/kill_timer.h"
 #include "compositor/listener.h"
+#include "compositor/sched/client.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "compositor/shell/view.h"
@@ -375,14 +376,6 @@ bool fw_xwayland_init(struct fw_server *server) {
 	return true;
 }
 
-struct wl_client *fw_xwayland_client(struct fw_server *server) {
-	struct wlr_xwayland *xwayland = server->xwayland;
-	if (xwayland == NULL || xwayland->server == NULL) {
-		return NULL;
-	}
-	return xwayland->server->client;
-}
-
 /* Turns the loop until the X connection hangs up, or for at most ms. */
 static void wait_for_xwm_exit(struct fw_server *server, int ms) {
 	struct wlr_xwayland *xwayland = server->xwayland;
@@ -419,9 +412,10 @@ void fw_xwayland_finish(struct fw_server *server) {
 	struct wlr_xwayland_server *xserver = xwayland->server;
 	if (xwayland->xwm != NULL && xserver != NULL && xserver->client != NULL) {
 		/* Xwayland as the gate pinned it (peer.h), never by its name. */
-		pid_t pid = 0;
-		int pidfd = -1;
-		fw_client_process(server, xserver->client, &pid, NULL, &pidfd);
+		struct fw_client *record = fw_client_get(xserver->client);
+		bool known = record != NULL && fw_client_identify(record);
+		pid_t pid = known ? record->process.pid : 0;
+		int pidfd = known ? fw_client_dup_pidfd(record) : -1;
 		struct fw_kill_timer timer;
 		bool armed = fw_kill_timer_init(&timer, pidfd, 1000);
 		if (!armed) {

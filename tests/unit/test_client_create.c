@@ -3,8 +3,15 @@
 #include "tests/unit/check.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <wayland-server-core.h>
 
@@ -71,8 +78,112 @@ static void test_success_takes_fd(void) {
 	wl_display_destroy(display);
 }
 
+/* What a client_created listener saw of the client being made. */
+static int created, created_by_hand;
+
+static void handle_created(struct wl_listener *listener, void *data) {
+	created++;
+	if (fw_client_create_by_hand()) {
+		created_by_hand++;
+	}
+}
+
+/*
+ * A socket whose peer is another process, as libwayland's own accept
+ * hands wl_client_create with --scheduler off: a child connects to a
+ * listening socket and waits to be killed.
+ */
+static int accept_from_child(pid_t *child) {
+	int listening = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	CHECK(listening >= 0);
+	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	/* Abstract: nothing to clean up. */
+	snprintf(addr.sun_path + 1, sizeof(addr.sun_path) - 1,
+			"fairway-test-client-create-%d", (int)getpid());
+	socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+			strlen(addr.sun_path + 1));
+	CHECK(bind(listening, (struct sockaddr *)&addr, len) == 0);
+	CHECK(listen(listening, 1) == 0);
+	*child = fork();
+	CHECK(*child >= 0);
+	if (*child == 0) {
+		int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (fd < 0 || connect(fd, (struct sockaddr *)&addr, len) != 0) {
+			_exit(1);
+		}
+		pause();
+		_exit(0);
+	}
+	int fd = accept4(listening, NULL, NULL, SOCK_CLOEXEC);
+	CHECK(fd >= 0);
+	close(listening);
+	return fd;
+}
+
+/*
+ * Xwayland's client is known as it is made: on a socketpair of fairway's,
+ * by hand, with the gate or without; one accepted from another process
+ * is not, and neither is one made outside wl_client_create.
+ */
+static void test_by_hand(void) {
+	struct wl_display *display = wl_display_create();
+	CHECK(display != NULL);
+	struct wl_listener listener = {.notify = handle_created};
+	wl_display_add_client_created_listener(display, &listener);
+	CHECK(!fw_client_create_by_hand());
+
+	int pair[2];
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0);
+	struct wl_client *client = wl_client_create(display, pair[0]);
+	CHECK(client != NULL);
+	CHECK_INT(created, 1);
+	CHECK_INT(created_by_hand, 1);
+	CHECK(!fw_client_create_by_hand());
+	wl_client_destroy(client);
+	close(pair[1]);
+
+	pid_t child;
+	int fd = accept_from_child(&child);
+	client = wl_client_create(display, fd);
+	CHECK(client != NULL);
+	CHECK_INT(created, 2);
+	CHECK_INT(created_by_hand, 1);
+	wl_client_destroy(client);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0);
+	client = fw_real_wl_client_create(display, pair[0]);
+	CHECK(client != NULL);
+	CHECK_INT(created, 3);
+	CHECK_INT(created_by_hand, 1);
+	wl_client_destroy(client);
+	close(pair[1]);
+
+	struct gate_config config;
+	gate_config_default(&config);
+	config.create_client = fw_real_wl_client_create;
+	struct gate *gate = gate_create(display, &config);
+	CHECK(gate != NULL);
+	fw_client_create_set_gate(gate);
+	/* The gate's transport self-test made clients of its own. */
+	created = created_by_hand = 0;
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0);
+	client = wl_client_create(display, pair[0]);
+	CHECK(client != NULL);
+	CHECK_INT(created, 1);
+	CHECK_INT(created_by_hand, 1);
+	wl_client_destroy(client);
+	close(pair[1]);
+	fw_client_create_set_gate(NULL);
+	gate_destroy(gate);
+	wl_list_remove(&listener.link);
+	wl_display_destroy(display);
+}
+
 int main(void) {
 	test_failure_leaves_fd();
 	test_success_takes_fd();
+	test_by_hand();
 	return 0;
 }

@@ -1,0 +1,167 @@
+#include "compositor/sched/client.h"
+#include "compositor/sched/client_create.h"
+#include "scheduler/gate.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wlr/util/log.h>
+
+void fw_client_process_read(struct fw_client_process *process, pid_t pid) {
+	*process = (struct fw_client_process){.pid = pid};
+	if (pid <= 0) {
+		return;
+	}
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	FILE *file = fopen(path, "re");
+	if (file != NULL) {
+		if (fgets(process->comm, sizeof(process->comm), file) != NULL) {
+			process->comm[strcspn(process->comm, "\n")] = '\0';
+		} else {
+			process->comm[0] = '\0';
+		}
+		fclose(file);
+	}
+	char target[PATH_MAX];
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	ssize_t len = readlink(path, target, sizeof(target) - 1);
+	if (len > 0) {
+		target[len] = '\0';
+		/* An executable replaced since it started reads "... (deleted)". */
+		const char *deleted = " (deleted)";
+		size_t tail = strlen(deleted);
+		if ((size_t)len > tail && strcmp(target + len - tail, deleted) == 0) {
+			target[len - tail] = '\0';
+		}
+		const char *base = strrchr(target, '/');
+		base = base != NULL ? base + 1 : target;
+		size_t n = strnlen(base, sizeof(process->exe) - 1);
+		memcpy(process->exe, base, n);
+		process->exe[n] = '\0';
+	}
+}
+
+bool fw_client_identify(struct fw_client *client) {
+	if (client->known) {
+		return true;
+	}
+	pid_t pid = 0;
+	uid_t uid = (uid_t)-1;
+	struct gate *gate = client->list->gate;
+	if (gate != NULL) {
+		struct gate_connection *conn =
+				gate_connection_from_client(client->wl_client);
+		if (conn != NULL && !gate_connection_get_process(conn, &pid, &uid)) {
+			return false;
+		}
+	} else if (!client->xwayland) {
+		/* Its socket's peer; Xwayland's is fairway, which made it. */
+		gid_t gid;
+		wl_client_get_credentials(client->wl_client, &pid, &uid, &gid);
+	}
+	client->known = true;
+	client->uid = uid;
+	fw_client_process_read(&client->process, pid);
+	return true;
+}
+
+int fw_client_dup_pidfd(const struct fw_client *client) {
+	struct gate_connection *conn = client->list->gate != NULL
+			? gate_connection_from_client(client->wl_client)
+			: NULL;
+	return conn != NULL && client->known && client->process.pid > 0
+			? gate_connection_dup_pidfd(conn)
+			: -1;
+}
+
+static void handle_identify(void *data) {
+	struct fw_client *client = data;
+	client->identify = NULL;
+	fw_client_identify(client);
+	wl_signal_emit(&client->list->events.identified, client);
+}
+
+static void handle_destroy(struct wl_listener *listener, void *data) {
+	struct fw_client *client = wl_container_of(listener, client, destroy);
+	struct fw_client_list *list = client->list;
+	wl_signal_emit(&list->events.destroy, client);
+	if (client->identify != NULL) {
+		wl_event_source_remove(client->identify);
+	}
+	if (list->xwayland == client) {
+		list->xwayland = NULL;
+	}
+	wl_list_remove(&client->destroy.link);
+	wl_list_remove(&client->link);
+	free(client);
+}
+
+struct fw_client *fw_client_get(struct wl_client *wl_client) {
+	struct wl_listener *listener =
+			wl_client_get_destroy_listener(wl_client, handle_destroy);
+	if (listener == NULL) {
+		return NULL;
+	}
+	struct fw_client *client = wl_container_of(listener, client, destroy);
+	return client;
+}
+
+bool fw_client_is_xwayland(struct wl_client *wl_client) {
+	struct fw_client *client =
+			wl_client != NULL ? fw_client_get(wl_client) : NULL;
+	return client != NULL && client->xwayland;
+}
+
+static void handle_client_created(struct wl_listener *listener, void *data) {
+	struct fw_client_list *list =
+			wl_container_of(listener, list, client_created);
+	struct wl_client *wl_client = data;
+	struct fw_client *client = calloc(1, sizeof(*client));
+	if (client == NULL) {
+		wlr_log(WLR_ERROR, "Out of memory for a client's record");
+		return;
+	}
+	client->wl_client = wl_client;
+	client->list = list;
+	client->xwayland = fw_client_create_by_hand();
+	wl_list_init(&client->toplevels);
+	client->identify =
+			wl_event_loop_add_idle(list->loop, handle_identify, client);
+	client->destroy.notify = handle_destroy;
+	wl_client_add_destroy_listener(wl_client, &client->destroy);
+	wl_list_insert(list->clients.prev, &client->link);
+	if (client->xwayland) {
+		list->xwayland = client;
+	}
+}
+
+struct fw_client_list *fw_client_list_create(
+		struct wl_display *display, struct gate *gate) {
+	struct fw_client_list *list = calloc(1, sizeof(*list));
+	if (list == NULL) {
+		return NULL;
+	}
+	list->loop = wl_display_get_event_loop(display);
+	list->gate = gate;
+	wl_list_init(&list->clients);
+	wl_signal_init(&list->events.identified);
+	wl_signal_init(&list->events.destroy);
+	list->client_created.notify = handle_client_created;
+	wl_display_add_client_created_listener(display, &list->client_created);
+	return list;
+}
+
+void fw_client_list_destroy(struct fw_client_list *list) {
+	if (list == NULL) {
+		return;
+	}
+	/* Normally none is left: every client went first. */
+	while (!wl_list_empty(&list->clients)) {
+		struct fw_client *client =
+				wl_container_of(list->clients.next, client, link);
+		handle_destroy(&client->destroy, client->wl_client);
+	}
+	wl_list_remove(&list->client_created.link);
+	free(list);
+}
