@@ -20,6 +20,7 @@
 #include "compositor/shell/xdg_shell.h"
 #include "compositor/shell/xwayland.h"
 #include "compositor/spawn.h"
+#include "scheduler/stats_file.h"
 #include <ctype.h>
 #include <errno.h>
 #include <signal.h>
@@ -332,11 +333,38 @@ static void add_nested_outputs(struct fw_server *server) {
 	}
 }
 
+/* --stats: each client's frame figures and class, on its line. */
+static int stats_client_fields(
+		void *data, struct wl_client *client, char *buf, size_t size) {
+	struct fw_server *server = data;
+	int len = fw_frame_schedule_client_json(
+			server->frame_schedule, client, buf, size);
+	if (len < 0 || (size_t)len >= size) {
+		return len;
+	}
+	int more = fw_ratings_client_json(
+			server, client, buf + len, size - (size_t)len);
+	return more < 0 ? more : len + more;
+}
+
+/* --stats: the outputs' frame figures and the ratings' lines. */
+static void stats_lines(void *data, struct capped_file *out, double t) {
+	struct fw_server *server = data;
+	fw_frame_schedule_write_outputs(server->frame_schedule, out, t);
+	fw_ratings_write_stats(server, out, t);
+}
+
 bool fw_server_start(struct fw_server *server) {
 	server->sched = fw_sched_create(server);
 	if (server->sched == NULL) {
 		return false;
 	}
+	fw_sched_set_stats_extra(server->sched,
+			&(struct gate_stats_extra){
+					.client_fields = stats_client_fields,
+					.write_lines = stats_lines,
+					.data = server,
+			});
 	const char *socket_name = fw_sched_socket_name(server->sched);
 	if (!server->config.embedded) {
 		setenv("WAYLAND_DISPLAY", socket_name, true);

@@ -1,7 +1,7 @@
 #include "compositor/input/cursor.h"
+#include "compositor/input/seat.h"
 #include "compositor/listener.h"
 #include "compositor/lock/lock.h"
-#include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "compositor/shell/layer_shell.h"
 #include "compositor/shell/view.h"
@@ -29,7 +29,7 @@ static void note_activity(struct fw_server *server) {
 static void note_pointer_client(struct fw_server *server) {
 	struct wlr_seat_client *client = server->seat->pointer_state.focused_client;
 	if (client != NULL) {
-		fw_sched_note_input(server, client->client);
+		fw_seat_note_input(server, client->client, NULL);
 	}
 }
 
@@ -287,7 +287,7 @@ static void handle_touch_down(struct wl_listener *listener, void *data) {
 	if (surface != NULL) {
 		wlr_seat_touch_notify_down(server->seat, surface, event->time_msec,
 				event->touch_id, sx, sy);
-		fw_sched_note_surface(server, surface);
+		fw_seat_note_input(server, NULL, surface);
 	}
 }
 
@@ -297,7 +297,7 @@ static void handle_touch_up(struct wl_listener *listener, void *data) {
 	struct wlr_touch_point *point =
 			wlr_seat_touch_get_point(server->seat, event->touch_id);
 	if (point != NULL) {
-		fw_sched_note_surface(server, point->surface);
+		fw_seat_note_input(server, NULL, point->surface);
 	}
 	wlr_seat_touch_notify_up(server->seat, event->time_msec, event->touch_id);
 }
@@ -323,7 +323,7 @@ static void handle_touch_motion(struct wl_listener *listener, void *data) {
 		wlr_seat_touch_notify_motion(
 				server->seat, event->time_msec, event->touch_id, sx, sy);
 	}
-	fw_sched_note_surface(server, point->surface);
+	fw_seat_note_input(server, NULL, point->surface);
 }
 
 static void handle_touch_frame(struct wl_listener *listener, void *data) {

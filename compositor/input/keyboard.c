@@ -5,7 +5,6 @@
 #include "compositor/input/seat.h"
 #include "compositor/listener.h"
 #include "compositor/lock/lock.h"
-#include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include <stdlib.h>
 #include <wlr/backend.h>
@@ -21,7 +20,7 @@ static void note_focused_client(struct fw_server *server) {
 	struct wlr_seat_client *client =
 			server->seat->keyboard_state.focused_client;
 	if (client != NULL) {
-		fw_sched_note_input(server, client->client);
+		fw_seat_note_input(server, client->client, NULL);
 	}
 }
 

@@ -4,6 +4,9 @@
 #include "compositor/input/keyboard.h"
 #include "compositor/listener.h"
 #include "compositor/lock/lock.h"
+#include "compositor/output/frame_schedule.h"
+#include "compositor/sched/client.h"
+#include "compositor/sched/ratings.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include <stdlib.h>
@@ -77,6 +80,27 @@ void fw_seat_keyboard_removed(struct fw_server *server) {
 	update_capabilities(server);
 }
 
+void fw_seat_note_input(struct fw_server *server, struct wl_client *client,
+		struct wlr_surface *surface) {
+	if (surface != NULL) {
+		if (surface->resource == NULL) {
+			return;
+		}
+		client = wl_resource_get_client(surface->resource);
+	}
+	fw_sched_note_input(server->sched, client);
+	fw_frame_schedule_note_input(server->frame_schedule, client);
+	if (surface == NULL && fw_client_is_xwayland(client)) {
+		/* Which X client: the one whose window has the focus. */
+		surface = server->seat->keyboard_state.focused_surface;
+		if (surface == NULL || surface->resource == NULL ||
+				wl_resource_get_client(surface->resource) != client) {
+			surface = server->seat->pointer_state.focused_surface;
+		}
+	}
+	fw_ratings_note_input(server->ratings, client, surface);
+}
+
 void fw_seat_focus_surface(
 		struct fw_server *server, struct wlr_surface *surface) {
 	struct wlr_seat *seat = server->seat;
@@ -88,7 +112,7 @@ void fw_seat_focus_surface(
 			!fw_lock_input_allowed(server, surface)) {
 		return;
 	}
-	fw_sched_note_window_event(server, surface);
+	fw_sched_note_window_event(server->sched, surface);
 	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat);
 	if (keyboard != NULL) {
 		wlr_seat_keyboard_notify_enter(seat, surface, keyboard->keycodes,

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 
 struct fw_server;
+struct wl_client;
 struct wlr_input_device;
 struct wlr_surface;
 
@@ -15,5 +16,13 @@ void fw_seat_add_device(
 void fw_seat_keyboard_removed(struct fw_server *server);
 void fw_seat_focus_surface(
 		struct fw_server *server, struct wlr_surface *surface);
+/*
+ * Input went to client, or to the client of surface where known: key,
+ * button, motion, axis, touch. It is boosted in the gate, gets the first
+ * claim on the time before each frame deadline, and counts for its input
+ * rating.
+ */
+void fw_seat_note_input(struct fw_server *server, struct wl_client *client,
+		struct wlr_surface *surface);
 
 #endif

@@ -341,7 +341,7 @@ static void configure_surface(struct lock_surface *surface) {
 			surface->lock_surface, surface->width, surface->height);
 	/* The locker is the client the user waits on now. */
 	fw_sched_note_window_event(
-			surface->lock->server, surface->lock_surface->surface);
+			surface->lock->server->sched, surface->lock_surface->surface);
 }
 
 static void arrange_output(struct lock_output *output) {

@@ -48,19 +48,10 @@ static void set_class_soon(struct fw_ratings *ratings, struct fw_rated *rated) {
 	}
 }
 
-void fw_ratings_note_input(struct fw_server *server, struct wl_client *client,
+void fw_ratings_note_input(struct fw_ratings *ratings, struct wl_client *client,
 		struct wlr_surface *surface) {
-	struct fw_ratings *ratings = server->ratings;
 	if (ratings == NULL) {
 		return;
-	}
-	if (surface == NULL && fw_client_is_xwayland(client)) {
-		/* Which X client: the one whose window has the focus. */
-		surface = server->seat->keyboard_state.focused_surface;
-		if (surface == NULL || surface->resource == NULL ||
-				wl_resource_get_client(surface->resource) != client) {
-			surface = server->seat->pointer_state.focused_surface;
-		}
 	}
 	struct fw_rated *rated = NULL;
 	if (surface != NULL && surface->resource != NULL) {

@@ -20,8 +20,12 @@ bool fw_ratings_create(struct fw_server *server);
 void fw_ratings_destroy(struct fw_server *server);
 /* The hint map changed (a configuration reload): hints follow it now. */
 void fw_ratings_set_hint_targets(struct fw_server *server);
-/* Input went to client, to surface where known (both may be NULL). */
-void fw_ratings_note_input(struct fw_server *server, struct wl_client *client,
+/*
+ * Input went to client, to surface where known (both may be NULL): for
+ * Xwayland's client, the surface says which X client. Accepts NULL.
+ */
+struct fw_ratings;
+void fw_ratings_note_input(struct fw_ratings *ratings, struct wl_client *client,
 		struct wlr_surface *surface);
 
 /* What the ratings know of a client's process, for a live view of them. */

@@ -1,9 +1,7 @@
 #include "compositor/sched/sched.h"
 #include "compositor/config/config_apply.h"
-#include "compositor/output/frame_schedule.h"
 #include "compositor/sched/client.h"
 #include "compositor/sched/client_create.h"
-#include "compositor/sched/ratings.h"
 #include "compositor/server.h"
 #include "scheduler/capped_file.h"
 #include "scheduler/client_stats.h"
@@ -50,25 +48,6 @@ void fw_sched_log_to_wlr(void) {
 	sched_log_init(log_through_wlr);
 }
 
-static int stats_client_fields(
-		void *data, struct wl_client *client, char *buf, size_t size) {
-	struct fw_server *server = data;
-	int len = fw_frame_schedule_client_json(
-			server->frame_schedule, client, buf, size);
-	if (len < 0 || (size_t)len >= size) {
-		return len;
-	}
-	int more = fw_ratings_client_json(
-			server, client, buf + len, size - (size_t)len);
-	return more < 0 ? more : len + more;
-}
-
-static void stats_lines(void *data, struct capped_file *out, double t) {
-	struct fw_server *server = data;
-	fw_frame_schedule_write_outputs(server->frame_schedule, out, t);
-	fw_ratings_write_stats(server, out, t);
-}
-
 static bool start_stats_file(struct fw_sched *sched, const char *path) {
 	sched->stats_file = capped_file_open(path, STATS_FILE_CAP);
 	if (sched->stats_file == NULL) {
@@ -81,12 +60,6 @@ static bool start_stats_file(struct fw_sched *sched, const char *path) {
 		wlr_log(WLR_ERROR, "Cannot start writing statistics");
 		return false;
 	}
-	gate_stats_file_set_extra(sched->stats,
-			&(struct gate_stats_extra){
-					.client_fields = stats_client_fields,
-					.write_lines = stats_lines,
-					.data = sched->server,
-			});
 	return true;
 }
 
@@ -288,34 +261,23 @@ bool fw_sched_set_client_priority(
 			gate_set_client_priority(sched->gate, client, priority);
 }
 
-static void note_gate(struct fw_server *server, struct wl_client *client) {
-	struct gate *gate = fw_sched_get_gate(server->sched);
+void fw_sched_set_stats_extra(
+		struct fw_sched *sched, const struct gate_stats_extra *extra) {
+	if (sched->stats != NULL) {
+		gate_stats_file_set_extra(sched->stats, extra);
+	}
+}
+
+void fw_sched_note_input(struct fw_sched *sched, struct wl_client *client) {
+	struct gate *gate = fw_sched_get_gate(sched);
 	if (gate != NULL && client != NULL) {
 		gate_note_input(gate, client);
 	}
 }
 
-void fw_sched_note_input(struct fw_server *server, struct wl_client *client) {
-	note_gate(server, client);
-	fw_frame_schedule_note_input(server->frame_schedule, client);
-	fw_ratings_note_input(server, client, NULL);
-}
-
-void fw_sched_note_surface(
-		struct fw_server *server, struct wlr_surface *surface) {
-	if (surface == NULL || surface->resource == NULL) {
-		return;
-	}
-	struct wl_client *client = wl_resource_get_client(surface->resource);
-	note_gate(server, client);
-	fw_frame_schedule_note_input(server->frame_schedule, client);
-	/* The surface says which X client, where the wl_client is Xwayland. */
-	fw_ratings_note_input(server, client, surface);
-}
-
 void fw_sched_note_window_event(
-		struct fw_server *server, struct wlr_surface *surface) {
+		struct fw_sched *sched, struct wlr_surface *surface) {
 	if (surface != NULL && surface->resource != NULL) {
-		note_gate(server, wl_resource_get_client(surface->resource));
+		fw_sched_note_input(sched, wl_resource_get_client(surface->resource));
 	}
 }

@@ -18,6 +18,7 @@ struct fw_client_list;
 struct fw_server;
 struct fw_sched;
 struct gate;
+struct gate_stats_extra;
 struct gate_trace;
 struct wl_client;
 struct wlr_surface;
@@ -66,19 +67,23 @@ bool fw_sched_set_client_priority(
 		struct fw_sched *sched, struct wl_client *client, int priority);
 
 /*
- * Called whenever client is delivered input: key, button, motion, axis,
- * touch. It boosts the client in the gate and counts for its input rating.
+ * --stats: what the rest of fairway adds to each client's line and to each
+ * period (the frame schedule's and the ratings'); nothing without --stats.
  */
-void fw_sched_note_input(struct fw_server *server, struct wl_client *client);
-/* Same, for the client that owns surface (may be NULL). */
-void fw_sched_note_surface(
-		struct fw_server *server, struct wlr_surface *surface);
+void fw_sched_set_stats_extra(
+		struct fw_sched *sched, const struct gate_stats_extra *extra);
+
+/*
+ * Input went to client (may be NULL): it is boosted in the gate. The
+ * seat's fw_seat_note_input tells the rest of fairway too.
+ */
+void fw_sched_note_input(struct fw_sched *sched, struct wl_client *client);
 /*
  * A window-management event went to the surface's client: configure,
  * activation, focus, close. Like Xorg's Expose and ConfigureNotify it boosts
  * the client in the gate, but it is no user input for the ratings.
  */
 void fw_sched_note_window_event(
-		struct fw_server *server, struct wlr_surface *surface);
+		struct fw_sched *sched, struct wlr_surface *surface);
 
 #endif

@@ -452,7 +452,7 @@ void fw_view_maximize(struct fw_view *view, bool maximized) {
 		wlr_foreign_toplevel_handle_v1_set_maximized(
 				view->toplevel_handle, view->maximized);
 	}
-	fw_sched_note_window_event(view->server, view->surface);
+	fw_sched_note_window_event(view->server->sched, view->surface);
 }
 
 void fw_view_fullscreen(struct fw_view *view, bool fullscreen) {
@@ -499,7 +499,7 @@ void fw_view_fullscreen(struct fw_view *view, bool fullscreen) {
 		wlr_foreign_toplevel_handle_v1_set_fullscreen(
 				view->toplevel_handle, view->fullscreen);
 	}
-	fw_sched_note_window_event(view->server, view->surface);
+	fw_sched_note_window_event(view->server->sched, view->surface);
 }
 
 void fw_view_plan_state(struct fw_view *view, bool maximized, bool fullscreen) {
@@ -520,7 +520,7 @@ void fw_view_plan_state(struct fw_view *view, bool maximized, bool fullscreen) {
 }
 
 void fw_view_close(struct fw_view *view) {
-	fw_sched_note_window_event(view->server, view->surface);
+	fw_sched_note_window_event(view->server->sched, view->surface);
 	view->impl->close(view);
 }
 

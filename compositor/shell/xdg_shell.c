@@ -51,12 +51,12 @@ static void xdg_configure(
 	}
 	wlr_xdg_toplevel_set_size(
 			xdg_view(view)->xdg_surface, (uint32_t)width, (uint32_t)height);
-	fw_sched_note_window_event(view->server, view->surface);
+	fw_sched_note_window_event(view->server->sched, view->surface);
 }
 
 static void xdg_set_activated(struct fw_view *view, bool activated) {
 	wlr_xdg_toplevel_set_activated(xdg_view(view)->xdg_surface, activated);
-	fw_sched_note_window_event(view->server, view->surface);
+	fw_sched_note_window_event(view->server->sched, view->surface);
 }
 
 static void xdg_set_maximized(struct fw_view *view, bool maximized) {

@@ -64,7 +64,7 @@ static void xwl_configure(
 	}
 	wlr_xwayland_surface_configure(xwl_view(view)->xsurface, (int16_t)x,
 			(int16_t)y, (uint16_t)width, (uint16_t)height);
-	fw_sched_note_window_event(view->server, view->surface);
+	fw_sched_note_window_event(view->server->sched, view->surface);
 }
 
 static void xwl_set_activated(struct fw_view *view, bool activated) {
@@ -73,7 +73,7 @@ static void xwl_set_activated(struct fw_view *view, bool activated) {
 	if (activated) {
 		wlr_xwayland_surface_restack(xsurface, NULL, XCB_STACK_MODE_ABOVE);
 	}
-	fw_sched_note_window_event(view->server, view->surface);
+	fw_sched_note_window_event(view->server->sched, view->surface);
 }
 
 static void xwl_set_maximized(struct fw_view *view, bool maximized) {
