@@ -1,5 +1,6 @@
 #include "compositor/server.h"
 #include "compositor/config/config_apply.h"
+#include "compositor/config/config_file.h"
 #include "compositor/demo.h"
 #include "compositor/input/cursor.h"
 #include "compositor/input/seat.h"
@@ -355,7 +356,7 @@ static void stats_lines(void *data, struct capped_file *out, double t) {
 }
 
 bool fw_server_start(struct fw_server *server) {
-	server->sched = fw_sched_create(server);
+	server->sched = fw_sched_create(server, &server->config.sched);
 	if (server->sched == NULL) {
 		return false;
 	}
@@ -387,11 +388,20 @@ bool fw_server_start(struct fw_server *server) {
 		unsetenv("DISPLAY");
 	}
 	server->app_rules = fw_app_rules_create(server);
-	if (server->app_rules == NULL || !fw_ratings_create(server)) {
+	if (server->app_rules == NULL ||
+			!fw_ratings_create(server, &server->config.hints)) {
 		return false;
 	}
+	fw_app_rules_set(
+			server->app_rules, server->file->rules, server->file->rule_count);
+	/* The ratings follow outputs from now on; these were there before. */
+	struct fw_output *output;
+	wl_list_for_each(output, &server->outputs, link) {
+		fw_ratings_add_output(server->ratings, output->wlr_output);
+	}
 	/* Without it fairway runs on; only fairway-top has nothing to show. */
-	server->scheduler_protocol = fw_scheduler_protocol_create(server);
+	server->scheduler_protocol =
+			fw_scheduler_protocol_create(server, fw_view_app_ids);
 	wlr_log(WLR_INFO, "Running on WAYLAND_DISPLAY=%s DISPLAY=%s", socket_name,
 			server->xwayland != NULL ? server->xwayland->display_name : "");
 

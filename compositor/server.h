@@ -1,6 +1,7 @@
 #ifndef FAIRWAY_COMPOSITOR_SERVER_H
 #define FAIRWAY_COMPOSITOR_SERVER_H
 
+#include "compositor/sched/sched.h"
 #include "scheduler/gate.h"
 #include "scheduler/hints.h"
 #include <stdbool.h>
@@ -19,15 +20,9 @@ enum fw_backend_kind {
 
 struct fw_config {
 	enum fw_backend_kind backend;
-	const char *socket; /* NULL: pick wayland-N */
 	int outputs;
 	int output_width, output_height;
-	bool scheduler;
-	enum gate_transport_choice gate_transport; /* --gate-transport */
-	double sched_interval_ms; /* 0: the scheduler's default */
-	double sched_max_slice_ms;
-	const char *stats_path; /* --stats: the gate's per-client records */
-	const char *trace_path; /* --trace: the gate's protocol trace */
+	struct fw_sched_config sched; /* the socket and the gate */
 	bool xwayland;
 	bool render_direct; /* --render: render.c's pass, else wlr_scene's */
 	bool frame_schedule; /* --frame-schedule auto (frame_schedule.c) */

@@ -175,8 +175,11 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			.outputs = 1,
 			.output_width = 1280,
 			.output_height = 720,
-			.scheduler = true,
-			.gate_transport = GATE_TRANSPORT_AUTO,
+			.sched =
+					{
+							.enabled = true,
+							.transport = GATE_TRANSPORT_AUTO,
+					},
 			.xwayland = true,
 			.render_direct = true,
 			.frame_schedule = true,
@@ -234,7 +237,7 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			if (optarg[0] == '\0' || strchr(optarg, '/') != NULL) {
 				return usage_error("bad --socket value", optarg);
 			}
-			config->socket = optarg;
+			config->sched.socket = optarg;
 			break;
 		case OPT_OUTPUTS:
 			if (!sched_parse_int(optarg, 1, 16, &config->outputs)) {
@@ -248,7 +251,7 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			}
 			break;
 		case OPT_SCHEDULER:
-			if (!parse_switch(optarg, "on", "off", &config->scheduler)) {
+			if (!parse_switch(optarg, "on", "off", &config->sched.enabled)) {
 				return usage_error("bad --scheduler value", optarg);
 			}
 			break;
@@ -256,7 +259,7 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			if ((choice = parse_choice(optarg, NAMES(transport_names))) < 0) {
 				return usage_error("bad --gate-transport value", optarg);
 			}
-			config->gate_transport = (enum gate_transport_choice)choice;
+			config->sched.transport = (enum gate_transport_choice)choice;
 			break;
 		case OPT_RENDER:
 			if (!parse_switch(
@@ -270,20 +273,20 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			}
 			break;
 		case OPT_SCHED_INTERVAL:
-			if (!parse_ms(optarg, &config->sched_interval_ms)) {
+			if (!parse_ms(optarg, &config->sched.interval_ms)) {
 				return usage_error("bad --sched-interval value", optarg);
 			}
 			break;
 		case OPT_SCHED_MAX_SLICE:
-			if (!parse_ms(optarg, &config->sched_max_slice_ms)) {
+			if (!parse_ms(optarg, &config->sched.max_slice_ms)) {
 				return usage_error("bad --sched-max-slice value", optarg);
 			}
 			break;
 		case OPT_STATS:
-			config->stats_path = optarg;
+			config->sched.stats_path = optarg;
 			break;
 		case OPT_TRACE:
-			config->trace_path = optarg;
+			config->sched.trace_path = optarg;
 			break;
 		case OPT_NO_XWAYLAND:
 			config->xwayland = false;

@@ -87,28 +87,17 @@ int fw_config_check(const struct fw_config *flags) {
  */
 static void merge(struct fw_config *config, const struct fw_config *flags,
 		const struct fw_file_config *file) {
-	config->sched_interval_ms = flags->sched_interval_ms > 0
-			? flags->sched_interval_ms
+	config->sched.interval_ms = flags->sched.interval_ms > 0
+			? flags->sched.interval_ms
 			: file->sched_interval_ms;
-	config->sched_max_slice_ms = flags->sched_max_slice_ms > 0
-			? flags->sched_max_slice_ms
+	config->sched.max_slice_ms = flags->sched.max_slice_ms > 0
+			? flags->sched.max_slice_ms
 			: file->sched_max_slice_ms;
 	for (int i = 0; i < RATINGS_CLASS_COUNT; i++) {
 		config->hints.targets[i] =
 				!flags->hint_map_set[i] && file->hint_map_set[i]
 				? file->hint_map[i]
 				: flags->hints.targets[i];
-	}
-}
-
-void fw_config_sched_params(
-		const struct fw_config *config, struct sched_params *params) {
-	sched_params_init(params,
-			config->sched_interval_ms > 0
-					? (int64_t)(config->sched_interval_ms * 1e6)
-					: GATE_DEFAULT_INTERVAL_NS);
-	if (config->sched_max_slice_ms > 0) {
-		params->max_slice_ns = (int64_t)(config->sched_max_slice_ms * 1e6);
 	}
 }
 
@@ -207,8 +196,8 @@ bool fw_config_reload(struct fw_server *server) {
 	}
 	fw_input_reconfigure(server);
 	fw_sched_apply_config(server->sched);
-	fw_ratings_set_hint_targets(server);
-	fw_app_rules_refresh(server->app_rules);
+	fw_ratings_set_hint_targets(server->ratings, server->config.hints.targets);
+	fw_app_rules_set(server->app_rules, file->rules, file->rule_count);
 	wlr_log(WLR_INFO, "Configuration reloaded from %s",
 			path != NULL ? path : "the built-in defaults");
 	free(path);

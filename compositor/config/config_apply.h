@@ -5,7 +5,6 @@
 
 struct fw_config;
 struct fw_server;
-struct sched_params;
 
 /*
  * The configuration file in a running fairway: found, read, merged with
@@ -38,9 +37,5 @@ void fw_config_autostart(struct fw_server *server);
 
 /* Reads the file again and applies it; false (and logged) if refused. */
 bool fw_config_reload(struct fw_server *server);
-
-/* The scheduler's slices for a configuration (flags merged with file). */
-void fw_config_sched_params(
-		const struct fw_config *config, struct sched_params *params);
 
 #endif

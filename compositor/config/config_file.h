@@ -1,6 +1,7 @@
 #ifndef FAIRWAY_COMPOSITOR_CONFIG_CONFIG_FILE_H
 #define FAIRWAY_COMPOSITOR_CONFIG_CONFIG_FILE_H
 
+#include "compositor/sched/app_rules.h"
 #include "scheduler/hints.h"
 #include "scheduler/ratings.h"
 #include <stdbool.h>
@@ -63,27 +64,6 @@ struct fw_input_config {
 	int accel_profile; /* -1: unset, 0: flat, 1: adaptive */
 	int tap; /* tap to click: -1 unset, 0 off, 1 on */
 	int natural_scroll; /* -1 unset, 0 off, 1 on */
-};
-
-enum fw_rule_match {
-	FW_MATCH_APP_ID, /* an xdg toplevel's app_id */
-	FW_MATCH_X_CLASS, /* an X window's WM_CLASS class */
-	FW_MATCH_EXE, /* the client process's comm or executable's name */
-};
-
-struct fw_rule {
-	enum fw_rule_match match;
-	char *pattern; /* fnmatch(3) */
-	bool has_priority;
-	int priority; /* the gate's client priority, -20 to 20 */
-	enum fw_rule_hint {
-		FW_HINT_NONE,
-		FW_HINT_CLASS, /* class, instead of the rated one */
-		FW_HINT_TARGET, /* target, whatever the class */
-	} hint;
-	enum ratings_class class;
-	struct hints_target target;
-	int line;
 };
 
 struct fw_file_config {

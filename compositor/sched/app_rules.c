@@ -1,5 +1,4 @@
 #include "compositor/sched/app_rules.h"
-#include "compositor/config/config_file.h"
 #include "compositor/listener.h"
 #include "compositor/sched/client.h"
 #include "compositor/sched/sched.h"
@@ -32,6 +31,8 @@ struct fw_app_xsurface {
 
 struct fw_app_rules {
 	struct fw_server *server;
+	const struct fw_rule *rules; /* in file order */
+	size_t rule_count;
 	struct fw_client_list *clients;
 	struct wl_list xsurfaces; /* fw_app_xsurface.link */
 	struct wl_listener client_identified;
@@ -78,8 +79,8 @@ static void apply_client(struct fw_app_rules *rules, struct fw_client *client) {
 	struct fw_server *server = rules->server;
 	bool has = false;
 	int priority = 0, line = 0;
-	for (size_t i = 0; i < server->file->rule_count; i++) {
-		const struct fw_rule *rule = &server->file->rules[i];
+	for (size_t i = 0; i < rules->rule_count; i++) {
+		const struct fw_rule *rule = &rules->rules[i];
 		if (rule->has_priority && client_matches(client, rule)) {
 			has = true;
 			priority = rule->priority;
@@ -244,13 +245,6 @@ struct fw_app_rules *fw_app_rules_create(struct fw_server *server) {
 		fw_listener_connect(&rules->xwayland_ready,
 				&server->xwayland->events.ready, handle_xwayland_ready);
 	}
-	/* Xwayland's client may be there already. */
-	struct fw_client *client;
-	wl_list_for_each(client, &rules->clients->clients, link) {
-		if (client->identify == NULL) {
-			apply_client(rules, client);
-		}
-	}
 	return rules;
 }
 
@@ -276,10 +270,14 @@ void fw_app_rules_destroy(struct fw_app_rules *rules) {
 	free(rules);
 }
 
-void fw_app_rules_refresh(struct fw_app_rules *rules) {
+void fw_app_rules_set(
+		struct fw_app_rules *rules, const struct fw_rule *list, size_t count) {
 	if (rules == NULL) {
 		return;
 	}
+	rules->rules = list;
+	rules->rule_count = count;
+	/* Xwayland's client may be there already, before the first call. */
 	struct fw_client *client;
 	wl_list_for_each(client, &rules->clients->clients, link) {
 		apply_client(rules, client);
@@ -314,8 +312,8 @@ void fw_app_rules_set_hint(struct fw_server *server, struct hints_proc *proc,
 		pid_t pid, enum ratings_class measured, int64_t now) {
 	struct fw_app_rules *rules = server->app_rules;
 	const struct fw_rule *hint = NULL;
-	for (size_t i = 0; rules != NULL && i < server->file->rule_count; i++) {
-		const struct fw_rule *rule = &server->file->rules[i];
+	for (size_t i = 0; rules != NULL && i < rules->rule_count; i++) {
+		const struct fw_rule *rule = &rules->rules[i];
 		if (rule->hint != FW_HINT_NONE && pid_matches(rules, pid, rule)) {
 			hint = rule;
 		}

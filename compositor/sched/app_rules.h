@@ -1,7 +1,10 @@
 #ifndef FAIRWAY_COMPOSITOR_SCHED_APP_RULES_H
 #define FAIRWAY_COMPOSITOR_SCHED_APP_RULES_H
 
+#include "scheduler/hints.h"
 #include "scheduler/ratings.h"
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -19,13 +22,41 @@ struct hints_proc;
  * own. Rules are read in file order and a later match wins, setting by
  * setting.
  */
+enum fw_rule_match {
+	FW_MATCH_APP_ID, /* an xdg toplevel's app_id */
+	FW_MATCH_X_CLASS, /* an X window's WM_CLASS class */
+	FW_MATCH_EXE, /* the client process's comm or executable's name */
+};
+
+struct fw_rule {
+	enum fw_rule_match match;
+	char *pattern; /* fnmatch(3) */
+	bool has_priority;
+	int priority; /* the gate's client priority, -20 to 20 */
+	enum fw_rule_hint {
+		FW_HINT_NONE,
+		FW_HINT_CLASS, /* class, instead of the rated one */
+		FW_HINT_TARGET, /* target, whatever the class */
+	} hint;
+	enum ratings_class class;
+	struct hints_target target;
+	int line;
+};
+
 struct fw_app_rules;
 
-/* Call once the shells and XWayland are set up, before clients come. */
+/*
+ * Call once the shells and XWayland are set up, before clients come; the
+ * rules come with fw_app_rules_set.
+ */
 struct fw_app_rules *fw_app_rules_create(struct fw_server *server);
 void fw_app_rules_destroy(struct fw_app_rules *rules);
-/* The rules changed (a reload): every connected client gets them again. */
-void fw_app_rules_refresh(struct fw_app_rules *rules);
+/*
+ * The rules in force (the configuration file's, in file order), until the
+ * next call: every connected client gets them again. Accepts NULL rules.
+ */
+void fw_app_rules_set(
+		struct fw_app_rules *rules, const struct fw_rule *list, size_t count);
 
 /*
  * Hands process pid's hints the class the rules give it, else the one

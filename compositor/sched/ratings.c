@@ -182,7 +182,8 @@ static void handle_frame_done(void *data) {
 	}
 }
 
-bool fw_ratings_create(struct fw_server *server) {
+bool fw_ratings_create(
+		struct fw_server *server, const struct hints_config *hints) {
 	/* What a fairway that crashed left behind goes back first. */
 	const char *state_dir = state_dir_locate();
 	hints_replay(state_dir);
@@ -196,9 +197,9 @@ bool fw_ratings_create(struct fw_server *server) {
 	ratings_params_default(&ratings->params);
 	wl_list_init(&ratings->rated);
 	wl_list_init(&ratings->xsurfaces);
-	if (server->config.hints.mode != HINTS_OFF) {
+	if (hints->mode != HINTS_OFF) {
 		/* Without a journal it can trust, fairway changes nothing. */
-		ratings->hints = hints_create(&server->config.hints, state_dir);
+		ratings->hints = hints_create(hints, state_dir);
 		if (ratings->hints == NULL) {
 			wlr_log(WLR_ERROR, "Cannot set up kernel hints: running without");
 		}
@@ -256,11 +257,16 @@ void fw_ratings_destroy(struct fw_server *server) {
 	free(ratings);
 }
 
-void fw_ratings_set_hint_targets(struct fw_server *server) {
-	struct fw_ratings *ratings = server->ratings;
+void fw_ratings_set_hint_targets(
+		struct fw_ratings *ratings, const struct hints_target *targets) {
 	if (ratings != NULL && ratings->hints != NULL) {
-		hints_set_targets(ratings->hints, server->config.hints.targets);
+		hints_set_targets(ratings->hints, targets);
 	}
+}
+
+void fw_ratings_add_output(
+		struct fw_ratings *ratings, struct wlr_output *output) {
+	fw_damage_tracker_add_output(ratings->damage, output);
 }
 
 void fw_ratings_read_client(struct fw_server *server, struct wl_client *client,

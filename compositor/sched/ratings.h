@@ -5,7 +5,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct fw_ratings;
 struct fw_server;
+struct hints_config;
+struct hints_target;
+struct wlr_output;
 struct wl_client;
 struct wlr_surface;
 
@@ -15,16 +19,23 @@ struct wlr_surface;
  * what a crashed fairway left in the journal first. Call once XWayland is
  * set up. The pieces: ratings_internal.h.
  */
-bool fw_ratings_create(struct fw_server *server);
+bool fw_ratings_create(
+		struct fw_server *server, const struct hints_config *hints);
 /* Restores every hinted thread. */
 void fw_ratings_destroy(struct fw_server *server);
 /* The hint map changed (a configuration reload): hints follow it now. */
-void fw_ratings_set_hint_targets(struct fw_server *server);
+void fw_ratings_set_hint_targets(
+		struct fw_ratings *ratings, const struct hints_target *targets);
+/*
+ * An output that was there before the ratings: its frames count too.
+ * Those that come later are followed without this.
+ */
+void fw_ratings_add_output(
+		struct fw_ratings *ratings, struct wlr_output *output);
 /*
  * Input went to client, to surface where known (both may be NULL): for
  * Xwayland's client, the surface says which X client. Accepts NULL.
  */
-struct fw_ratings;
 void fw_ratings_note_input(struct fw_ratings *ratings, struct wl_client *client,
 		struct wlr_surface *surface);
 

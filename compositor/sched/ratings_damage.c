@@ -1,6 +1,5 @@
 #include "compositor/sched/ratings_damage.h"
 #include "compositor/listener.h"
-#include "compositor/output/output.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "scheduler/trace.h"
@@ -235,10 +234,8 @@ static void handle_output_destroy(struct wl_listener *listener, void *data) {
 	free(ro);
 }
 
-static void handle_output_added(struct wl_listener *listener, void *data) {
-	struct fw_damage_tracker *tracker =
-			wl_container_of(listener, tracker, new_output);
-	struct wlr_output *output = data;
+void fw_damage_tracker_add_output(
+		struct fw_damage_tracker *tracker, struct wlr_output *output) {
 	struct fw_damage_output *ro = calloc(1, sizeof(*ro));
 	if (ro == NULL) {
 		return;
@@ -249,6 +246,12 @@ static void handle_output_added(struct wl_listener *listener, void *data) {
 	fw_listener_connect(
 			&ro->destroy, &output->events.destroy, handle_output_destroy);
 	wl_list_insert(&tracker->outputs, &ro->link);
+}
+
+static void handle_output_added(struct wl_listener *listener, void *data) {
+	struct fw_damage_tracker *tracker =
+			wl_container_of(listener, tracker, new_output);
+	fw_damage_tracker_add_output(tracker, data);
 }
 
 struct fw_damage_tracker *fw_damage_tracker_create(struct fw_server *server,
@@ -266,10 +269,6 @@ struct fw_damage_tracker *fw_damage_tracker_create(struct fw_server *server,
 			&server->compositor->events.new_surface, handle_new_surface);
 	fw_listener_connect(&tracker->new_output,
 			&server->backend->events.new_output, handle_output_added);
-	struct fw_output *output;
-	wl_list_for_each(output, &server->outputs, link) {
-		handle_output_added(&tracker->new_output, output->wlr_output);
-	}
 	return tracker;
 }
 

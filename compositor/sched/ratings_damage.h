@@ -2,6 +2,7 @@
 #define FAIRWAY_COMPOSITOR_SCHED_RATINGS_DAMAGE_H
 
 struct fw_server;
+struct wlr_output;
 struct wlr_surface;
 struct fw_damage_tracker;
 
@@ -32,5 +33,9 @@ struct fw_damage_callbacks {
 struct fw_damage_tracker *fw_damage_tracker_create(struct fw_server *server,
 		const struct fw_damage_callbacks *callbacks, void *data);
 void fw_damage_tracker_destroy(struct fw_damage_tracker *tracker);
+/* Follows an output that was there before the tracker; it follows new
+ * ones itself. */
+void fw_damage_tracker_add_output(
+		struct fw_damage_tracker *tracker, struct wlr_output *output);
 
 #endif

@@ -1,5 +1,4 @@
 #include "compositor/sched/sched.h"
-#include "compositor/config/config_apply.h"
 #include "compositor/sched/client.h"
 #include "compositor/sched/client_create.h"
 #include "compositor/server.h"
@@ -28,6 +27,7 @@
 
 struct fw_sched {
 	struct fw_server *server;
+	const struct fw_sched_config *config;
 	struct gate *gate; /* NULL with --scheduler off */
 	struct fw_client_list *clients;
 	const char *socket_name;
@@ -87,6 +87,17 @@ static int handle_sigusr1(int signal_number, void *data) {
 	return 0;
 }
 
+/* The slices the configuration asks for, else the scheduler's own. */
+static void derive_params(
+		const struct fw_sched_config *config, struct sched_params *params) {
+	sched_params_init(params,
+			config->interval_ms > 0 ? (int64_t)(config->interval_ms * 1e6)
+									: GATE_DEFAULT_INTERVAL_NS);
+	if (config->max_slice_ms > 0) {
+		params->max_slice_ns = (int64_t)(config->max_slice_ms * 1e6);
+	}
+}
+
 static void log_params(const struct sched_params *params) {
 	wlr_log(WLR_INFO, "Scheduler: interval %.2f ms, max slice %.2f ms",
 			params->interval_ns / 1e6, params->max_slice_ns / 1e6);
@@ -96,26 +107,26 @@ static bool listen_through_gate(struct fw_sched *sched) {
 	struct fw_server *server = sched->server;
 	struct gate_config config;
 	gate_config_default(&config);
-	fw_config_sched_params(&server->config, &config.sched);
-	config.transport = server->config.gate_transport;
+	derive_params(sched->config, &config.sched);
+	config.transport = sched->config->transport;
 	config.create_client = fw_real_wl_client_create;
 	sched->gate = gate_create(server->display, &config);
 	if (sched->gate == NULL) {
 		wlr_log(WLR_ERROR, "Cannot create the dispatch gate");
 		return false;
 	}
-	if (!gate_listen(sched->gate, server->config.socket)) {
+	if (!gate_listen(sched->gate, sched->config->socket)) {
 		wlr_log(WLR_ERROR, "Cannot listen on a Wayland socket");
 		return false;
 	}
 	sched->socket_name = gate_socket_name(sched->gate);
 	fw_client_create_set_gate(sched->gate);
-	if (server->config.stats_path != NULL &&
-			!start_stats_file(sched, server->config.stats_path)) {
+	if (sched->config->stats_path != NULL &&
+			!start_stats_file(sched, sched->config->stats_path)) {
 		return false;
 	}
-	if (server->config.trace_path != NULL &&
-			!start_trace(sched, server->config.trace_path)) {
+	if (sched->config->trace_path != NULL &&
+			!start_trace(sched, sched->config->trace_path)) {
 		return false;
 	}
 	sched->sigusr1_source = wl_event_loop_add_signal(
@@ -131,14 +142,14 @@ static bool listen_through_gate(struct fw_sched *sched) {
 static bool listen_through_libwayland(struct fw_sched *sched) {
 	struct fw_server *server = sched->server;
 	wlr_log(WLR_INFO, "Scheduler off: libwayland serves clients directly");
-	if (server->config.socket != NULL) {
-		if (wl_display_add_socket(server->display, server->config.socket) !=
+	if (sched->config->socket != NULL) {
+		if (wl_display_add_socket(server->display, sched->config->socket) !=
 				0) {
 			wlr_log(WLR_ERROR, "Cannot listen on Wayland socket %s",
-					server->config.socket);
+					sched->config->socket);
 			return false;
 		}
-		sched->socket_name = server->config.socket;
+		sched->socket_name = sched->config->socket;
 	} else {
 		sched->socket_name = wl_display_add_socket_auto(server->display);
 		if (sched->socket_name == NULL) {
@@ -148,19 +159,20 @@ static bool listen_through_libwayland(struct fw_sched *sched) {
 	}
 	/* Without the gate the trace comes from libwayland's protocol logger:
 	 * requests as they run, events as fairway's loop flushes them. */
-	return server->config.trace_path == NULL ||
-			start_trace(sched, server->config.trace_path);
+	return sched->config->trace_path == NULL ||
+			start_trace(sched, sched->config->trace_path);
 }
 
-struct fw_sched *fw_sched_create(struct fw_server *server) {
+struct fw_sched *fw_sched_create(
+		struct fw_server *server, const struct fw_sched_config *config) {
 	struct fw_sched *sched = calloc(1, sizeof(*sched));
 	if (sched == NULL) {
 		return NULL;
 	}
 	sched->server = server;
-	bool listening = server->config.scheduler
-			? listen_through_gate(sched)
-			: listen_through_libwayland(sched);
+	sched->config = config;
+	bool listening = config->enabled ? listen_through_gate(sched)
+									 : listen_through_libwayland(sched);
 	if (listening) {
 		sched->clients = fw_client_list_create(server->display, sched->gate);
 	}
@@ -250,7 +262,7 @@ void fw_sched_apply_config(struct fw_sched *sched) {
 		return;
 	}
 	struct sched_params params;
-	fw_config_sched_params(&sched->server->config, &params);
+	derive_params(sched->config, &params);
 	gate_set_sched_params(sched->gate, &params);
 	log_params(&params);
 }

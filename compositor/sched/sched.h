@@ -1,6 +1,7 @@
 #ifndef FAIRWAY_COMPOSITOR_SCHED_SCHED_H
 #define FAIRWAY_COMPOSITOR_SCHED_SCHED_H
 
+#include "scheduler/gate.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -23,14 +24,29 @@ struct gate_trace;
 struct wl_client;
 struct wlr_surface;
 
+/* What fairway's settings say of the socket and the gate. */
+struct fw_sched_config {
+	bool enabled; /* --scheduler: off, libwayland serves clients itself */
+	const char *socket; /* --socket; NULL: pick wayland-N */
+	enum gate_transport_choice transport; /* --gate-transport */
+	/* --sched-interval, --sched-max-slice or the file's scheduler lines;
+	 * 0: the scheduler's defaults. */
+	double interval_ms;
+	double max_slice_ms;
+	const char *stats_path; /* --stats: the gate's per-client records */
+	const char *trace_path; /* --trace: the gate's protocol trace */
+};
+
 /* sched_log goes to wlr_log: once, after wlr_log_init. */
 void fw_sched_log_to_wlr(void);
 
 /*
  * Listens on the Wayland socket, through the gate unless --scheduler off,
- * and starts --stats and --trace. NULL with the reason logged.
+ * and starts --stats and --trace, as config says; config is read again
+ * by fw_sched_apply_config. NULL with the reason logged.
  */
-struct fw_sched *fw_sched_create(struct fw_server *server);
+struct fw_sched *fw_sched_create(
+		struct fw_server *server, const struct fw_sched_config *config);
 /* Once every client has gone: closes the socket and the files. Accepts
  * NULL. */
 void fw_sched_destroy(struct fw_sched *sched);
@@ -60,7 +76,7 @@ void fw_sched_run(struct fw_sched *sched);
 /* Ends fw_sched_run at the end of the turn; callable from anywhere. */
 void fw_sched_stop(struct fw_sched *sched);
 
-/* The configuration's slices, after a reload. */
+/* The slices the configuration now gives, after a reload. */
 void fw_sched_apply_config(struct fw_sched *sched);
 /* Xorg's client priority (gate.h); false if the client is not gated. */
 bool fw_sched_set_client_priority(

@@ -4,7 +4,6 @@
 #include "compositor/sched/ratings.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
-#include "compositor/shell/view.h"
 #include "fairway-scheduler-unstable-v1-protocol.h"
 #include "scheduler/client_stats.h"
 #include "scheduler/clock.h"
@@ -35,6 +34,7 @@
 
 struct fw_scheduler_protocol {
 	struct fw_server *server;
+	fw_scheduler_protocol_app_ids_func app_ids;
 	struct gate *gate;
 	struct wl_global *manager_global;
 	struct wl_global *self_global;
@@ -110,37 +110,11 @@ static bool identify_process(struct fw_sp_client *sc) {
 	return true;
 }
 
-static bool has_app_id(const char *ids, size_t len, const char *id) {
-	for (size_t at = 0; at < len; at += strlen(ids + at) + 1) {
-		if (strcmp(ids + at, id) == 0) {
-			return true;
-		}
-	}
-	return false;
-}
-
 /* Whether its mapped windows' app_ids (X classes) changed. */
 static bool identify_app_ids(struct fw_sp_client *sc) {
 	char ids[APP_IDS_BYTES];
-	size_t len = 0;
-	int count = 0;
-	struct fw_view *view;
-	wl_list_for_each(view, &sc->sp->server->views, link) {
-		if (!view->mapped || view->surface == NULL ||
-				view->surface->resource == NULL ||
-				wl_resource_get_client(view->surface->resource) != sc->client) {
-			continue;
-		}
-		const char *id = view->impl->get_app_id(view);
-		size_t size = id != NULL ? strlen(id) + 1 : 0;
-		if (size <= 1 || count == APP_IDS_MAX || len + size > sizeof(ids) ||
-				has_app_id(ids, len, id)) {
-			continue;
-		}
-		memcpy(ids + len, id, size);
-		len += size;
-		count++;
-	}
+	size_t len = sc->sp->app_ids(
+			sc->sp->server, sc->client, ids, sizeof(ids), APP_IDS_MAX);
 	if (len == sc->app_ids_len &&
 			(len == 0 || memcmp(ids, sc->app_ids, len) == 0)) {
 		return false;
@@ -698,7 +672,7 @@ static void self_bind(
 /* --- the whole ---------------------------------------------------------- */
 
 struct fw_scheduler_protocol *fw_scheduler_protocol_create(
-		struct fw_server *server) {
+		struct fw_server *server, fw_scheduler_protocol_app_ids_func app_ids) {
 	struct gate *gate = fw_sched_get_gate(server->sched);
 	if (gate == NULL) {
 		wlr_log(WLR_INFO, "Scheduler off: no fairway_scheduler_manager_v1");
@@ -709,6 +683,7 @@ struct fw_scheduler_protocol *fw_scheduler_protocol_create(
 		goto error;
 	}
 	sp->server = server;
+	sp->app_ids = app_ids;
 	sp->gate = gate;
 	sp->records = fw_sched_get_clients(server->sched);
 	wl_list_init(&sp->clients);

@@ -9,6 +9,7 @@
 #include "compositor/shell/layer_shell.h"
 #include "compositor/shell/titlebar.h"
 #include <stdlib.h>
+#include <string.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
 #include <wlr/types/wlr_output.h>
@@ -571,4 +572,37 @@ struct fw_view *fw_view_from_surface(
 		}
 	}
 	return NULL;
+}
+
+static bool has_app_id(const char *ids, size_t len, const char *id) {
+	for (size_t at = 0; at < len; at += strlen(ids + at) + 1) {
+		if (strcmp(ids + at, id) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+size_t fw_view_app_ids(struct fw_server *server, struct wl_client *client,
+		char *ids, size_t size, int max) {
+	size_t len = 0;
+	int count = 0;
+	struct fw_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (!view->mapped || view->surface == NULL ||
+				view->surface->resource == NULL ||
+				wl_resource_get_client(view->surface->resource) != client) {
+			continue;
+		}
+		const char *id = view->impl->get_app_id(view);
+		size_t id_size = id != NULL ? strlen(id) + 1 : 0;
+		if (id_size <= 1 || count == max || len + id_size > size ||
+				has_app_id(ids, len, id)) {
+			continue;
+		}
+		memcpy(ids + len, id, id_size);
+		len += id_size;
+		count++;
+	}
+	return len;
 }

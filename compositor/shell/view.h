@@ -9,6 +9,7 @@ struct fw_output;
 struct fw_server;
 struct fw_title;
 struct fw_view;
+struct wl_client;
 
 enum fw_view_type {
 	FW_VIEW_XDG,
@@ -92,5 +93,12 @@ struct fw_view *fw_view_from_surface(
 		struct fw_server *server, struct wlr_surface *surface);
 void fw_view_cycle_focus(struct fw_server *server);
 struct fw_view *fw_view_focused(struct fw_server *server);
+/*
+ * The app_ids of client's mapped windows (X windows' classes for
+ * Xwayland's), front to back, each once and ended by a NUL, at most max
+ * of them and size bytes in all: the bytes written to ids.
+ */
+size_t fw_view_app_ids(struct fw_server *server, struct wl_client *client,
+		char *ids, size_t size, int max);
 
 #endif
