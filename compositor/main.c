@@ -23,7 +23,7 @@ int main(int argc, char *argv[]) {
 	wlr_log_init(config.log_level, NULL);
 	fw_sched_log_to_wlr();
 	if (config.check_config) {
-		return fw_config_check(&config);
+		return fw_config_apply_check(&config);
 	}
 	if (config.restore_hints) {
 		return fw_restore_hints();

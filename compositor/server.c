@@ -220,7 +220,7 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 	}
 	server->loop = wl_display_get_event_loop(server->display);
 	/* Before the backend: outputs and input devices read it. */
-	if (!fw_config_init(server)) {
+	if (!fw_config_apply_init(server)) {
 		goto error;
 	}
 
@@ -393,7 +393,7 @@ bool fw_server_start(struct fw_server *server) {
 		return false;
 	}
 	fw_app_rules_set(
-			server->app_rules, server->file->rules, server->file->rule_count);
+			server->app_rules, server->config.rules, server->config.rule_count);
 	/* The ratings follow outputs from now on; these were there before. */
 	struct fw_output *output;
 	wl_list_for_each(output, &server->outputs, link) {
@@ -409,7 +409,7 @@ bool fw_server_start(struct fw_server *server) {
 		server->started = true;
 		return true;
 	}
-	fw_config_autostart(server);
+	fw_config_apply_autostart(server);
 	if (server->config.command != NULL) {
 		server->child_pid = fw_spawn(server->config.command);
 		if (server->child_pid < 0) {
@@ -499,7 +499,7 @@ void fw_server_destroy(struct fw_server *server) {
 	if (server->sigchld_source != NULL) {
 		wl_event_source_remove(server->sigchld_source);
 	}
-	fw_config_finish(server);
+	fw_config_apply_finish(server);
 	/*
 	 * Before the display: its globals (xdg-output's manager) unhook from
 	 * the layout's destroy signal only when they see the layout go.

@@ -1,7 +1,7 @@
 #ifndef FAIRWAY_COMPOSITOR_SERVER_H
 #define FAIRWAY_COMPOSITOR_SERVER_H
 
-#include "compositor/sched/sched.h"
+#include "compositor/config/config.h"
 #include "scheduler/gate.h"
 #include "scheduler/hints.h"
 #include <stdbool.h>
@@ -9,41 +9,6 @@
 #include <sys/types.h>
 #include <wayland-server-core.h>
 #include <wlr/util/log.h>
-
-enum fw_backend_kind {
-	FW_BACKEND_AUTO,
-	FW_BACKEND_DRM,
-	FW_BACKEND_WAYLAND,
-	FW_BACKEND_X11,
-	FW_BACKEND_HEADLESS,
-};
-
-struct fw_config {
-	enum fw_backend_kind backend;
-	int outputs;
-	int output_width, output_height;
-	struct fw_sched_config sched; /* the socket and the gate */
-	bool xwayland;
-	bool render_direct; /* --render: render.c's pass, else wlr_scene's */
-	bool frame_schedule; /* --frame-schedule auto (frame_schedule.c) */
-	bool demo;
-	/*
-	 * Inside another program that drives it (the wlcs conformance
-	 * module): fairway leaves that program's environment alone, prints
-	 * no ready line and starts no demo, autostart or COMMAND.
-	 */
-	bool embedded;
-	struct hints_config hints; /* --hints, --hint-map (sched/ratings.c) */
-	bool restore_hints; /* --restore-hints: replay the journal, exit */
-	bool raise_priority; /* --raise-priority (self_priority.h) */
-	enum wlr_log_importance log_level;
-	char **command; /* NULL-terminated argv, NULL without COMMAND */
-	const char *config_path; /* --config, else NULL: the usual places */
-	bool check_config; /* --check-config: check the file and exit */
-	const char *check_config_path; /* its FILE, else NULL */
-	/* The classes --hint-map set: those the file's hint-map cannot change. */
-	bool hint_map_set[RATINGS_CLASS_COUNT];
-};
 
 enum fw_cursor_mode {
 	FW_CURSOR_PASSTHROUGH,
@@ -66,7 +31,6 @@ enum fw_layer {
 
 struct fw_view;
 struct fw_demo;
-struct fw_file_config;
 struct fw_app_rules;
 struct fw_lock;
 struct fw_idle;
@@ -75,11 +39,10 @@ struct fw_frame_schedule;
 struct fw_scheduler_protocol;
 
 struct fw_server {
-	/* The command line merged with the configuration file (flags win). */
+	/* The command line's settings and the configuration file's (flags win). */
 	struct fw_config config;
-	struct fw_config flags; /* the command line alone */
-	struct fw_file_config *file; /* the configuration file in force */
-	struct wl_event_source *sighup_source; /* reloads it */
+	struct fw_config flags; /* the command line's alone */
+	struct wl_event_source *sighup_source; /* reloads the file */
 	struct fw_app_rules *app_rules; /* its per-application rules */
 	struct wl_list pointers; /* fw_pointer.link: libinput's (input_config.c) */
 

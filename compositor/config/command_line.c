@@ -1,5 +1,5 @@
 #include "compositor/config/command_line.h"
-#include "compositor/server.h"
+#include "compositor/config/config.h"
 #include "scheduler/parse_number.h"
 #include <errno.h>
 #include <getopt.h>
@@ -164,35 +164,13 @@ static void note_hint_class(struct fw_config *config, const char *text) {
 		const char *name = ratings_class_name((enum ratings_class)i);
 		if (strlen(name) == (size_t)(colon - text) &&
 				strncmp(text, name, strlen(name)) == 0) {
-			config->hint_map_set[i] = true;
+			config->source.hint_map[i] = FW_CONFIG_FLAG;
 		}
 	}
 }
 
 int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
-	*config = (struct fw_config){
-			.backend = FW_BACKEND_AUTO,
-			.outputs = 1,
-			.output_width = 1280,
-			.output_height = 720,
-			.sched =
-					{
-							.enabled = true,
-							.transport = GATE_TRANSPORT_AUTO,
-					},
-			.xwayland = true,
-			.render_direct = true,
-			.frame_schedule = true,
-			/*
-			 * On: fairway competes with CPU-bound clients for the frames
-			 * they show, and an animation kept its rate better beside
-			 * them when it was raised (bench/README.md).
-			 */
-			.raise_priority = true,
-			.log_level = WLR_ERROR,
-	};
-	/* On: the kernel should see what the user sees. */
-	hints_config_default(&config->hints);
+	fw_config_init(config);
 
 	static const struct option long_options[] = {
 			{"backend", required_argument, NULL, OPT_BACKEND},
@@ -276,11 +254,13 @@ int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
 			if (!parse_ms(optarg, &config->sched.interval_ms)) {
 				return usage_error("bad --sched-interval value", optarg);
 			}
+			config->source.sched_interval = FW_CONFIG_FLAG;
 			break;
 		case OPT_SCHED_MAX_SLICE:
 			if (!parse_ms(optarg, &config->sched.max_slice_ms)) {
 				return usage_error("bad --sched-max-slice value", optarg);
 			}
+			config->source.sched_max_slice = FW_CONFIG_FLAG;
 			break;
 		case OPT_STATS:
 			config->sched.stats_path = optarg;

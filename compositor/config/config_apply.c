@@ -36,7 +36,12 @@ static char *user_config_path(void) {
 	return path;
 }
 
-char *fw_config_file_path(const struct fw_config *flags) {
+/*
+ * --config, else $XDG_CONFIG_HOME/fairway/config (~/.config without it),
+ * else FW_SYSCONFDIR/fairway/config, whichever exists first; NULL if
+ * none does. The caller frees it.
+ */
+static char *config_path(const struct fw_config *flags) {
 	if (flags->config_path != NULL) {
 		return strdup(flags->config_path);
 	}
@@ -51,10 +56,10 @@ char *fw_config_file_path(const struct fw_config *flags) {
 	return NULL;
 }
 
-int fw_config_check(const struct fw_config *flags) {
+int fw_config_apply_check(const struct fw_config *flags) {
 	char *path = flags->check_config_path != NULL
 			? strdup(flags->check_config_path)
-			: fw_config_file_path(flags);
+			: config_path(flags);
 	if (path == NULL) {
 		char *user = user_config_path();
 		fprintf(stderr, "fairway: no configuration file: neither %s nor %s\n",
@@ -63,84 +68,63 @@ int fw_config_check(const struct fw_config *flags) {
 		free(user);
 		return 1;
 	}
-	struct fw_file_config *file = fw_file_config_create();
-	if (file == NULL) {
-		free(path);
-		return 1;
-	}
-	bool ok = fw_file_config_load(file, path);
-	for (size_t i = 0; i < file->error_count; i++) {
-		fprintf(stderr, "%s\n", file->errors[i]);
+	/* The file alone: no flag hides what it says. */
+	struct fw_config config;
+	fw_config_init(&config);
+	bool ok = fw_config_file_load(&config, path);
+	for (size_t i = 0; i < config.error_count; i++) {
+		fprintf(stderr, "%s\n", config.errors[i]);
 	}
 	if (ok) {
 		printf("%s: ok\n", path);
 		fflush(stdout);
 	}
-	fw_file_config_destroy(file);
+	fw_config_finish(&config);
 	free(path);
 	return ok ? 0 : 1;
 }
 
 /*
- * What the file may set and the flags did not: the slices and the hint
- * map, class by class. Everything else in config is the flags' alone.
+ * The command line's settings with the file at path over them (the
+ * built-in ones without a file); false, with every error logged and
+ * nothing kept, if the file has any.
  */
-static void merge(struct fw_config *config, const struct fw_config *flags,
-		const struct fw_file_config *file) {
-	config->sched.interval_ms = flags->sched.interval_ms > 0
-			? flags->sched.interval_ms
-			: file->sched_interval_ms;
-	config->sched.max_slice_ms = flags->sched.max_slice_ms > 0
-			? flags->sched.max_slice_ms
-			: file->sched_max_slice_ms;
-	for (int i = 0; i < RATINGS_CLASS_COUNT; i++) {
-		config->hints.targets[i] =
-				!flags->hint_map_set[i] && file->hint_map_set[i]
-				? file->hint_map[i]
-				: flags->hints.targets[i];
+static bool read_config(struct fw_config *config, const struct fw_config *flags,
+		const char *path) {
+	/* The command line's own no memory: a plain copy. */
+	*config = *flags;
+	if (fw_config_file_load(config, path)) {
+		return true;
 	}
-}
-
-/* Reads the file at path; NULL with every error logged if it has any. */
-static struct fw_file_config *read_file(const char *path) {
-	struct fw_file_config *file = fw_file_config_create();
-	if (file == NULL) {
-		wlr_log(WLR_ERROR, "Out of memory reading the configuration");
-		return NULL;
+	for (size_t i = 0; i < config->error_count; i++) {
+		wlr_log(WLR_ERROR, "%s", config->errors[i]);
 	}
-	if (path != NULL && !fw_file_config_load(file, path)) {
-		for (size_t i = 0; i < file->error_count; i++) {
-			wlr_log(WLR_ERROR, "%s", file->errors[i]);
-		}
-		fw_file_config_destroy(file);
-		return NULL;
-	}
-	return file;
+	fw_config_finish(config);
+	return false;
 }
 
 static int handle_sighup(int signal_number, void *data) {
 	struct fw_server *server = data;
-	fw_config_reload(server);
+	fw_config_apply_reload(server);
 	return 0;
 }
 
-bool fw_config_init(struct fw_server *server) {
+bool fw_config_apply_init(struct fw_server *server) {
 	server->flags = server->config;
-	char *path = fw_config_file_path(&server->flags);
-	struct fw_file_config *file = read_file(path);
-	if (file == NULL && server->flags.config_path != NULL) {
+	char *path = config_path(&server->flags);
+	bool ok = read_config(&server->config, &server->flags, path);
+	if (!ok && server->flags.config_path != NULL) {
 		wlr_log(WLR_ERROR, "Not starting: %s has errors", path);
 		free(path);
 		return false;
 	}
-	if (file == NULL) {
+	if (!ok) {
 		/* A typo must not keep anyone out of their session. */
 		wlr_log(WLR_ERROR,
 				"%s has errors and is ignored: running on the built-in "
 				"defaults; fix it and send SIGHUP to reload",
 				path);
-		file = read_file(NULL);
-		if (file == NULL) {
+		if (!read_config(&server->config, &server->flags, NULL)) {
 			free(path);
 			return false;
 		}
@@ -150,35 +134,32 @@ bool fw_config_init(struct fw_server *server) {
 		wlr_log(WLR_INFO, "No configuration file: built-in defaults");
 	}
 	free(path);
-	server->file = file;
-	merge(&server->config, &server->flags, file);
 
 	server->sighup_source = wl_event_loop_add_signal(
 			server->loop, SIGHUP, handle_sighup, server);
 	return server->sighup_source != NULL;
 }
 
-void fw_config_finish(struct fw_server *server) {
+void fw_config_apply_finish(struct fw_server *server) {
 	if (server->sighup_source != NULL) {
 		wl_event_source_remove(server->sighup_source);
 		server->sighup_source = NULL;
 	}
-	fw_file_config_destroy(server->file);
-	server->file = NULL;
+	fw_config_finish(&server->config);
 }
 
-void fw_config_autostart(struct fw_server *server) {
-	for (size_t i = 0; i < server->file->autostart_count; i++) {
-		const char *command = server->file->autostart[i];
+void fw_config_apply_autostart(struct fw_server *server) {
+	for (size_t i = 0; i < server->config.autostart_count; i++) {
+		const char *command = server->config.autostart[i];
 		wlr_log(WLR_INFO, "Autostart: %s", command);
 		fw_spawn_shell(command);
 	}
 }
 
-bool fw_config_reload(struct fw_server *server) {
-	char *path = fw_config_file_path(&server->flags);
-	struct fw_file_config *file = read_file(path);
-	if (file == NULL) {
+bool fw_config_apply_reload(struct fw_server *server) {
+	char *path = config_path(&server->flags);
+	struct fw_config config;
+	if (!read_config(&config, &server->flags, path)) {
 		wlr_log(WLR_ERROR,
 				"Reload refused: %s has errors; the running configuration "
 				"stays",
@@ -186,9 +167,8 @@ bool fw_config_reload(struct fw_server *server) {
 		free(path);
 		return false;
 	}
-	fw_file_config_destroy(server->file);
-	server->file = file;
-	merge(&server->config, &server->flags, file);
+	fw_config_finish(&server->config);
+	server->config = config;
 
 	struct fw_output *output;
 	wl_list_for_each(output, &server->outputs, link) {
@@ -197,7 +177,8 @@ bool fw_config_reload(struct fw_server *server) {
 	fw_input_reconfigure(server);
 	fw_sched_apply_config(server->sched);
 	fw_ratings_set_hint_targets(server->ratings, server->config.hints.targets);
-	fw_app_rules_set(server->app_rules, file->rules, file->rule_count);
+	fw_app_rules_set(
+			server->app_rules, server->config.rules, server->config.rule_count);
 	wlr_log(WLR_INFO, "Configuration reloaded from %s",
 			path != NULL ? path : "the built-in defaults");
 	free(path);

@@ -7,35 +7,28 @@ struct fw_config;
 struct fw_server;
 
 /*
- * The configuration file in a running fairway: found, read, merged with
- * the command line (which wins), applied, and read again on SIGHUP or the
- * reload binding. A file with any error is refused whole: at start the
- * built-in defaults run instead (unless --config named it: then fairway
- * does not start), on reload the running configuration stays.
+ * The configuration file in a running fairway: found, read over the
+ * command line's settings (which win, config.h), applied, and read again
+ * on SIGHUP or the reload binding. A file with any error is refused whole: at
+ * start the built-in defaults run instead (unless --config named it: then
+ * fairway does not start), on reload the running configuration stays.
  */
-
-/*
- * --config, else $XDG_CONFIG_HOME/fairway/config (~/.config without it),
- * else FW_SYSCONFDIR/fairway/config, whichever exists first; NULL if
- * none does. The caller frees it.
- */
-char *fw_config_file_path(const struct fw_config *flags);
 
 /* --check-config: every error on stderr; the exit status (0: none). */
-int fw_config_check(const struct fw_config *flags);
+int fw_config_apply_check(const struct fw_config *flags);
 
 /*
- * Reads the file for a server being created (server->config holds the
- * flags) and merges it in; watches SIGHUP. False when fairway must not
+ * Reads the file for a server being created over the flags that
+ * server->config holds; watches SIGHUP. False when fairway must not
  * start.
  */
-bool fw_config_init(struct fw_server *server);
-void fw_config_finish(struct fw_server *server);
+bool fw_config_apply_init(struct fw_server *server);
+void fw_config_apply_finish(struct fw_server *server);
 
 /* Runs the file's exec lines: once, when fairway is ready. */
-void fw_config_autostart(struct fw_server *server);
+void fw_config_apply_autostart(struct fw_server *server);
 
 /* Reads the file again and applies it; false (and logged) if refused. */
-bool fw_config_reload(struct fw_server *server);
+bool fw_config_apply_reload(struct fw_server *server);
 
 #endif

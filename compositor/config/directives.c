@@ -11,6 +11,17 @@
 #include <wayland-server-protocol.h>
 #include <xkbcommon/xkbcommon.h>
 
+__attribute__((format(printf, 3, 4))) static void line_error(
+		struct fw_config *config, const struct line *line, const char *fmt,
+		...) {
+	char message[512];
+	va_list args;
+	va_start(args, fmt);
+	vsnprintf(message, sizeof(message), fmt, args);
+	va_end(args);
+	fw_config_add_error(config, line->path, line->number, "%s", message);
+}
+
 static bool parse_on_off(const char *text, int *out) {
 	if (strcmp(text, "on") == 0 || strcmp(text, "yes") == 0 ||
 			strcmp(text, "true") == 0) {
@@ -39,7 +50,7 @@ static const struct {
 };
 
 /* "Super+Shift+E": modifiers by name (any case), then one key. */
-static bool parse_combo(struct fw_file_config *config, const struct line *line,
+static bool parse_combo(struct fw_config *config, const struct line *line,
 		const char *text, uint32_t *modifiers, uint32_t *keysym) {
 	*modifiers = 0;
 	const char *part = text;
@@ -56,7 +67,7 @@ static bool parse_combo(struct fw_file_config *config, const struct line *line,
 			}
 		}
 		if (!known) {
-			fw_config_error(config, line,
+			line_error(config, line,
 					"unknown modifier '%.*s' in '%s' (Super, Alt, Ctrl, "
 					"Shift)",
 					(int)len, part, text);
@@ -69,7 +80,7 @@ static bool parse_combo(struct fw_file_config *config, const struct line *line,
 		sym = xkb_keysym_from_name(part, XKB_KEYSYM_CASE_INSENSITIVE);
 	}
 	if (sym == XKB_KEY_NoSymbol) {
-		fw_config_error(config, line,
+		line_error(config, line,
 				"unknown key '%s' in '%s' (an xkb keysym name)", part, text);
 		return false;
 	}
@@ -82,9 +93,9 @@ static const char *rest_of_line(const struct line *line, size_t i) {
 }
 
 static void parse_bind(struct parser *parser, const struct line *line) {
-	struct fw_file_config *config = parser->config;
+	struct fw_config *config = parser->config;
 	if (line->count < 3) {
-		fw_config_error(config, line,
+		line_error(config, line,
 				"usage: bind KEYS ACTION, or bind KEYS exec "
 				"COMMAND");
 		return;
@@ -95,32 +106,32 @@ static void parse_bind(struct parser *parser, const struct line *line) {
 	}
 	const char *name = line->words[2];
 	enum fw_action action;
-	if (!fw_action_from_name(name, &action)) {
-		fw_config_error(config, line,
+	if (!fw_config_action_from_name(name, &action)) {
+		line_error(config, line,
 				"unknown action '%s' (exec, terminal, close, cycle-focus, "
 				"maximize, fullscreen, reload, exit)",
 				name);
 		return;
 	}
 	if (action == FW_ACTION_EXEC && line->count < 4) {
-		fw_config_error(config, line, "exec needs a command");
+		line_error(config, line, "exec needs a command");
 		return;
 	}
 	if (action != FW_ACTION_EXEC && line->count > 3) {
-		fw_config_error(config, line, "'%s' takes no arguments, found '%s'",
-				name, line->words[3]);
+		line_error(config, line, "'%s' takes no arguments, found '%s'", name,
+				line->words[3]);
 		return;
 	}
 	if (!fw_config_set_binding(config, modifiers, keysym, action,
 				action == FW_ACTION_EXEC ? rest_of_line(line, 3) : NULL)) {
-		fw_config_error(config, line, "out of memory");
+		line_error(config, line, "out of memory");
 	}
 }
 
 static void parse_unbind(struct parser *parser, const struct line *line) {
-	struct fw_file_config *config = parser->config;
+	struct fw_config *config = parser->config;
 	if (line->count != 2) {
-		fw_config_error(config, line, "usage: unbind KEYS");
+		line_error(config, line, "usage: unbind KEYS");
 		return;
 	}
 	uint32_t modifiers, keysym;
@@ -130,7 +141,7 @@ static void parse_unbind(struct parser *parser, const struct line *line) {
 	struct fw_binding *binding =
 			fw_config_find_binding(config, modifiers, keysym);
 	if (binding == NULL) {
-		fw_config_error(config, line, "nothing is bound to %s", line->words[1]);
+		line_error(config, line, "nothing is bound to %s", line->words[1]);
 		return;
 	}
 	free(binding->command);
@@ -209,18 +220,18 @@ static const char *const transform_names[] = {
 };
 
 static struct fw_output_config *output_entry(
-		struct fw_file_config *config, const char *name) {
-	for (size_t i = 0; i < config->output_count; i++) {
-		if (strcmp(config->outputs[i].name, name) == 0) {
-			return &config->outputs[i];
+		struct fw_config *config, const char *name) {
+	for (size_t i = 0; i < config->output_config_count; i++) {
+		if (strcmp(config->output_configs[i].name, name) == 0) {
+			return &config->output_configs[i];
 		}
 	}
 	char *copy = strdup(name);
 	if (copy == NULL) {
 		return NULL;
 	}
-	struct fw_output_config *output = fw_config_grow(
-			&config->outputs, &config->output_count, sizeof(*output));
+	struct fw_output_config *output = fw_config_grow(&config->output_configs,
+			&config->output_config_count, sizeof(*output));
 	if (output == NULL) {
 		free(copy);
 		return NULL;
@@ -232,7 +243,7 @@ static struct fw_output_config *output_entry(
 }
 
 /* One "KEY VALUE" (or "enable"/"disable") of an output line at word i. */
-static size_t parse_output_setting(struct fw_file_config *config,
+static size_t parse_output_setting(struct fw_config *config,
 		const struct line *line, size_t i, struct fw_output_config *output) {
 	const char *key = line->words[i];
 	if (strcmp(key, "enable") == 0 || strcmp(key, "disable") == 0) {
@@ -240,24 +251,24 @@ static size_t parse_output_setting(struct fw_file_config *config,
 		return 1;
 	}
 	if (i + 1 >= line->count) {
-		fw_config_error(config, line, "'%s' needs a value", key);
+		line_error(config, line, "'%s' needs a value", key);
 		return 0;
 	}
 	const char *value = line->words[i + 1];
 	if (strcmp(key, "mode") == 0) {
 		if (!parse_mode(value, output)) {
-			fw_config_error(
+			line_error(
 					config, line, "bad mode '%s' (WIDTHxHEIGHT[@HZ])", value);
 			return 0;
 		}
 	} else if (strcmp(key, "position") == 0) {
 		if (!parse_position(value, output)) {
-			fw_config_error(config, line, "bad position '%s' (X,Y)", value);
+			line_error(config, line, "bad position '%s' (X,Y)", value);
 			return 0;
 		}
 	} else if (strcmp(key, "scale") == 0) {
 		if (!sched_parse_double(value, 0.25, 10, &output->scale)) {
-			fw_config_error(config, line, "bad scale '%s' (0.25 to 10)", value);
+			line_error(config, line, "bad scale '%s' (0.25 to 10)", value);
 			return 0;
 		}
 	} else if (strcmp(key, "transform") == 0) {
@@ -269,14 +280,14 @@ static size_t parse_output_setting(struct fw_file_config *config,
 			}
 		}
 		if (output->transform < 0) {
-			fw_config_error(config, line,
+			line_error(config, line,
 					"bad transform '%s' (normal, 90, 180, 270, flipped, "
 					"flipped-90, flipped-180, flipped-270)",
 					value);
 			return 0;
 		}
 	} else {
-		fw_config_error(config, line,
+		line_error(config, line,
 				"unknown output setting '%s' (mode, position, scale, "
 				"transform, enable, disable)",
 				key);
@@ -286,9 +297,9 @@ static size_t parse_output_setting(struct fw_file_config *config,
 }
 
 static void parse_output(struct parser *parser, const struct line *line) {
-	struct fw_file_config *config = parser->config;
+	struct fw_config *config = parser->config;
 	if (line->count < 3) {
-		fw_config_error(config, line, "usage: output NAME SETTING...");
+		line_error(config, line, "usage: output NAME SETTING...");
 		return;
 	}
 	/* Checked on a copy: a line with an error changes nothing. */
@@ -302,7 +313,7 @@ static void parse_output(struct parser *parser, const struct line *line) {
 	}
 	struct fw_output_config *output = output_entry(config, line->words[1]);
 	if (output == NULL) {
-		fw_config_error(config, line, "out of memory");
+		line_error(config, line, "out of memory");
 		return;
 	}
 	fw_config_merge_output(output, &parsed);
@@ -319,10 +330,10 @@ static bool set_string(char **field, const char *value) {
 }
 
 static void parse_keyboard(struct parser *parser, const struct line *line) {
-	struct fw_file_config *config = parser->config;
+	struct fw_config *config = parser->config;
 	struct fw_input_config *input = &config->input;
 	if (line->count != 3) {
-		fw_config_error(config, line, "usage: keyboard SETTING VALUE");
+		line_error(config, line, "usage: keyboard SETTING VALUE");
 		return;
 	}
 	const char *key = line->words[1], *value = line->words[2];
@@ -332,7 +343,7 @@ static void parse_keyboard(struct parser *parser, const struct line *line) {
 	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
 		if (strcmp(key, keys[i]) == 0) {
 			if (!set_string(names[i], value)) {
-				fw_config_error(config, line, "out of memory");
+				line_error(config, line, "out of memory");
 			}
 			parser->keymap_line = line->number;
 			return;
@@ -340,18 +351,18 @@ static void parse_keyboard(struct parser *parser, const struct line *line) {
 	}
 	if (strcmp(key, "repeat-rate") == 0) {
 		if (!sched_parse_int(value, 0, 1000, &input->repeat_rate)) {
-			fw_config_error(config, line,
+			line_error(config, line,
 					"bad repeat-rate '%s' (keys a second, 0 to 1000; 0: no "
 					"repeat)",
 					value);
 		}
 	} else if (strcmp(key, "repeat-delay") == 0) {
 		if (!sched_parse_int(value, 1, 10000, &input->repeat_delay)) {
-			fw_config_error(config, line,
-					"bad repeat-delay '%s' (ms, 1 to 10000)", value);
+			line_error(config, line, "bad repeat-delay '%s' (ms, 1 to 10000)",
+					value);
 		}
 	} else {
-		fw_config_error(config, line,
+		line_error(config, line,
 				"unknown keyboard setting '%s' (layout, variant, options, "
 				"model, rules, repeat-rate, repeat-delay)",
 				key);
@@ -359,16 +370,16 @@ static void parse_keyboard(struct parser *parser, const struct line *line) {
 }
 
 static void parse_pointer(struct parser *parser, const struct line *line) {
-	struct fw_file_config *config = parser->config;
+	struct fw_config *config = parser->config;
 	struct fw_input_config *input = &config->input;
 	if (line->count != 3) {
-		fw_config_error(config, line, "usage: pointer SETTING VALUE");
+		line_error(config, line, "usage: pointer SETTING VALUE");
 		return;
 	}
 	const char *key = line->words[1], *value = line->words[2];
 	if (strcmp(key, "accel") == 0) {
 		if (!sched_parse_double(value, -1, 1, &input->accel)) {
-			fw_config_error(config, line, "bad accel '%s' (-1 to 1)", value);
+			line_error(config, line, "bad accel '%s' (-1 to 1)", value);
 			return;
 		}
 		input->has_accel = true;
@@ -378,20 +389,20 @@ static void parse_pointer(struct parser *parser, const struct line *line) {
 		} else if (strcmp(value, "adaptive") == 0) {
 			input->accel_profile = 1;
 		} else {
-			fw_config_error(config, line,
-					"bad accel-profile '%s' (flat, adaptive)", value);
+			line_error(config, line, "bad accel-profile '%s' (flat, adaptive)",
+					value);
 		}
 	} else if (strcmp(key, "tap") == 0) {
 		if (!parse_on_off(value, &input->tap)) {
-			fw_config_error(config, line, "bad tap '%s' (on, off)", value);
+			line_error(config, line, "bad tap '%s' (on, off)", value);
 		}
 	} else if (strcmp(key, "natural-scroll") == 0) {
 		if (!parse_on_off(value, &input->natural_scroll)) {
-			fw_config_error(
+			line_error(
 					config, line, "bad natural-scroll '%s' (on, off)", value);
 		}
 	} else {
-		fw_config_error(config, line,
+		line_error(config, line,
 				"unknown pointer setting '%s' (accel, accel-profile, tap, "
 				"natural-scroll)",
 				key);
@@ -399,9 +410,9 @@ static void parse_pointer(struct parser *parser, const struct line *line) {
 }
 
 static void parse_exec(struct parser *parser, const struct line *line) {
-	struct fw_file_config *config = parser->config;
+	struct fw_config *config = parser->config;
 	if (line->count < 2) {
-		fw_config_error(config, line, "exec needs a command");
+		line_error(config, line, "exec needs a command");
 		return;
 	}
 	char *command = strdup(rest_of_line(line, 1));
@@ -411,30 +422,35 @@ static void parse_exec(struct parser *parser, const struct line *line) {
 			: NULL;
 	if (slot == NULL) {
 		free(command);
-		fw_config_error(config, line, "out of memory");
+		line_error(config, line, "out of memory");
 		return;
 	}
 	*slot = command;
 }
 
 static void parse_scheduler(struct parser *parser, const struct line *line) {
-	struct fw_file_config *config = parser->config;
+	struct fw_config *config = parser->config;
 	if (line->count != 3) {
-		fw_config_error(config, line, "usage: scheduler SETTING VALUE");
+		line_error(config, line, "usage: scheduler SETTING VALUE");
 		return;
 	}
 	const char *key = line->words[1], *value = line->words[2];
 	if (strcmp(key, "interval") == 0 || strcmp(key, "max-slice") == 0) {
-		double *field = key[0] == 'i' ? &config->sched_interval_ms
-									  : &config->sched_max_slice_ms;
-		if (!sched_parse_double(value, 0.05, 1000, field)) {
-			fw_config_error(
+		bool interval = key[0] == 'i';
+		double ms;
+		if (!sched_parse_double(value, 0.05, 1000, &ms)) {
+			line_error(
 					config, line, "bad %s '%s' (ms, 0.05 to 1000)", key, value);
+		} else if (fw_config_take(interval ? &config->source.sched_interval
+										   : &config->source.sched_max_slice,
+						   FW_CONFIG_FILE)) {
+			*(interval ? &config->sched.interval_ms
+					   : &config->sched.max_slice_ms) = ms;
 		}
 		return;
 	}
 	if (strcmp(key, "hint-map") != 0) {
-		fw_config_error(config, line,
+		line_error(config, line,
 				"unknown scheduler setting '%s' (interval, max-slice, "
 				"hint-map)",
 				key);
@@ -453,15 +469,16 @@ static void parse_scheduler(struct parser *parser, const struct line *line) {
 		}
 	}
 	if (class < 0 || !hints_config_parse_target(&scratch, value)) {
-		fw_config_error(config, line,
+		line_error(config, line,
 				"bad hint-map '%s' (CLASS:KEY=VALUE,... or CLASS:keep; "
 				"CLASS interactive, output, background or idle; KEYs "
 				"policy, nice, slice_us, uclamp_min)",
 				value);
 		return;
 	}
-	config->hint_map_set[class] = true;
-	config->hint_map[class] = scratch.targets[class];
+	if (fw_config_take(&config->source.hint_map[class], FW_CONFIG_FILE)) {
+		config->hints.targets[class] = scratch.targets[class];
+	}
 }
 
 /* A class name, or a target of its own: keep, or KEY=VALUE,... */
@@ -490,9 +507,9 @@ static bool parse_hint(const char *text, struct fw_rule *rule) {
 }
 
 static void parse_rule(struct parser *parser, const struct line *line) {
-	struct fw_file_config *config = parser->config;
+	struct fw_config *config = parser->config;
 	if (line->count < 4 || line->count % 2 != 0) {
-		fw_config_error(config, line,
+		line_error(config, line,
 				"usage: rule app_id|class|exe=PATTERN [priority N] [hint "
 				"CLASS|keep|KEY=VALUE,...]");
 		return;
@@ -508,28 +525,28 @@ static void parse_rule(struct parser *parser, const struct line *line) {
 	} else if (kind == 3 && strncmp(match, "exe", kind) == 0) {
 		rule.match = FW_MATCH_EXE;
 	} else {
-		fw_config_error(config, line,
+		line_error(config, line,
 				"bad match '%s' (app_id=PATTERN, class=PATTERN or "
 				"exe=PATTERN)",
 				match);
 		return;
 	}
 	if (eq[1] == '\0') {
-		fw_config_error(config, line, "empty pattern in '%s'", match);
+		line_error(config, line, "empty pattern in '%s'", match);
 		return;
 	}
 	for (size_t i = 2; i < line->count; i += 2) {
 		const char *key = line->words[i], *value = line->words[i + 1];
 		if (strcmp(key, "priority") == 0) {
 			if (!sched_parse_int(value, -20, 20, &rule.priority)) {
-				fw_config_error(
+				line_error(
 						config, line, "bad priority '%s' (-20 to 20)", value);
 				return;
 			}
 			rule.has_priority = true;
 		} else if (strcmp(key, "hint") == 0) {
 			if (!parse_hint(value, &rule)) {
-				fw_config_error(config, line,
+				line_error(config, line,
 						"bad hint '%s' (interactive, output, background, "
 						"idle; keep; or KEY=VALUE,... with policy, nice, "
 						"slice_us, uclamp_min)",
@@ -537,7 +554,7 @@ static void parse_rule(struct parser *parser, const struct line *line) {
 				return;
 			}
 		} else {
-			fw_config_error(config, line,
+			line_error(config, line,
 					"unknown rule setting '%s' (priority, "
 					"hint)",
 					key);
@@ -546,7 +563,7 @@ static void parse_rule(struct parser *parser, const struct line *line) {
 	}
 	if (rule.match == FW_MATCH_X_CLASS && rule.has_priority) {
 		/* The gate sees one connection for every X client: Xwayland's. */
-		fw_config_error(config, line,
+		line_error(config, line,
 				"priority cannot apply to X windows, which share Xwayland's "
 				"connection: use exe=Xwayland for all of them");
 		return;
@@ -557,7 +574,7 @@ static void parse_rule(struct parser *parser, const struct line *line) {
 			: NULL;
 	if (slot == NULL) {
 		free(rule.pattern);
-		fw_config_error(config, line, "out of memory");
+		line_error(config, line, "out of memory");
 		return;
 	}
 	*slot = rule;
@@ -584,7 +601,7 @@ void fw_config_directive(struct parser *parser, const struct line *line) {
 			return;
 		}
 	}
-	fw_config_error(parser->config, line,
+	line_error(parser->config, line,
 			"unknown directive '%s' (bind, unbind, output, keyboard, pointer, "
 			"exec, scheduler, rule)",
 			line->words[0]);
@@ -605,10 +622,10 @@ void fw_config_check_keymap(struct parser *parser, const char *path) {
 		return;
 	}
 	xkb_context_set_log_fn(context, ignore_xkb_log);
-	struct xkb_keymap *keymap = fw_input_config_keymap(input, context);
+	struct xkb_keymap *keymap = fw_config_keymap(input, context);
 	if (keymap == NULL) {
 		struct line line = {.path = path, .number = parser->keymap_line};
-		fw_config_error(parser->config, &line,
+		line_error(parser->config, &line,
 				"no keymap compiles from layout '%s', variant '%s', options "
 				"'%s', model '%s', rules '%s' (see xkeyboard-config(7))",
 				input->xkb_layout ? input->xkb_layout : "",

@@ -53,7 +53,7 @@ static void run_action(
 		}
 		break;
 	case FW_ACTION_RELOAD:
-		fw_config_reload(server);
+		fw_config_apply_reload(server);
 		break;
 	case FW_ACTION_EXIT:
 		fw_server_terminate(server, 0);
@@ -67,7 +67,7 @@ bool fw_bindings_handle(
 			(WLR_MODIFIER_LOGO | WLR_MODIFIER_SHIFT | WLR_MODIFIER_ALT |
 					WLR_MODIFIER_CTRL);
 	const struct fw_binding *binding =
-			fw_file_config_binding(server->file, mods, keysym);
+			fw_config_binding(&server->config, mods, keysym);
 	if (binding == NULL) {
 		return false;
 	}

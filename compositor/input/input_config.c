@@ -26,7 +26,7 @@ static struct xkb_keymap *compile_keymap(const struct fw_input_config *input) {
 	if (context == NULL) {
 		return NULL;
 	}
-	struct xkb_keymap *keymap = fw_input_config_keymap(input, context);
+	struct xkb_keymap *keymap = fw_config_keymap(input, context);
 	if (keymap == NULL) {
 		/* The parser compiled it already; the files may have changed. */
 		wlr_log(WLR_ERROR,
@@ -71,8 +71,8 @@ static bool configure_default_keyboard(struct fw_server *server,
 }
 
 bool fw_input_configure_default_keyboard(struct fw_server *server) {
-	struct xkb_keymap *keymap = compile_keymap(&server->file->input);
-	bool ok = configure_default_keyboard(server, &server->file->input, keymap);
+	struct xkb_keymap *keymap = compile_keymap(&server->config.input);
+	bool ok = configure_default_keyboard(server, &server->config.input, keymap);
 	xkb_keymap_unref(keymap);
 	return ok;
 }
@@ -81,9 +81,9 @@ void fw_input_configure_keyboard(
 		struct fw_server *server, struct fw_keyboard *keyboard) {
 	struct xkb_keymap *keymap = NULL;
 	if (wlr_input_device_get_virtual_keyboard(keyboard->device) == NULL) {
-		keymap = compile_keymap(&server->file->input);
+		keymap = compile_keymap(&server->config.input);
 	}
-	configure_keyboard(keyboard, &server->file->input, keymap);
+	configure_keyboard(keyboard, &server->config.input, keymap);
 	xkb_keymap_unref(keymap);
 }
 
@@ -144,11 +144,11 @@ void fw_input_add_pointer(
 			&pointer->destroy, &device->events.destroy, handle_pointer_destroy);
 	wl_list_insert(&server->pointers, &pointer->link);
 	configure_pointer(
-			wlr_libinput_get_device_handle(device), &server->file->input);
+			wlr_libinput_get_device_handle(device), &server->config.input);
 }
 
 void fw_input_reconfigure(struct fw_server *server) {
-	const struct fw_input_config *input = &server->file->input;
+	const struct fw_input_config *input = &server->config.input;
 	struct xkb_keymap *keymap = compile_keymap(input);
 	struct fw_keyboard *keyboard;
 	wl_list_for_each(keyboard, &server->keyboards, link) {

@@ -85,8 +85,7 @@ static void set_defaults(struct fw_server *server, struct wlr_output *output) {
 bool fw_output_config_commit_first(
 		struct fw_server *server, struct wlr_output *output) {
 	struct fw_output_config config;
-	bool configured =
-			fw_file_config_output(server->file, output->name, &config);
+	bool configured = fw_config_output(&server->config, output->name, &config);
 	if (configured && config.enabled == 0) {
 		wlr_output_enable(output, false);
 		if (!output->enabled || wlr_output_commit(output)) {
@@ -122,7 +121,7 @@ void fw_output_config_place(struct fw_output *output) {
 		return;
 	}
 	struct fw_output_config config;
-	if (fw_file_config_output(server->file, wlr_output->name, &config) &&
+	if (fw_config_output(&server->config, wlr_output->name, &config) &&
 			config.has_position) {
 		wlr_output_layout_add(
 				server->output_layout, wlr_output, config.x, config.y);
@@ -137,7 +136,7 @@ void fw_output_apply_config(struct fw_output *output) {
 	struct wlr_output *wlr_output = output->wlr_output;
 	struct fw_output_config config;
 	/* An output the file does not name keeps what it has. */
-	if (!fw_file_config_output(server->file, wlr_output->name, &config)) {
+	if (!fw_config_output(&server->config, wlr_output->name, &config)) {
 		return;
 	}
 	set_state(wlr_output, &config);

@@ -2,6 +2,7 @@
 #include "tests/unit/check.h"
 #include <sched.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <xkbcommon/xkbcommon.h>
@@ -18,10 +19,22 @@
 		} \
 	} while (0)
 
-static struct fw_file_config *parse(const char *text, bool ok) {
-	struct fw_file_config *config = fw_file_config_create();
+/* The built-in configuration, on the heap. */
+static struct fw_config *config_create(void) {
+	struct fw_config *config = calloc(1, sizeof(*config));
 	CHECK(config != NULL);
-	bool parsed = fw_file_config_parse(config, "cfg", text);
+	fw_config_init(config);
+	return config;
+}
+
+static void config_destroy(struct fw_config *config) {
+	fw_config_finish(config);
+	free(config);
+}
+
+static struct fw_config *parse(const char *text, bool ok) {
+	struct fw_config *config = config_create();
+	bool parsed = fw_config_file_parse(config, "cfg", text);
 	if (parsed != ok) {
 		for (size_t i = 0; i < config->error_count; i++) {
 			fprintf(stderr, "  %s\n", config->errors[i]);
@@ -33,28 +46,28 @@ static struct fw_file_config *parse(const char *text, bool ok) {
 }
 
 static void test_defaults(void) {
-	struct fw_file_config *config = parse("", true);
+	struct fw_config *config = parse("", true);
 	CHECK_INT(config->binding_count, 4);
 	const struct fw_binding *b =
-			fw_file_config_binding(config, FW_MOD_LOGO, XKB_KEY_Return);
+			fw_config_binding(config, FW_MOD_LOGO, XKB_KEY_Return);
 	CHECK(b != NULL);
 	CHECK_INT(b->action, FW_ACTION_TERMINAL);
 	/* Shift makes E upper case; the binding matches either. */
-	b = fw_file_config_binding(config, FW_MOD_LOGO | FW_MOD_SHIFT, XKB_KEY_E);
+	b = fw_config_binding(config, FW_MOD_LOGO | FW_MOD_SHIFT, XKB_KEY_E);
 	CHECK(b != NULL);
 	CHECK_INT(b->action, FW_ACTION_EXIT);
-	CHECK(fw_file_config_binding(config, FW_MOD_ALT, XKB_KEY_Tab) != NULL);
-	CHECK(fw_file_config_binding(config, FW_MOD_LOGO, XKB_KEY_q) != NULL);
-	CHECK(fw_file_config_binding(config, 0, XKB_KEY_q) == NULL);
+	CHECK(fw_config_binding(config, FW_MOD_ALT, XKB_KEY_Tab) != NULL);
+	CHECK(fw_config_binding(config, FW_MOD_LOGO, XKB_KEY_q) != NULL);
+	CHECK(fw_config_binding(config, 0, XKB_KEY_q) == NULL);
 	CHECK_INT(config->input.repeat_rate, 25);
 	CHECK_INT(config->input.repeat_delay, 600);
 	CHECK_INT(config->input.tap, -1);
 	CHECK_INT(config->rule_count, 0);
-	fw_file_config_destroy(config);
+	config_destroy(config);
 }
 
 static void test_bindings(void) {
-	struct fw_file_config *config = parse(
+	struct fw_config *config = parse(
 			"# comment\n"
 			"   \n"
 			"bind super+return exec foot -e sh -c 'echo \"hi there\"; sleep 1'\n"
@@ -64,33 +77,32 @@ static void test_bindings(void) {
 			"\tbind Mod4+shift+r reload   \n",
 			true);
 	const struct fw_binding *b =
-			fw_file_config_binding(config, FW_MOD_LOGO, XKB_KEY_Return);
+			fw_config_binding(config, FW_MOD_LOGO, XKB_KEY_Return);
 	CHECK(b != NULL);
 	CHECK_INT(b->action, FW_ACTION_EXEC);
 	/* The command is the rest of the line as written, for sh -c. */
 	CHECK_STR(b->command, "foot -e sh -c 'echo \"hi there\"; sleep 1'");
-	b = fw_file_config_binding(
-			config, FW_MOD_CTRL | FW_MOD_ALT, XKB_KEY_Delete);
+	b = fw_config_binding(config, FW_MOD_CTRL | FW_MOD_ALT, XKB_KEY_Delete);
 	CHECK(b != NULL && b->action == FW_ACTION_EXIT);
-	b = fw_file_config_binding(config, FW_MOD_LOGO, XKB_KEY_F);
+	b = fw_config_binding(config, FW_MOD_LOGO, XKB_KEY_F);
 	CHECK(b != NULL && b->action == FW_ACTION_FULLSCREEN);
-	CHECK(fw_file_config_binding(config, FW_MOD_LOGO, XKB_KEY_q) == NULL);
-	b = fw_file_config_binding(config, FW_MOD_LOGO | FW_MOD_SHIFT, XKB_KEY_R);
+	CHECK(fw_config_binding(config, FW_MOD_LOGO, XKB_KEY_q) == NULL);
+	b = fw_config_binding(config, FW_MOD_LOGO | FW_MOD_SHIFT, XKB_KEY_R);
 	CHECK(b != NULL && b->action == FW_ACTION_RELOAD);
 	/* Defaults 4, one replaced, one removed, three new. */
 	CHECK_INT(config->binding_count, 6);
-	fw_file_config_destroy(config);
+	config_destroy(config);
 }
 
 static void test_outputs(void) {
-	struct fw_file_config *config =
+	struct fw_config *config =
 			parse("output * scale 1.5\n"
 				  "output HDMI-A-1 mode 1920x1080@59.94Hz position -1920,0\n"
 				  "output HDMI-A-1 transform flipped-90 disable\n"
 				  "output eDP-1 mode 800x600 scale 2 enable\n",
 					true);
 	struct fw_output_config out;
-	CHECK(fw_file_config_output(config, "HDMI-A-1", &out));
+	CHECK(fw_config_output(config, "HDMI-A-1", &out));
 	CHECK(out.has_mode);
 	CHECK_INT(out.width, 1920);
 	CHECK_INT(out.height, 1080);
@@ -101,24 +113,24 @@ static void test_outputs(void) {
 	CHECK(out.scale == 1.5);
 	CHECK_INT(out.transform, 5);
 	CHECK_INT(out.enabled, 0);
-	CHECK(fw_file_config_output(config, "eDP-1", &out));
+	CHECK(fw_config_output(config, "eDP-1", &out));
 	CHECK(out.scale == 2);
 	CHECK_INT(out.refresh_mhz, 0);
 	CHECK_INT(out.enabled, 1);
 	CHECK_INT(out.transform, -1);
 	/* Any other output gets what "*" says. */
-	CHECK(fw_file_config_output(config, "DP-3", &out));
+	CHECK(fw_config_output(config, "DP-3", &out));
 	CHECK(out.scale == 1.5);
 	CHECK(!out.has_mode);
-	fw_file_config_destroy(config);
+	config_destroy(config);
 
 	config = parse("", true);
-	CHECK(!fw_file_config_output(config, "DP-3", &out));
-	fw_file_config_destroy(config);
+	CHECK(!fw_config_output(config, "DP-3", &out));
+	config_destroy(config);
 }
 
 static void test_input_and_scheduler(void) {
-	struct fw_file_config *config =
+	struct fw_config *config =
 			parse("keyboard layout us,de\n"
 				  "keyboard variant ,nodeadkeys\n"
 				  "keyboard options grp:alt_shift_toggle\n"
@@ -148,17 +160,42 @@ static void test_input_and_scheduler(void) {
 	CHECK_INT(config->autostart_count, 2);
 	CHECK_STR(config->autostart[0], "mako");
 	CHECK_STR(config->autostart[1], "swaybg -i \"$HOME/bg.png\"");
-	CHECK(config->sched_interval_ms == 3);
-	CHECK(config->sched_max_slice_ms == 9.5);
-	CHECK(config->hint_map_set[RATINGS_BACKGROUND]);
-	CHECK(!config->hint_map_set[RATINGS_INTERACTIVE]);
-	CHECK_INT(config->hint_map[RATINGS_BACKGROUND].policy, SCHED_BATCH);
-	CHECK_INT(config->hint_map[RATINGS_BACKGROUND].nice, 10);
-	fw_file_config_destroy(config);
+	CHECK(config->sched.interval_ms == 3);
+	CHECK(config->sched.max_slice_ms == 9.5);
+	CHECK_INT(config->source.sched_interval, FW_CONFIG_FILE);
+	CHECK_INT(config->source.hint_map[RATINGS_BACKGROUND], FW_CONFIG_FILE);
+	CHECK_INT(config->source.hint_map[RATINGS_INTERACTIVE], FW_CONFIG_DEFAULT);
+	CHECK_INT(config->hints.targets[RATINGS_BACKGROUND].policy, SCHED_BATCH);
+	CHECK_INT(config->hints.targets[RATINGS_BACKGROUND].nice, 10);
+	config_destroy(config);
+}
+
+/* A setting a flag gave stays whatever the file says; the others follow
+ * the file. */
+static void test_flags_win(void) {
+	struct fw_config *config = config_create();
+	config->sched.interval_ms = 4;
+	config->source.sched_interval = FW_CONFIG_FLAG;
+	CHECK(hints_config_parse_target(&config->hints, "output:nice=3"));
+	config->source.hint_map[RATINGS_OUTPUT] = FW_CONFIG_FLAG;
+	CHECK(fw_config_file_parse(config, "cfg",
+			"scheduler interval 3\n"
+			"scheduler max-slice 9\n"
+			"scheduler hint-map output:nice=7\n"
+			"scheduler hint-map background:nice=5\n"));
+	CHECK(config->sched.interval_ms == 4);
+	CHECK_INT(config->source.sched_interval, FW_CONFIG_FLAG);
+	CHECK(config->sched.max_slice_ms == 9);
+	CHECK_INT(config->source.sched_max_slice, FW_CONFIG_FILE);
+	CHECK_INT(config->hints.targets[RATINGS_OUTPUT].nice, 3);
+	CHECK_INT(config->hints.targets[RATINGS_BACKGROUND].nice, 5);
+	/* A bad value is an error whoever wins. */
+	CHECK(!fw_config_file_parse(config, "cfg", "scheduler interval 0\n"));
+	config_destroy(config);
 }
 
 static void test_rules(void) {
-	struct fw_file_config *config =
+	struct fw_config *config =
 			parse("rule app_id=org.gnome.* priority 5\n"
 				  "rule exe=make hint background priority -10\n"
 				  "rule class=XTerm hint interactive\n"
@@ -188,7 +225,7 @@ static void test_rules(void) {
 	CHECK_INT(r->target.uclamp_min, -1);
 	r = &config->rules[4];
 	CHECK(r->hint == FW_HINT_TARGET && r->target.keep);
-	fw_file_config_destroy(config);
+	config_destroy(config);
 }
 
 /* Every bad line is reported with its number, not only the first. */
@@ -244,7 +281,7 @@ static void test_errors(void) {
 		strcat(text, cases[i].line);
 		strcat(text, "\n");
 	}
-	struct fw_file_config *config = parse(text, false);
+	struct fw_config *config = parse(text, false);
 	for (size_t i = 0; i < config->error_count && i < count; i++) {
 		char prefix[32];
 		snprintf(prefix, sizeof(prefix), "cfg:%zu: ", 2 * i + 2);
@@ -258,31 +295,31 @@ static void test_errors(void) {
 	CHECK_INT(config->error_count, count);
 	/* A bad output line changes nothing, even its good settings. */
 	struct fw_output_config out;
-	CHECK(!fw_file_config_output(config, "HDMI-A-1", &out));
-	fw_file_config_destroy(config);
+	CHECK(!fw_config_output(config, "HDMI-A-1", &out));
+	config_destroy(config);
 }
 
 static void test_bad_keymap(void) {
-	struct fw_file_config *config = parse("keyboard layout us\n"
-										  "keyboard layout no-such-layout\n"
-										  "bind Super+b close\n",
+	struct fw_config *config = parse("keyboard layout us\n"
+									 "keyboard layout no-such-layout\n"
+									 "bind Super+b close\n",
 			false);
 	CHECK_INT(config->error_count, 1);
 	CHECK(strncmp(config->errors[0],
 				  "cfg:2: no keymap compiles from layout "
 				  "'no-such-layout'",
 				  43) == 0);
-	fw_file_config_destroy(config);
+	config_destroy(config);
 }
 
 static void test_load(void) {
-	struct fw_file_config *config = fw_file_config_create();
-	CHECK(!fw_file_config_load(config, "/nonexistent/fairway.conf"));
+	struct fw_config *config = config_create();
+	CHECK(!fw_config_file_load(config, "/nonexistent/fairway.conf"));
 	CHECK_INT(config->error_count, 1);
 	CHECK_STR(config->errors[0],
 			"/nonexistent/fairway.conf: cannot read: No such file or "
 			"directory");
-	fw_file_config_destroy(config);
+	config_destroy(config);
 
 	char path[] = "/tmp/fw-config-XXXXXX";
 	int fd = mkstemp(path);
@@ -290,11 +327,11 @@ static void test_load(void) {
 	const char text[] = "bind Super+x close\r\noutput X-1 scale 2";
 	CHECK(write(fd, text, sizeof(text) - 1) == (ssize_t)sizeof(text) - 1);
 	close(fd);
-	config = fw_file_config_create();
-	CHECK(fw_file_config_load(config, path));
+	config = config_create();
+	CHECK(fw_config_file_load(config, path));
 	struct fw_output_config out;
-	CHECK(fw_file_config_output(config, "X-1", &out) && out.scale == 2);
-	fw_file_config_destroy(config);
+	CHECK(fw_config_output(config, "X-1", &out) && out.scale == 2);
+	config_destroy(config);
 	unlink(path);
 }
 
@@ -303,6 +340,7 @@ int main(void) {
 	RUN_TEST(test_bindings);
 	RUN_TEST(test_outputs);
 	RUN_TEST(test_input_and_scheduler);
+	RUN_TEST(test_flags_win);
 	RUN_TEST(test_rules);
 	RUN_TEST(test_errors);
 	RUN_TEST(test_bad_keymap);
