@@ -2,6 +2,7 @@
 #define FAIRWAY_COMPOSITOR_SERVER_H
 
 #include "compositor/config/config.h"
+#include "compositor/input/cursor.h"
 #include "scheduler/gate.h"
 #include "scheduler/hints.h"
 #include <stdbool.h>
@@ -9,12 +10,6 @@
 #include <sys/types.h>
 #include <wayland-server-core.h>
 #include <wlr/util/log.h>
-
-enum fw_cursor_mode {
-	FW_CURSOR_PASSTHROUGH,
-	FW_CURSOR_MOVE,
-	FW_CURSOR_RESIZE,
-};
 
 /* Stacking layers, bottom to top. */
 enum fw_layer {
@@ -112,12 +107,9 @@ struct fw_server {
 	struct wl_listener touch_up;
 	struct wl_listener touch_motion;
 	struct wl_listener touch_frame;
-	enum fw_cursor_mode cursor_mode;
 	bool cursor_placed; /* a device has moved the pointer (cursor.c) */
-	struct fw_view *grabbed_view;
-	double grab_x, grab_y;
-	int grab_geo_x, grab_geo_y, grab_geo_width, grab_geo_height;
-	uint32_t resize_edges;
+	/* A window the pointer moves or resizes: cursor.c's alone. */
+	struct fw_cursor_grab grab;
 
 	struct wlr_xwayland *xwayland;
 	struct wl_listener xwayland_ready;

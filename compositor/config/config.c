@@ -80,7 +80,8 @@ void fw_config_finish(struct fw_config *config) {
 	config->error_count = 0;
 }
 
-bool fw_config_take(enum fw_config_source *current, enum fw_config_source from) {
+bool fw_config_take(
+		enum fw_config_source *current, enum fw_config_source from) {
 	if (from < *current) {
 		return false;
 	}
@@ -88,8 +89,8 @@ bool fw_config_take(enum fw_config_source *current, enum fw_config_source from) 
 	return true;
 }
 
-void fw_config_add_error(struct fw_config *config, const char *path,
-		int number, const char *fmt, ...) {
+void fw_config_add_error(struct fw_config *config, const char *path, int number,
+		const char *fmt, ...) {
 	char message[512];
 	va_list args;
 	va_start(args, fmt);
@@ -135,8 +136,8 @@ struct fw_binding *fw_config_find_binding(
 
 const struct fw_binding *fw_config_binding(
 		const struct fw_config *config, uint32_t modifiers, uint32_t keysym) {
-	return fw_config_find_binding((struct fw_config *)config, modifiers,
-			xkb_keysym_to_lower(keysym));
+	return fw_config_find_binding(
+			(struct fw_config *)config, modifiers, xkb_keysym_to_lower(keysym));
 }
 
 static const char *const action_names[] = {

@@ -33,38 +33,77 @@ static void note_pointer_client(struct fw_server *server) {
 	}
 }
 
+void fw_cursor_begin_grab(struct fw_server *server, struct fw_view *view,
+		enum fw_cursor_mode mode, uint32_t edges) {
+	struct fw_cursor_grab *grab = &server->grab;
+	grab->view = view;
+	grab->mode = mode;
+	grab->x = server->cursor->x;
+	grab->y = server->cursor->y;
+	int width, height;
+	view->impl->get_size(view, &width, &height);
+	grab->geo = (struct wlr_box){
+			.x = view->x, .y = view->y, .width = width, .height = height};
+	grab->edges = edges;
+}
+
+void fw_cursor_end_grab(struct fw_server *server, struct fw_view *view) {
+	struct fw_cursor_grab *grab = &server->grab;
+	if (view == NULL || grab->view == view) {
+		grab->view = NULL;
+		grab->mode = FW_CURSOR_PASSTHROUGH;
+	}
+}
+
+bool fw_cursor_resize_origin(struct fw_server *server,
+		const struct fw_view *view, int width, int height, int *x, int *y) {
+	const struct fw_cursor_grab *grab = &server->grab;
+	if (grab->view != view || grab->mode != FW_CURSOR_RESIZE) {
+		return false;
+	}
+	*x = view->x;
+	*y = view->y;
+	if (grab->edges & WLR_EDGE_LEFT) {
+		*x = grab->geo.x + grab->geo.width - width;
+	}
+	if (grab->edges & WLR_EDGE_TOP) {
+		*y = grab->geo.y + grab->geo.height - height;
+	}
+	return true;
+}
+
 static void process_move(struct fw_server *server) {
-	struct fw_view *view = server->grabbed_view;
-	fw_view_move(view,
-			server->grab_geo_x + (int)(server->cursor->x - server->grab_x),
-			server->grab_geo_y + (int)(server->cursor->y - server->grab_y));
+	struct fw_cursor_grab *grab = &server->grab;
+	fw_view_move(grab->view, grab->geo.x + (int)(server->cursor->x - grab->x),
+			grab->geo.y + (int)(server->cursor->y - grab->y));
 }
 
 static void process_resize(struct fw_server *server) {
-	struct fw_view *view = server->grabbed_view;
-	int dx = (int)(server->cursor->x - server->grab_x);
-	int dy = (int)(server->cursor->y - server->grab_y);
-	int left = server->grab_geo_x;
-	int top = server->grab_geo_y;
-	int right = left + server->grab_geo_width;
-	int bottom = top + server->grab_geo_height;
-	if (server->resize_edges & WLR_EDGE_LEFT) {
+	struct fw_cursor_grab *grab = &server->grab;
+	struct fw_view *view = grab->view;
+	int dx = (int)(server->cursor->x - grab->x);
+	int dy = (int)(server->cursor->y - grab->y);
+	int left = grab->geo.x;
+	int top = grab->geo.y;
+	int right = left + grab->geo.width;
+	int bottom = top + grab->geo.height;
+	if (grab->edges & WLR_EDGE_LEFT) {
 		left += dx;
 		if (left >= right) {
 			left = right - 1;
 		}
-	} else if (server->resize_edges & WLR_EDGE_RIGHT) {
+	} else if (grab->edges & WLR_EDGE_RIGHT) {
 		right += dx;
 		if (right <= left) {
 			right = left + 1;
 		}
 	}
-	if (server->resize_edges & WLR_EDGE_TOP) {
+	if (grab->edges & WLR_EDGE_TOP) {
 		top += dy;
 		if (top >= bottom) {
 			top = bottom - 1;
 		}
-	} else if (server->resize_edges & WLR_EDGE_BOTTOM) {
+	} else if (grab->edges & WLR_EDGE_BOTTOM) {
 		bottom += dy;
 		if (bottom <= top) {
 			bottom = top + 1;
@@ -129,7 +168,7 @@ void fw_cursor_scene_changed(struct fw_server *server) {
 	 * either: the client that gets the pointer is not boosted for it.
 	 */
 	if (!server->cursor_placed || server->seat == NULL ||
-			server->cursor_mode != FW_CURSOR_PASSTHROUGH) {
+			server->grab.mode != FW_CURSOR_PASSTHROUGH) {
 		return;
 	}
 	struct wlr_surface *before = server->seat->pointer_state.focused_surface;
@@ -147,7 +186,7 @@ void fw_cursor_scene_changed(struct fw_server *server) {
 static void process_motion(struct fw_server *server, uint32_t time_msec) {
 	note_activity(server);
 	server->cursor_placed = true;
-	switch (server->cursor_mode) {
+	switch (server->grab.mode) {
 	case FW_CURSOR_MOVE:
 		process_move(server);
 		return;
@@ -213,11 +252,10 @@ static void handle_button(struct wl_listener *listener, void *data) {
 	note_activity(server);
 
 	if (event->state == WLR_BUTTON_RELEASED) {
-		if (server->cursor_mode != FW_CURSOR_PASSTHROUGH) {
+		if (server->grab.mode != FW_CURSOR_PASSTHROUGH) {
 			/* The press that started the grab was not sent; the release
 			 * is not either. */
-			server->cursor_mode = FW_CURSOR_PASSTHROUGH;
-			server->grabbed_view = NULL;
+			fw_cursor_end_grab(server, NULL);
 			fw_cursor_refocus(server, event->time_msec);
 			return;
 		}

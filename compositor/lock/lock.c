@@ -233,8 +233,7 @@ static struct wlr_surface *exclusive_target(struct fw_lock *lock) {
 
 static void end_grabs(struct fw_lock *lock) {
 	struct fw_server *server = lock->server;
-	server->cursor_mode = FW_CURSOR_PASSTHROUGH;
-	server->grabbed_view = NULL;
+	fw_cursor_end_grab(server, NULL);
 	wlr_seat_pointer_end_grab(server->seat);
 	wlr_seat_keyboard_end_grab(server->seat);
 	wlr_seat_touch_end_grab(server->seat);

@@ -323,10 +323,7 @@ void fw_view_unmap(struct fw_view *view) {
 	struct fw_server *server = view->server;
 	bool was_focused = fw_view_focused(server) == view;
 	view->mapped = false;
-	if (server->grabbed_view == view) {
-		server->grabbed_view = NULL;
-		server->cursor_mode = FW_CURSOR_PASSTHROUGH;
-	}
+	fw_cursor_end_grab(server, view);
 	if (view->tree != NULL) {
 		wlr_scene_node_set_enabled(&view->tree->node, false);
 	}
@@ -525,25 +522,15 @@ void fw_view_close(struct fw_view *view) {
 	view->impl->close(view);
 }
 
-void fw_view_begin_interactive(struct fw_view *view, int mode, uint32_t edges) {
-	struct fw_server *server = view->server;
+void fw_view_begin_interactive(
+		struct fw_view *view, enum fw_cursor_mode mode, uint32_t edges) {
 	if (!view->mapped || view->fullscreen) {
 		return;
 	}
 	if (view->maximized) {
 		fw_view_maximize(view, false);
 	}
-	server->grabbed_view = view;
-	server->cursor_mode = mode;
-	server->grab_x = server->cursor->x;
-	server->grab_y = server->cursor->y;
-	int width, height;
-	view->impl->get_size(view, &width, &height);
-	server->grab_geo_x = view->x;
-	server->grab_geo_y = view->y;
-	server->grab_geo_width = width;
-	server->grab_geo_height = height;
-	server->resize_edges = edges;
+	fw_cursor_begin_grab(view->server, view, mode, edges);
 }
 
 struct fw_view *fw_view_at(struct fw_server *server, double lx, double ly,

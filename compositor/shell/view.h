@@ -1,6 +1,7 @@
 #ifndef FAIRWAY_COMPOSITOR_SHELL_VIEW_H
 #define FAIRWAY_COMPOSITOR_SHELL_VIEW_H
 
+#include "compositor/input/cursor.h"
 #include <stdbool.h>
 #include <wayland-server-core.h>
 #include <wlr/util/box.h>
@@ -85,7 +86,9 @@ void fw_view_fullscreen(struct fw_view *view, bool fullscreen);
  */
 void fw_view_plan_state(struct fw_view *view, bool maximized, bool fullscreen);
 void fw_view_close(struct fw_view *view);
-void fw_view_begin_interactive(struct fw_view *view, int mode, uint32_t edges);
+/* The pointer moves or resizes the window from here on (input/cursor.h). */
+void fw_view_begin_interactive(
+		struct fw_view *view, enum fw_cursor_mode mode, uint32_t edges);
 void fw_view_update_title(struct fw_view *view);
 struct fw_view *fw_view_at(struct fw_server *server, double lx, double ly,
 		struct wlr_surface **surface, double *sx, double *sy);

@@ -8,7 +8,6 @@
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_xdg_shell.h>
-#include <wlr/util/edges.h>
 #include <wlr/util/log.h>
 
 struct fw_xdg_view {
@@ -130,18 +129,13 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 	}
 	struct fw_server *server = xdg->view.server;
 	/* Resizing from the left or top keeps the opposite edge in place. */
-	if (server->grabbed_view == &xdg->view &&
-			server->cursor_mode == FW_CURSOR_RESIZE) {
+	if (server->grab.view == &xdg->view) {
 		struct wlr_box box;
 		wlr_xdg_surface_get_geometry(xdg->xdg_surface, &box);
-		int x = xdg->view.x, y = xdg->view.y;
-		if (server->resize_edges & WLR_EDGE_LEFT) {
-			x = server->grab_geo_x + server->grab_geo_width - box.width;
-		}
-		if (server->resize_edges & WLR_EDGE_TOP) {
-			y = server->grab_geo_y + server->grab_geo_height - box.height;
-		}
-		if (x != xdg->view.x || y != xdg->view.y) {
+		int x, y;
+		if (fw_cursor_resize_origin(
+					server, &xdg->view, box.width, box.height, &x, &y) &&
+				(x != xdg->view.x || y != xdg->view.y)) {
 			fw_view_move(&xdg->view, x, y);
 		}
 	}
