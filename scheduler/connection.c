@@ -124,6 +124,17 @@ void connection_drop_later(struct gate_connection *conn) {
 	}
 }
 
+/*
+ * Brings the limits' totals up to date; a client over them goes at the
+ * end of the loop turn, as libwayland may be in a call for it.
+ */
+static void account(struct gate_connection *conn) {
+	struct gate_connection *over = gate_limits_account(conn);
+	if (over != NULL) {
+		connection_drop_later(over);
+	}
+}
+
 void connection_drop_pending(struct gate *gate) {
 	while (!wl_list_empty(&gate->drops)) {
 		struct gate_connection *conn =
@@ -172,7 +183,7 @@ static void handle_events_added(struct wayland_end_owner *owner) {
 		connection_drop_later(conn);
 	}
 	update_outer_mask(conn);
-	gate_limits_account(conn);
+	account(conn);
 }
 
 /* libwayland took part of the batch off the queue. */
@@ -180,7 +191,7 @@ static void handle_requests_taken(
 		struct wayland_end_owner *owner, size_t bytes) {
 	struct gate_connection *conn = wl_container_of(owner, conn, owner);
 	conn->validated -= bytes;
-	gate_limits_account(conn);
+	account(conn);
 }
 
 void connection_mark_unflushed(struct gate_connection *conn) {
@@ -318,7 +329,7 @@ static void read_requests(struct gate_connection *conn, int fd) {
 		if (conn->pin_writer && conn->requests.sender.known) {
 			pin_writer(conn);
 		}
-		gate_limits_account(conn);
+		account(conn);
 	}
 	/* Whole messages before any fault below are served first. */
 	if (n > 0 && !validate(conn)) {
@@ -368,7 +379,7 @@ static int handle_outer(int fd, uint32_t mask, void *data) {
 		return 0;
 	}
 	update_outer_mask(conn);
-	gate_limits_account(conn);
+	account(conn);
 	return 0;
 }
 

@@ -1,5 +1,6 @@
 #include "scheduler/hint_journal.h"
 #include "scheduler/log.h"
+#include "scheduler/peer.h"
 #include "scheduler/state_dir.h"
 #include <dirent.h>
 #include <errno.h>
@@ -13,46 +14,6 @@
 #define JOURNAL_PREFIX "fairway-hints-"
 #define JOURNAL_SUFFIX ".journal"
 #define JOURNAL_MAGIC "fairway-hints 1"
-
-bool hint_proc_start_time(pid_t pid, pid_t tid, uint64_t *start) {
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
-	FILE *file = fopen(path, "re");
-	if (file == NULL) {
-		return false;
-	}
-	char buf[1024];
-	size_t len = fread(buf, 1, sizeof(buf) - 1, file);
-	fclose(file);
-	buf[len] = '\0';
-	/* The command name may hold spaces and parentheses: skip to the last. */
-	char *p = strrchr(buf, ')');
-	if (p == NULL) {
-		return false;
-	}
-	p++;
-	/* Fields 3 to 21 precede the start time (field 22). */
-	for (int field = 3; field <= 22; field++) {
-		while (*p == ' ') {
-			p++;
-		}
-		if (field == 22) {
-			char *end;
-			errno = 0;
-			unsigned long long value = strtoull(p, &end, 10);
-			if (errno != 0 || end == p) {
-				return false;
-			}
-			*start = value;
-			return true;
-		}
-		p = strchr(p, ' ');
-		if (p == NULL) {
-			return false;
-		}
-	}
-	return false;
-}
 
 struct hint_journal *hint_journal_create(const char *dir) {
 	struct hint_journal *journal = calloc(1, sizeof(*journal));
@@ -115,7 +76,7 @@ void hint_journal_remove(struct hint_journal *journal, pid_t tid) {
 
 static bool write_entries(struct hint_journal *journal, FILE *file) {
 	uint64_t self_start = 0;
-	hint_proc_start_time(getpid(), getpid(), &self_start);
+	peer_start_time(getpid(), getpid(), &self_start);
 	fprintf(file, JOURNAL_MAGIC " %d %" PRIu64 "\n", (int)getpid(), self_start);
 	for (size_t i = 0; i < journal->count; i++) {
 		const struct hint_journal_entry *e = &journal->entries[i];
@@ -206,7 +167,7 @@ static bool writer_alive(const char *header) {
 	if (pid == getpid()) {
 		return false;
 	}
-	return hint_proc_start_time(pid, pid, &now_start) && now_start == start;
+	return peer_start_time(pid, pid, &now_start) && now_start == start;
 }
 
 /* A journal holds one line per changed thread: far fewer than this. */

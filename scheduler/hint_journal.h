@@ -61,7 +61,4 @@ typedef void (*hint_journal_restore_func)(
 int hint_journal_replay(
 		const char *dir, hint_journal_restore_func restore, void *data);
 
-/* Start time of a thread (tid == pid: the process), from /proc. */
-bool hint_proc_start_time(pid_t pid, pid_t tid, uint64_t *start);
-
 #endif

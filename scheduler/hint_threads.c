@@ -1,4 +1,5 @@
 #include "scheduler/hint_threads.h"
+#include "scheduler/peer.h"
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,7 +131,7 @@ int hint_threads_scan(struct hint_threads *threads, pid_t pid,
 		bool main = tid == pid && main_reserved;
 		if (room == 0 && !main) {
 			threads->untracked++;
-		} else if (hint_proc_start_time(pid, tid, &start)) {
+		} else if (peer_start_time(pid, tid, &start)) {
 			items[n++] = (struct hints_thread){.tid = tid, .start = start};
 			room -= main ? 0 : 1;
 			fresh++;

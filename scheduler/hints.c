@@ -92,11 +92,11 @@ static bool verify(struct hints_proc *proc, struct hints_thread *thread) {
 		return false;
 	}
 	if (thread == NULL) {
-		if (!hint_proc_start_time(proc->pid, proc->pid, &start) ||
+		if (!peer_start_time(proc->pid, proc->pid, &start) ||
 				start != proc->start) {
 			return false;
 		}
-	} else if (!hint_proc_start_time(proc->pid, thread->tid, &start) ||
+	} else if (!peer_start_time(proc->pid, thread->tid, &start) ||
 			start != thread->start) {
 		return false;
 	}
@@ -205,7 +205,7 @@ static void apply_thread(struct hints_proc *proc, struct hints_thread *thread,
 			 */
 			uint64_t start;
 			struct hint_attr after;
-			bool ours = hint_proc_start_time(proc->pid, thread->tid, &start) &&
+			bool ours = peer_start_time(proc->pid, thread->tid, &start) &&
 					start == thread->start;
 			if (ours && hint_attr_get(thread->tid, &after) &&
 					hint_attr_equal(&after, &want)) {
@@ -385,7 +385,7 @@ struct hints_proc *hints_proc_create(
 		proc->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	}
 	/* The start time read while the pidfd's process is alive is its own. */
-	if (proc->pidfd < 0 || !hint_proc_start_time(pid, pid, &proc->start) ||
+	if (proc->pidfd < 0 || !peer_start_time(pid, pid, &proc->start) ||
 			!peer_uids_are(pid, uid) || !pidfd_alive(proc->pidfd)) {
 		sched_log(SCHED_LOG_DEBUG,
 				"hints: pid %d is gone already, or not of uid %d alone",
@@ -543,7 +543,7 @@ static void restore_entry(const struct hint_journal_entry *entry, void *data) {
 	uint64_t start;
 	struct hint_attr current;
 	/* The start time names the very thread the journal saved. */
-	if (!hint_proc_start_time(entry->pid, entry->tid, &start) ||
+	if (!peer_start_time(entry->pid, entry->tid, &start) ||
 			start != entry->start || !hint_attr_get(entry->tid, &current)) {
 		return;
 	}
@@ -567,7 +567,7 @@ static void restore_entry(const struct hint_journal_entry *entry, void *data) {
 	 * Gone between the check and the change: the tid may be someone
 	 * else's now, and what it holds is not ours to give or take back.
 	 */
-	if (!hint_proc_start_time(entry->pid, entry->tid, &start) ||
+	if (!peer_start_time(entry->pid, entry->tid, &start) ||
 			start != entry->start) {
 		sched_log(SCHED_LOG_INFO,
 				"hints: tid %d went away during its restore; left alone",

@@ -1,6 +1,6 @@
 #include "scheduler/limits.h"
 #include "scheduler/clock.h"
-#include "scheduler/connection.h"
+#include "scheduler/gate_internal.h"
 #include "scheduler/log.h"
 #include <errno.h>
 #include <stdio.h>
@@ -41,8 +41,8 @@ static size_t held_fds(const struct gate_connection *conn) {
 	return stream_fd_count(&conn->requests) + stream_fd_count(&conn->events);
 }
 
-/* The client holding the most of what ran over: it goes. */
-static void drop_biggest(struct gate *gate, bool fds) {
+/* The client holding the most of what ran over: it is to go. */
+static struct gate_connection *biggest(struct gate *gate, bool fds) {
 	struct gate_connection *conn, *biggest = NULL;
 	size_t most = 0;
 	wl_list_for_each(conn, &gate->connections, link) {
@@ -53,7 +53,7 @@ static void drop_biggest(struct gate *gate, bool fds) {
 		}
 	}
 	if (biggest == NULL) {
-		return;
+		return NULL;
 	}
 	sched_log(SCHED_LOG_ERROR,
 			"clients hold %zu queued %s together, over %zu: dropping client "
@@ -61,17 +61,17 @@ static void drop_biggest(struct gate *gate, bool fds) {
 			fds ? gate->queued_fds : gate->queued_bytes, fds ? "fds" : "bytes",
 			fds ? gate->fd_budget : gate->config.total_queued_cap,
 			(int)biggest->pid, most);
-	connection_drop_later(biggest);
 	/* What it holds is on its way back: counted on, it would have the
 	 * next client that reads dropped in its place. */
 	gate_limits_forget(biggest);
+	return biggest;
 }
 
-void gate_limits_account(struct gate_connection *conn) {
+struct gate_connection *gate_limits_account(struct gate_connection *conn) {
 	struct gate *gate = conn->gate;
 	if (conn->state == CONNECTION_DROPPING) {
 		gate_limits_forget(conn);
-		return;
+		return NULL;
 	}
 	size_t fds = held_fds(conn), bytes = held_bytes(conn);
 	gate->queued_fds += fds - conn->accounted_fds;
@@ -79,11 +79,13 @@ void gate_limits_account(struct gate_connection *conn) {
 	conn->accounted_fds = fds;
 	conn->accounted_bytes = bytes;
 	if (gate->queued_fds > gate->fd_budget) {
-		drop_biggest(gate, true);
-	} else if (gate->config.total_queued_cap > 0 &&
-			gate->queued_bytes > gate->config.total_queued_cap) {
-		drop_biggest(gate, false);
+		return biggest(gate, true);
 	}
+	if (gate->config.total_queued_cap > 0 &&
+			gate->queued_bytes > gate->config.total_queued_cap) {
+		return biggest(gate, false);
+	}
+	return NULL;
 }
 
 void gate_limits_forget(struct gate_connection *conn) {

@@ -36,10 +36,10 @@ void gate_limits_init(struct gate *gate);
 
 /*
  * Brings the gate's totals up to date with what conn holds now. Once a
- * total is past its bound, the client holding the most is dropped (at the
- * end of the loop turn, as libwayland may be in a call for it).
+ * total is past its bound, returns the client holding the most, logged
+ * and no longer counted, for the caller to drop; else NULL.
  */
-void gate_limits_account(struct gate_connection *conn);
+struct gate_connection *gate_limits_account(struct gate_connection *conn);
 /* Takes conn's share out of the totals: it is going. */
 void gate_limits_forget(struct gate_connection *conn);
 

@@ -1,9 +1,9 @@
 #include "scheduler/peer.h"
-#include "scheduler/hint_journal.h"
 #include "scheduler/log.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -27,6 +27,46 @@ void peer_finish(struct peer *peer) {
 		close(peer->pidfd);
 	}
 	peer_init(peer);
+}
+
+bool peer_start_time(pid_t pid, pid_t tid, uint64_t *start) {
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	FILE *file = fopen(path, "re");
+	if (file == NULL) {
+		return false;
+	}
+	char buf[1024];
+	size_t len = fread(buf, 1, sizeof(buf) - 1, file);
+	fclose(file);
+	buf[len] = '\0';
+	/* The command name may hold spaces and parentheses: skip to the last. */
+	char *p = strrchr(buf, ')');
+	if (p == NULL) {
+		return false;
+	}
+	p++;
+	/* Fields 3 to 21 precede the start time (field 22). */
+	for (int field = 3; field <= 22; field++) {
+		while (*p == ' ') {
+			p++;
+		}
+		if (field == 22) {
+			char *end;
+			errno = 0;
+			unsigned long long value = strtoull(p, &end, 10);
+			if (errno != 0 || end == p) {
+				return false;
+			}
+			*start = value;
+			return true;
+		}
+		p = strchr(p, ' ');
+		if (p == NULL) {
+			return false;
+		}
+	}
+	return false;
 }
 
 uint64_t peer_now_ticks(void) {
@@ -84,7 +124,7 @@ bool peer_pin_pid(struct peer *peer, pid_t pid, uid_t uid, int pidfd,
 	uint64_t start = 0;
 	if (pidfd < 0) {
 		why = "gone";
-	} else if (!hint_proc_start_time(pid, pid, &start)) {
+	} else if (!peer_start_time(pid, pid, &start)) {
 		why = "gone";
 	} else if (start > seen_ticks) {
 		/* The pid was recycled: a new process, not the one that wrote. */

@@ -38,6 +38,9 @@ void peer_init(struct peer *peer);
 /* Closes the pidfd; the peer is not pinned after. */
 void peer_finish(struct peer *peer);
 
+/* Start time of a thread (tid == pid: the process), from /proc. */
+bool peer_start_time(pid_t pid, pid_t tid, uint64_t *start);
+
 /* Now, in the units of /proc start times (clock ticks after boot). */
 uint64_t peer_now_ticks(void);
 

@@ -1,5 +1,6 @@
 #include "scheduler/hints.h"
 #include "scheduler/log.h"
+#include "scheduler/peer.h"
 #include "tests/unit/check.h"
 #include <dirent.h>
 #include <fcntl.h>
@@ -467,7 +468,7 @@ static void test_undo_spares_recycled_tid(void) {
 /* A stale journal (writer pid 999999 is above pid_max) of one entry. */
 static void write_journal(pid_t pid, uint32_t policy, int nice) {
 	uint64_t start;
-	CHECK(hint_proc_start_time(pid, pid, &start));
+	CHECK(peer_start_time(pid, pid, &start));
 	char path[128];
 	snprintf(path, sizeof(path), "%s/fairway-hints-999999.journal", dir);
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

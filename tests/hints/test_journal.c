@@ -1,4 +1,5 @@
 #include "scheduler/hint_journal.h"
+#include "scheduler/peer.h"
 #include "tests/unit/check.h"
 #include <fcntl.h>
 #include <signal.h>
@@ -106,10 +107,10 @@ static void test_empty_leaves_nothing(void) {
 
 static void test_start_time(void) {
 	uint64_t a = 0, b = 0;
-	CHECK(hint_proc_start_time(getpid(), getpid(), &a));
-	CHECK(hint_proc_start_time(getpid(), getpid(), &b));
+	CHECK(peer_start_time(getpid(), getpid(), &a));
+	CHECK(peer_start_time(getpid(), getpid(), &b));
 	CHECK(a == b && a > 0);
-	CHECK(!hint_proc_start_time(getpid(), 1, &a));
+	CHECK(!peer_start_time(getpid(), 1, &a));
 }
 
 /* A journal of a writer that is gone (pid 1 never started at tick 0). */
