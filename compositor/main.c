@@ -10,7 +10,7 @@
 
 int main(int argc, char *argv[]) {
 	struct fw_config config;
-	int ret = fw_config_parse(&config, argc, argv);
+	int ret = fw_command_line_parse(&config, argc, argv);
 	if (ret == 1) {
 		return 0;
 	}

@@ -273,9 +273,7 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 		}
 	}
 
-	fw_listener_connect(&server->new_output,
-			&server->backend->events.new_output, handle_new_output);
-	fw_output_init_manager(server);
+	fw_output_init(server);
 
 	if (!fw_seat_init(server) || !fw_cursor_init(server)) {
 		goto error;
@@ -289,15 +287,9 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 	}
 	fw_decoration_init(server);
 
-	server->xdg_shell = wlr_xdg_shell_create(server->display);
-	server->layer_shell = wlr_layer_shell_v1_create(server->display);
-	if (server->xdg_shell == NULL || server->layer_shell == NULL) {
+	if (!fw_xdg_shell_init(server) || !fw_layer_shell_init(server)) {
 		goto error;
 	}
-	fw_listener_connect(&server->new_xdg_surface,
-			&server->xdg_shell->events.new_surface, handle_new_xdg_surface);
-	fw_listener_connect(&server->new_layer_surface,
-			&server->layer_shell->events.new_surface, handle_new_layer_surface);
 
 	return server;
 
@@ -473,15 +465,14 @@ void fw_server_destroy(struct fw_server *server) {
 	server->demo = NULL;
 	fw_sched_destroy(server->sched);
 	server->sched = NULL;
-	fw_listener_disconnect(&server->new_output);
-	fw_listener_disconnect(&server->new_xdg_surface);
-	fw_listener_disconnect(&server->new_layer_surface);
+	fw_xdg_shell_finish(server);
+	fw_layer_shell_finish(server);
 	fw_listener_disconnect(&server->new_xdg_decoration);
 	fw_listener_disconnect(&server->request_activate);
 	/* Before the cursor, layout and outputs they listen to. */
 	fw_idle_destroy(server);
 	fw_lock_destroy(server);
-	fw_output_finish_manager(server);
+	fw_output_finish(server);
 	fw_cursor_finish(server);
 	fw_seat_finish(server);
 	if (server->backend != NULL) {
@@ -512,7 +503,7 @@ void fw_server_destroy(struct fw_server *server) {
 	if (server->scene != NULL) {
 		wlr_scene_node_destroy(&server->scene->node);
 	}
-	fw_titles_finish();
+	fw_titlebar_finish_fonts();
 	wlr_allocator_destroy(server->allocator);
 	wlr_renderer_destroy(server->renderer);
 	free(server);

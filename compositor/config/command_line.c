@@ -169,7 +169,7 @@ static void note_hint_class(struct fw_config *config, const char *text) {
 	}
 }
 
-int fw_config_parse(struct fw_config *config, int argc, char *argv[]) {
+int fw_command_line_parse(struct fw_config *config, int argc, char *argv[]) {
 	fw_config_init(config);
 
 	static const struct option long_options[] = {

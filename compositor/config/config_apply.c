@@ -172,9 +172,9 @@ bool fw_config_apply_reload(struct fw_server *server) {
 
 	struct fw_output *output;
 	wl_list_for_each(output, &server->outputs, link) {
-		fw_output_apply_config(output);
+		fw_output_config_apply(output);
 	}
-	fw_input_reconfigure(server);
+	fw_input_config_reload(server);
 	fw_sched_apply_config(server->sched);
 	fw_ratings_set_hint_targets(server->ratings, server->config.hints.targets);
 	fw_app_rules_set(

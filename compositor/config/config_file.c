@@ -93,7 +93,7 @@ static void parse_line(struct parser *parser, struct line *line) {
 		return;
 	}
 	if (line->count > 0) {
-		fw_config_directive(parser, line);
+		fw_directives_read(parser, line);
 	}
 }
 
@@ -139,7 +139,7 @@ bool fw_config_file_parse(
 		free(copy);
 		p = end != NULL ? end + 1 : p + len;
 	}
-	fw_config_check_keymap(&parser, path);
+	fw_directives_check_keymap(&parser, path);
 	return config->error_count == errors_before;
 }
 

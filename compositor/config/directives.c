@@ -594,7 +594,7 @@ static const struct {
 		{"rule", parse_rule},
 };
 
-void fw_config_directive(struct parser *parser, const struct line *line) {
+void fw_directives_read(struct parser *parser, const struct line *line) {
 	for (size_t i = 0; i < sizeof(directives) / sizeof(*directives); i++) {
 		if (strcmp(line->words[0], directives[i].name) == 0) {
 			directives[i].parse(parser, line);
@@ -612,7 +612,7 @@ static void ignore_xkb_log(struct xkb_context *context,
 }
 
 /* A keymap that would not compile is caught here, not at the next key. */
-void fw_config_check_keymap(struct parser *parser, const char *path) {
+void fw_directives_check_keymap(struct parser *parser, const char *path) {
 	const struct fw_input_config *input = &parser->config->input;
 	if (parser->keymap_line == 0) {
 		return;

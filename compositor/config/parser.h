@@ -29,8 +29,8 @@ struct parser {
 };
 
 /* Reads one line's directive (directives.c). */
-void fw_config_directive(struct parser *parser, const struct line *line);
+void fw_directives_read(struct parser *parser, const struct line *line);
 /* Checks that the keyboard settings make a keymap, once the file is read. */
-void fw_config_check_keymap(struct parser *parser, const char *path);
+void fw_directives_check_keymap(struct parser *parser, const char *path);
 
 #endif

@@ -28,7 +28,7 @@ bool fw_default_keyboard_init(struct fw_server *server) {
 	}
 	server->default_keyboard = group;
 	/* The keymap the configuration file names, else xkbcommon's default. */
-	if (!fw_input_configure_default_keyboard(server)) {
+	if (!fw_input_config_default_keyboard(server)) {
 		wlr_log(WLR_ERROR, "Cannot compile a keymap for the seat");
 		wlr_keyboard_group_destroy(group);
 		server->default_keyboard = NULL;

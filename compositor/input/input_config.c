@@ -70,14 +70,14 @@ static bool configure_default_keyboard(struct fw_server *server,
 	return true;
 }
 
-bool fw_input_configure_default_keyboard(struct fw_server *server) {
+bool fw_input_config_default_keyboard(struct fw_server *server) {
 	struct xkb_keymap *keymap = compile_keymap(&server->config.input);
 	bool ok = configure_default_keyboard(server, &server->config.input, keymap);
 	xkb_keymap_unref(keymap);
 	return ok;
 }
 
-void fw_input_configure_keyboard(
+void fw_input_config_keyboard(
 		struct fw_server *server, struct fw_keyboard *keyboard) {
 	struct xkb_keymap *keymap = NULL;
 	if (wlr_input_device_get_virtual_keyboard(keyboard->device) == NULL) {
@@ -130,7 +130,7 @@ static void handle_pointer_destroy(struct wl_listener *listener, void *data) {
 	free(pointer);
 }
 
-void fw_input_add_pointer(
+void fw_input_config_add_pointer(
 		struct fw_server *server, struct wlr_input_device *device) {
 	if (!wlr_input_device_is_libinput(device)) {
 		return;
@@ -147,7 +147,7 @@ void fw_input_add_pointer(
 			wlr_libinput_get_device_handle(device), &server->config.input);
 }
 
-void fw_input_reconfigure(struct fw_server *server) {
+void fw_input_config_reload(struct fw_server *server) {
 	const struct fw_input_config *input = &server->config.input;
 	struct xkb_keymap *keymap = compile_keymap(input);
 	struct fw_keyboard *keyboard;

@@ -14,13 +14,13 @@ struct wlr_input_device;
  * are libinput's, so they apply to libinput devices only (not to nested,
  * headless or virtual pointers).
  */
-void fw_input_configure_keyboard(
+void fw_input_config_keyboard(
 		struct fw_server *server, struct fw_keyboard *keyboard);
 /* The seat's keyboard while no device has one gets the file's keymap. */
-bool fw_input_configure_default_keyboard(struct fw_server *server);
+bool fw_input_config_default_keyboard(struct fw_server *server);
 /* Configures a new pointer, and keeps a libinput one for reloads. */
-void fw_input_add_pointer(
+void fw_input_config_add_pointer(
 		struct fw_server *server, struct wlr_input_device *device);
-void fw_input_reconfigure(struct fw_server *server);
+void fw_input_config_reload(struct fw_server *server);
 
 #endif

@@ -112,7 +112,7 @@ void fw_keyboard_create(
 	keyboard->device = device;
 
 	/* Its keymap and repeat rate, from the configuration file. */
-	fw_input_configure_keyboard(server, keyboard);
+	fw_input_config_keyboard(server, keyboard);
 
 	fw_listener_connect(&keyboard->modifiers,
 			&device->keyboard->events.modifiers, handle_modifiers);

@@ -55,7 +55,7 @@ void fw_seat_add_device(
 		break;
 	case WLR_INPUT_DEVICE_POINTER:
 		wlr_cursor_attach_input_device(server->cursor, device);
-		fw_input_add_pointer(server, device);
+		fw_input_config_add_pointer(server, device);
 		break;
 	case WLR_INPUT_DEVICE_TOUCH: {
 		struct fw_touch_device *touch = calloc(1, sizeof(*touch));

@@ -69,7 +69,7 @@ static void update(struct fw_idle *idle) {
 	}
 	idle->inhibited = inhibited;
 	wlr_log(WLR_DEBUG, "Idle timers %s", inhibited ? "inhibited" : "running");
-	fw_idle_notifier_set_inhibited(idle->notifier, inhibited);
+	fw_idle_notify_set_inhibited(idle->notifier, inhibited);
 	/* The KDE protocol's timers, kept as wlroots implements them. */
 	wlr_idle_set_enabled(idle->server->idle, NULL, !inhibited);
 }
@@ -82,7 +82,7 @@ void fw_idle_update(struct fw_server *server) {
 
 static void handle_activity(struct wl_listener *listener, void *data) {
 	struct fw_idle *idle = wl_container_of(listener, idle, activity);
-	fw_idle_notifier_notify_activity(idle->notifier, data);
+	fw_idle_notify_activity(idle->notifier, data);
 }
 
 static void handle_inhibitor_destroy(struct wl_listener *listener, void *data) {
@@ -117,11 +117,11 @@ bool fw_idle_create(struct fw_server *server) {
 	}
 	idle->server = server;
 	wl_list_init(&idle->inhibitors);
-	idle->notifier = fw_idle_notifier_create(server->display);
+	idle->notifier = fw_idle_notify_create(server->display);
 	idle->inhibit_manager = wlr_idle_inhibit_v1_create(server->display);
 	if (idle->notifier == NULL || idle->inhibit_manager == NULL ||
 			server->idle == NULL) {
-		fw_idle_notifier_destroy(idle->notifier);
+		fw_idle_notify_destroy(idle->notifier);
 		free(idle);
 		return false;
 	}
@@ -147,7 +147,7 @@ void fw_idle_destroy(struct fw_server *server) {
 	wl_list_remove(&idle->activity.link);
 	wl_list_remove(&idle->new_inhibitor.link);
 	/* The inhibit manager goes with the display. */
-	fw_idle_notifier_destroy(idle->notifier);
+	fw_idle_notify_destroy(idle->notifier);
 	server->idle_policy = NULL;
 	free(idle);
 }

@@ -109,7 +109,7 @@ static void notifier_bind(
 			&notifier_impl, data);
 }
 
-struct fw_idle_notifier *fw_idle_notifier_create(struct wl_display *display) {
+struct fw_idle_notifier *fw_idle_notify_create(struct wl_display *display) {
 	struct fw_idle_notifier *notifier = calloc(1, sizeof(*notifier));
 	if (notifier == NULL) {
 		return NULL;
@@ -126,7 +126,7 @@ struct fw_idle_notifier *fw_idle_notifier_create(struct wl_display *display) {
 	return notifier;
 }
 
-void fw_idle_notifier_destroy(struct fw_idle_notifier *notifier) {
+void fw_idle_notify_destroy(struct fw_idle_notifier *notifier) {
 	if (notifier == NULL) {
 		return;
 	}
@@ -143,7 +143,7 @@ void fw_idle_notifier_destroy(struct fw_idle_notifier *notifier) {
 	free(notifier);
 }
 
-void fw_idle_notifier_notify_activity(
+void fw_idle_notify_activity(
 		struct fw_idle_notifier *notifier, struct wlr_seat *seat) {
 	struct notification *notification;
 	wl_list_for_each(notification, &notifier->notifications, link) {
@@ -158,7 +158,7 @@ void fw_idle_notifier_notify_activity(
 	}
 }
 
-void fw_idle_notifier_set_inhibited(
+void fw_idle_notify_set_inhibited(
 		struct fw_idle_notifier *notifier, bool inhibited) {
 	if (notifier->inhibited == inhibited) {
 		return;

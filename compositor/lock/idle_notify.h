@@ -13,13 +13,13 @@ struct fw_idle_notifier;
 struct wl_display;
 struct wlr_seat;
 
-struct fw_idle_notifier *fw_idle_notifier_create(struct wl_display *display);
-void fw_idle_notifier_destroy(struct fw_idle_notifier *notifier);
+struct fw_idle_notifier *fw_idle_notify_create(struct wl_display *display);
+void fw_idle_notify_destroy(struct fw_idle_notifier *notifier);
 /* Input on seat: idle notifications resume and their timers restart. */
-void fw_idle_notifier_notify_activity(
+void fw_idle_notify_activity(
 		struct fw_idle_notifier *notifier, struct wlr_seat *seat);
 /* While inhibited no notification becomes idle; timers restart after. */
-void fw_idle_notifier_set_inhibited(
+void fw_idle_notify_set_inhibited(
 		struct fw_idle_notifier *notifier, bool inhibited);
 
 #endif

@@ -395,7 +395,7 @@ static void handle_present(struct wl_listener *listener, void *data) {
 	frame_output_tick(timing, timespec_ns(event->when));
 }
 
-void fw_frame_output_handle_frame(struct fw_frame_output *frames) {
+void fw_frame_schedule_output_frame(struct fw_frame_output *frames) {
 	struct frame_output_timing *timing = &frames->timing;
 	int64_t now = sched_clock_now_ns();
 	if (!timing->vsync) {
@@ -422,7 +422,7 @@ void fw_frame_output_handle_frame(struct fw_frame_output *frames) {
 	arm(frames);
 }
 
-struct fw_frame_output *fw_frame_output_create(
+struct fw_frame_output *fw_frame_schedule_output_create(
 		struct fw_frame_schedule *schedule, struct fw_output *output) {
 	struct fw_frame_output *frames = calloc(1, sizeof(*frames));
 	if (frames == NULL) {
@@ -457,7 +457,7 @@ error_alloc:
 	return NULL;
 }
 
-void fw_frame_output_destroy(struct fw_frame_output *frames) {
+void fw_frame_schedule_output_destroy(struct fw_frame_output *frames) {
 	if (frames == NULL) {
 		return;
 	}

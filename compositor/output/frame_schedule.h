@@ -29,12 +29,12 @@ void fw_frame_schedule_destroy(struct fw_frame_schedule *schedule);
 void fw_frame_schedule_note_input(
 		struct fw_frame_schedule *schedule, struct wl_client *client);
 
-struct fw_frame_output *fw_frame_output_create(
+struct fw_frame_output *fw_frame_schedule_output_create(
 		struct fw_frame_schedule *schedule, struct fw_output *output);
 /* Accepts NULL. */
-void fw_frame_output_destroy(struct fw_frame_output *frames);
+void fw_frame_schedule_output_destroy(struct fw_frame_output *frames);
 /* The output's frame event: paints now or plans the paint. */
-void fw_frame_output_handle_frame(struct fw_frame_output *frames);
+void fw_frame_schedule_output_frame(struct fw_frame_output *frames);
 
 /* --stats: the client's frame figures as JSON fields to append to its
  * line (",\"frame\":{...}"), or "" for a client with no surface yet. */

@@ -23,7 +23,7 @@
 #include <wlr/util/log.h>
 
 void fw_output_paint(struct fw_output *output) {
-	fw_output_sample_feedback(output);
+	fw_presentation_sample(output);
 	bool committed = output->server->config.render_direct
 			? fw_render_output(output->scene_output)
 			: wlr_scene_output_commit(output->scene_output);
@@ -44,7 +44,7 @@ static void handle_frame(struct wl_listener *listener, void *data) {
 		return;
 	}
 	if (output->frames != NULL) {
-		fw_frame_output_handle_frame(output->frames);
+		fw_frame_schedule_output_frame(output->frames);
 		return;
 	}
 	/* --frame-schedule off: paint at once, then every frame done. */
@@ -60,11 +60,11 @@ static void handle_output_destroy(struct wl_listener *listener, void *data) {
 	wlr_log(WLR_INFO, "Output %s removed", output->wlr_output->name);
 	wl_list_remove(&output->frame.link);
 	wl_list_remove(&output->destroy.link);
-	fw_frame_output_destroy(output->frames);
-	fw_output_finish_feedback(output);
+	fw_frame_schedule_output_destroy(output->frames);
+	fw_presentation_finish(output);
 	/* Layer surfaces die with their output; each unlinks itself. */
 	while (!wl_list_empty(&output->layer_surfaces)) {
-		fw_layer_surface_close(output->layer_surfaces.next);
+		fw_layer_shell_close(output->layer_surfaces.next);
 	}
 	wl_list_remove(&output->link);
 	output->wlr_output->data = NULL;
@@ -99,7 +99,7 @@ struct fw_output *fw_output_focused(struct fw_server *server) {
 	return output;
 }
 
-void handle_new_output(struct wl_listener *listener, void *data) {
+static void handle_new_output(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, new_output);
 	struct wlr_output *wlr_output = data;
 
@@ -135,9 +135,10 @@ void handle_new_output(struct wl_listener *listener, void *data) {
 		free(output);
 		return;
 	}
-	fw_output_init_feedback(output);
+	fw_presentation_init(output);
 	if (server->frame_schedule != NULL) {
-		output->frames = fw_frame_output_create(server->frame_schedule, output);
+		output->frames =
+				fw_frame_schedule_output_create(server->frame_schedule, output);
 		if (output->frames == NULL) {
 			wlr_log(WLR_ERROR,
 					"Cannot schedule frames on %s: painting on its frame event",
@@ -150,7 +151,7 @@ void handle_new_output(struct wl_listener *listener, void *data) {
 			handle_output_destroy);
 
 	wlr_xcursor_manager_load(server->cursor_manager, wlr_output->scale);
-	fw_output_arrange_layers(output);
+	fw_layer_shell_arrange(output);
 	wlr_log(WLR_INFO, "Output %s added (%dx%d)", wlr_output->name,
 			wlr_output->width, wlr_output->height);
 }
@@ -229,7 +230,7 @@ static void handle_layout_change(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, layout_change);
 	struct fw_output *output;
 	wl_list_for_each(output, &server->outputs, link) {
-		fw_output_arrange_layers(output);
+		fw_layer_shell_arrange(output);
 	}
 	if (!server->configuring_outputs) {
 		rescue_views(server);
@@ -318,7 +319,9 @@ static void handle_output_power_set_mode(
 	}
 }
 
-void fw_output_init_manager(struct fw_server *server) {
+void fw_output_init(struct fw_server *server) {
+	fw_listener_connect(&server->new_output,
+			&server->backend->events.new_output, handle_new_output);
 	fw_listener_connect(&server->layout_change,
 			&server->output_layout->events.change, handle_layout_change);
 
@@ -339,7 +342,8 @@ void fw_output_init_manager(struct fw_server *server) {
 	}
 }
 
-void fw_output_finish_manager(struct fw_server *server) {
+void fw_output_finish(struct fw_server *server) {
+	fw_listener_disconnect(&server->new_output);
 	fw_listener_disconnect(&server->layout_change);
 	fw_listener_disconnect(&server->output_manager_apply);
 	fw_listener_disconnect(&server->output_manager_test);

@@ -27,9 +27,12 @@ struct fw_output {
 	struct wl_listener destroy;
 };
 
-void fw_output_init_manager(struct fw_server *server);
-void fw_output_finish_manager(struct fw_server *server);
-void handle_new_output(struct wl_listener *listener, void *data);
+/*
+ * Follows the backend's outputs and the layout, and offers the output
+ * management and power globals.
+ */
+void fw_output_init(struct fw_server *server);
+void fw_output_finish(struct fw_server *server);
 struct fw_output *fw_output_at(struct fw_server *server, double lx, double ly);
 /* The output under the cursor, else the first one; NULL without outputs. */
 struct fw_output *fw_output_focused(struct fw_server *server);

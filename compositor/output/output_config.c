@@ -131,7 +131,7 @@ void fw_output_config_place(struct fw_output *output) {
 	}
 }
 
-void fw_output_apply_config(struct fw_output *output) {
+void fw_output_config_apply(struct fw_output *output) {
 	struct fw_server *server = output->server;
 	struct wlr_output *wlr_output = output->wlr_output;
 	struct fw_output_config config;

@@ -17,6 +17,6 @@ bool fw_output_config_commit_first(
 /* Puts an enabled output at its configured position, else anywhere. */
 void fw_output_config_place(struct fw_output *output);
 /* Applies the file to a running output (a reload). */
-void fw_output_apply_config(struct fw_output *output);
+void fw_output_config_apply(struct fw_output *output);
 
 #endif

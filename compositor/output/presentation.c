@@ -48,7 +48,7 @@ static void sample_surface(
 	wl_list_insert(output->pending_feedback.prev, &pending->link);
 }
 
-void fw_output_sample_feedback(struct fw_output *output) {
+void fw_presentation_sample(struct fw_output *output) {
 	if (output->server->presentation == NULL) {
 		return;
 	}
@@ -88,13 +88,13 @@ static void handle_present(struct wl_listener *listener, void *data) {
 	}
 }
 
-void fw_output_init_feedback(struct fw_output *output) {
+void fw_presentation_init(struct fw_output *output) {
 	wl_list_init(&output->pending_feedback);
 	fw_listener_connect(&output->present, &output->wlr_output->events.present,
 			handle_present);
 }
 
-void fw_output_finish_feedback(struct fw_output *output) {
+void fw_presentation_finish(struct fw_output *output) {
 	struct fw_pending_feedback *pending, *tmp;
 	wl_list_for_each_safe(pending, tmp, &output->pending_feedback, link) {
 		wlr_presentation_feedback_destroy(pending->feedback);

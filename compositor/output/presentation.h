@@ -3,9 +3,9 @@
 
 struct fw_output;
 
-void fw_output_init_feedback(struct fw_output *output);
-void fw_output_finish_feedback(struct fw_output *output);
+void fw_presentation_init(struct fw_output *output);
+void fw_presentation_finish(struct fw_output *output);
 /* Takes the feedback of the surfaces about to be shown by the next commit. */
-void fw_output_sample_feedback(struct fw_output *output);
+void fw_presentation_sample(struct fw_output *output);
 
 #endif

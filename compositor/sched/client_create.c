@@ -18,7 +18,7 @@
  * search order, so libwlroots' call lands here, and the fd goes to the gate
  * instead. wlroots stops owning the fd once that call returned a client
  * ("not ours anymore" in server.c). The gate makes its own clients through
- * fw_real_wl_client_create.
+ * fw_client_create_real.
  */
 
 typedef struct wl_client *(*client_create_func_t)(struct wl_display *, int);
@@ -27,7 +27,7 @@ static struct gate *adopting_gate;
 /* Within wl_client_create for a client made by hand. */
 static bool creating_by_hand;
 
-struct wl_client *fw_real_wl_client_create(struct wl_display *display, int fd) {
+struct wl_client *fw_client_create_real(struct wl_display *display, int fd) {
 	static client_create_func_t real;
 	if (!real) {
 		real = (client_create_func_t)dlsym(RTLD_NEXT, "wl_client_create");
@@ -69,7 +69,7 @@ static bool made_here(int fd) {
  */
 static struct wl_client *create(struct wl_display *display, int fd) {
 	if (!adopting_gate) {
-		return fw_real_wl_client_create(display, fd);
+		return fw_client_create_real(display, fd);
 	}
 	wlr_log(WLR_DEBUG, "Gating a client made by hand (XWayland's)");
 	int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);

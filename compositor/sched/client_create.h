@@ -7,7 +7,7 @@
 struct gate;
 
 /* libwayland's own wl_client_create, which fairway's definition hides. */
-struct wl_client *fw_real_wl_client_create(struct wl_display *display, int fd);
+struct wl_client *fw_client_create_real(struct wl_display *display, int fd);
 
 /*
  * From now on, clients that wlroots creates by hand (XWayland's) are

@@ -31,7 +31,7 @@ static void handle_hints_due(void *data) {
 	wl_list_for_each(rated, &ratings->rated, link) {
 		if (rated->due) {
 			rated->due = false;
-			fw_rated_set_class(ratings, rated, now);
+			fw_ratings_process_set_class(ratings, rated, now);
 		}
 	}
 }
@@ -55,9 +55,9 @@ void fw_ratings_note_input(struct fw_ratings *ratings, struct wl_client *client,
 	}
 	struct fw_rated *rated = NULL;
 	if (surface != NULL && surface->resource != NULL) {
-		rated = fw_rated_surface_owner(ratings, surface);
+		rated = fw_ratings_owner_surface(ratings, surface);
 	} else if (client != NULL) {
-		struct fw_client *record = fw_rated_client_get(ratings, client);
+		struct fw_client *record = fw_ratings_owner_client(ratings, client);
 		rated = record != NULL ? record->rated : NULL;
 	}
 	int64_t now = sched_clock_now_ns();
@@ -78,7 +78,7 @@ static void add_service(struct fw_ratings *ratings, int64_t now) {
 	/* Every connected client is rated, drawing or not. */
 	struct wl_client *client;
 	wl_client_for_each(client, wl_display_get_client_list(server->display)) {
-		struct fw_client *record = fw_rated_client_get(ratings, client);
+		struct fw_client *record = fw_ratings_owner_client(ratings, client);
 		struct gate_connection *conn =
 				gate != NULL ? gate_connection_from_client(client) : NULL;
 		if (record != NULL && record->rated != NULL && conn != NULL) {
@@ -118,7 +118,7 @@ static int handle_timer(void *data) {
 						: "no",
 				ratings_client_busy_share(&rated->rc, &ratings->params, now),
 				ratings_class_name(rated->class));
-		fw_rated_set_class(ratings, rated, now);
+		fw_ratings_process_set_class(ratings, rated, now);
 	}
 	wl_event_source_timer_update(ratings->timer, T_UPDATE_MS);
 	return 0;
@@ -127,7 +127,7 @@ static int handle_timer(void *data) {
 static void handle_shown(
 		struct wlr_surface *surface, double fraction, void *data) {
 	struct fw_ratings *ratings = data;
-	struct fw_rated *owner = fw_rated_surface_owner(ratings, surface);
+	struct fw_rated *owner = fw_ratings_owner_surface(ratings, surface);
 	if (owner != NULL) {
 		owner->frame += fraction;
 		owner->frame_surfaces++;
@@ -142,12 +142,12 @@ static void handle_shown(
  */
 static void handle_committed(struct wlr_surface *surface, void *data) {
 	struct fw_ratings *ratings = data;
-	struct fw_rated *owner = fw_rated_surface_owner(ratings, surface);
+	struct fw_rated *owner = fw_ratings_owner_surface(ratings, surface);
 	if (owner == NULL) {
 		return;
 	}
 	if (owner->xwayland != NULL && wlr_surface_is_xwayland_surface(surface) &&
-			fw_xdamage_counts(ratings->xdamage,
+			fw_ratings_xdamage_counts(ratings->xdamage,
 					wlr_xwayland_surface_from_wlr_surface(surface))) {
 		return;
 	}
@@ -160,7 +160,8 @@ static void handle_x_drawn(struct wlr_xwayland_surface *xsurface, void *data) {
 	if (xsurface->surface == NULL) {
 		return;
 	}
-	struct fw_rated *owner = fw_rated_surface_owner(ratings, xsurface->surface);
+	struct fw_rated *owner =
+			fw_ratings_owner_surface(ratings, xsurface->surface);
 	if (owner != NULL && owner->xwayland != NULL) {
 		ratings_client_add_commit(&owner->rc, sched_clock_now_ns());
 	}
@@ -209,7 +210,7 @@ bool fw_ratings_create(
 	if (ratings->timer == NULL) {
 		goto error_hints;
 	}
-	ratings->damage = fw_damage_tracker_create(server,
+	ratings->damage = fw_ratings_damage_create(server,
 			&(struct fw_damage_callbacks){
 					.shown = handle_shown,
 					.frame_done = handle_frame_done,
@@ -220,9 +221,10 @@ bool fw_ratings_create(
 		goto error_timer;
 	}
 	wl_event_source_timer_update(ratings->timer, T_UPDATE_MS);
-	fw_rated_clients_init(ratings);
+	fw_ratings_owner_init(ratings);
 	/* Without it, X clients' commits count as Wayland clients' do. */
-	ratings->xdamage = fw_xdamage_create(server, handle_x_drawn, ratings);
+	ratings->xdamage =
+			fw_ratings_xdamage_create(server, handle_x_drawn, ratings);
 	server->ratings = ratings;
 	return true;
 
@@ -244,14 +246,14 @@ void fw_ratings_destroy(struct fw_server *server) {
 	if (ratings->hints_due != NULL) {
 		wl_event_source_remove(ratings->hints_due);
 	}
-	fw_xdamage_destroy(ratings->xdamage);
-	fw_rated_clients_finish(ratings);
-	fw_damage_tracker_destroy(ratings->damage);
+	fw_ratings_xdamage_destroy(ratings->xdamage);
+	fw_ratings_owner_finish(ratings);
+	fw_ratings_damage_destroy(ratings->damage);
 	/* What is left goes, referenced or not (X clients hold Xwayland's). */
 	while (!wl_list_empty(&ratings->rated)) {
 		struct fw_rated *rated =
 				wl_container_of(ratings->rated.next, rated, link);
-		fw_rated_free(rated);
+		fw_ratings_process_free(rated);
 	}
 	hints_destroy(ratings->hints);
 	free(ratings);
@@ -266,7 +268,7 @@ void fw_ratings_set_hint_targets(
 
 void fw_ratings_add_output(
 		struct fw_ratings *ratings, struct wlr_output *output) {
-	fw_damage_tracker_add_output(ratings->damage, output);
+	fw_ratings_damage_add_output(ratings->damage, output);
 }
 
 void fw_ratings_read_client(struct fw_server *server, struct wl_client *client,
@@ -275,7 +277,7 @@ void fw_ratings_read_client(struct fw_server *server, struct wl_client *client,
 			.class = -1, .input_age_ns = -1, .hint_class = -1};
 	struct fw_ratings *ratings = server->ratings;
 	struct fw_client *record =
-			ratings != NULL ? fw_rated_client_get(ratings, client) : NULL;
+			ratings != NULL ? fw_ratings_owner_client(ratings, client) : NULL;
 	if (record == NULL || record->rated == NULL) {
 		return;
 	}
@@ -297,7 +299,7 @@ int fw_ratings_client_json(struct fw_server *server, struct wl_client *client,
 		char *buf, size_t size) {
 	struct fw_ratings *ratings = server->ratings;
 	struct fw_client *record =
-			ratings != NULL ? fw_rated_client_get(ratings, client) : NULL;
+			ratings != NULL ? fw_ratings_owner_client(ratings, client) : NULL;
 	if (record == NULL || record->rated == NULL) {
 		if (size > 0) {
 			buf[0] = '\0';

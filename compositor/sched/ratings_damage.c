@@ -234,7 +234,7 @@ static void handle_output_destroy(struct wl_listener *listener, void *data) {
 	free(ro);
 }
 
-void fw_damage_tracker_add_output(
+void fw_ratings_damage_add_output(
 		struct fw_damage_tracker *tracker, struct wlr_output *output) {
 	struct fw_damage_output *ro = calloc(1, sizeof(*ro));
 	if (ro == NULL) {
@@ -251,10 +251,10 @@ void fw_damage_tracker_add_output(
 static void handle_output_added(struct wl_listener *listener, void *data) {
 	struct fw_damage_tracker *tracker =
 			wl_container_of(listener, tracker, new_output);
-	fw_damage_tracker_add_output(tracker, data);
+	fw_ratings_damage_add_output(tracker, data);
 }
 
-struct fw_damage_tracker *fw_damage_tracker_create(struct fw_server *server,
+struct fw_damage_tracker *fw_ratings_damage_create(struct fw_server *server,
 		const struct fw_damage_callbacks *callbacks, void *data) {
 	struct fw_damage_tracker *tracker = calloc(1, sizeof(*tracker));
 	if (tracker == NULL) {
@@ -272,7 +272,7 @@ struct fw_damage_tracker *fw_damage_tracker_create(struct fw_server *server,
 	return tracker;
 }
 
-void fw_damage_tracker_destroy(struct fw_damage_tracker *tracker) {
+void fw_ratings_damage_destroy(struct fw_damage_tracker *tracker) {
 	if (tracker == NULL) {
 		return;
 	}

@@ -30,12 +30,12 @@ struct fw_damage_callbacks {
 	fw_damage_commit_func committed;
 };
 
-struct fw_damage_tracker *fw_damage_tracker_create(struct fw_server *server,
+struct fw_damage_tracker *fw_ratings_damage_create(struct fw_server *server,
 		const struct fw_damage_callbacks *callbacks, void *data);
-void fw_damage_tracker_destroy(struct fw_damage_tracker *tracker);
+void fw_ratings_damage_destroy(struct fw_damage_tracker *tracker);
 /* Follows an output that was there before the tracker; it follows new
  * ones itself. */
-void fw_damage_tracker_add_output(
+void fw_ratings_damage_add_output(
 		struct fw_damage_tracker *tracker, struct wlr_output *output);
 
 #endif

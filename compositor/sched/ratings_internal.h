@@ -68,17 +68,17 @@ struct fw_ratings {
  * The rated process pid, referenced, made on first use; pidfd (taken, even
  * on failure; -1 if none) and uid are what its hints will check.
  */
-struct fw_rated *fw_rated_get(
+struct fw_rated *fw_ratings_process_get(
 		struct fw_ratings *ratings, pid_t pid, int pidfd, uid_t uid);
 /* Drops a reference, and Xwayland's that an X client held. Accepts NULL. */
-void fw_rated_unref(struct fw_rated *rated);
+void fw_ratings_process_unref(struct fw_rated *rated);
 /* Frees it whatever its references: the ratings are going. */
-void fw_rated_free(struct fw_rated *rated);
+void fw_ratings_process_free(struct fw_rated *rated);
 /*
  * Hands its class to the kernel: the /proc walk, the journal's fsync and
  * the sched_setattr calls, never on the input path.
  */
-void fw_rated_set_class(
+void fw_ratings_process_set_class(
 		struct fw_ratings *ratings, struct fw_rated *rated, int64_t now);
 
 /* --- ratings_owner.c ----------------------------------------------------- */
@@ -88,14 +88,14 @@ void fw_rated_set_class(
  * use; NULL while its process is not known yet (Xwayland before its first
  * request): asked again later.
  */
-struct fw_client *fw_rated_client_get(
+struct fw_client *fw_ratings_owner_client(
 		struct fw_ratings *ratings, struct wl_client *client);
 /* The process whose output the surface shows, X windows' included. */
-struct fw_rated *fw_rated_surface_owner(
+struct fw_rated *fw_ratings_owner_surface(
 		struct fw_ratings *ratings, struct wlr_surface *surface);
 /* Starts following clients and X windows, once XWayland is set up. */
-void fw_rated_clients_init(struct fw_ratings *ratings);
+void fw_ratings_owner_init(struct fw_ratings *ratings);
 /* Forgets every client and X window. */
-void fw_rated_clients_finish(struct fw_ratings *ratings);
+void fw_ratings_owner_finish(struct fw_ratings *ratings);
 
 #endif

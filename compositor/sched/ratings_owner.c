@@ -24,7 +24,7 @@ struct fw_rated_xsurface {
 	struct wl_list link; /* fw_ratings.xsurfaces */
 };
 
-struct fw_client *fw_rated_client_get(
+struct fw_client *fw_ratings_owner_client(
 		struct fw_ratings *ratings, struct wl_client *wl_client) {
 	struct fw_client *client = fw_client_get(wl_client);
 	if (client == NULL || client->rated_set) {
@@ -35,7 +35,7 @@ struct fw_client *fw_rated_client_get(
 	}
 	pid_t pid = client->process.pid;
 	if (pid > 0 && pid != getpid()) {
-		client->rated = fw_rated_get(
+		client->rated = fw_ratings_process_get(
 				ratings, pid, fw_client_dup_pidfd(client), client->uid);
 		if (client->rated != NULL && client->xwayland) {
 			/* wlroots' window manager blocks fairway on Xwayland. */
@@ -54,7 +54,7 @@ struct fw_client *fw_rated_client_get(
 
 /* Its process is no longer rated for it. */
 static void forget_client(struct fw_client *client) {
-	fw_rated_unref(client->rated);
+	fw_ratings_process_unref(client->rated);
 	client->rated = NULL;
 	client->rated_set = false;
 }
@@ -81,12 +81,12 @@ static struct fw_rated *xsurface_rated(struct fw_rated_xsurface *xs) {
 		return NULL;
 	}
 	struct fw_client *parent =
-			fw_rated_client_get(ratings, xwayland->wl_client);
+			fw_ratings_owner_client(ratings, xwayland->wl_client);
 	if (parent == NULL) {
 		/* Xwayland's own process is not known yet: later. */
 		return NULL;
 	}
-	xs->rated = fw_rated_get(ratings, pid, -1, HINTS_ANY_UID);
+	xs->rated = fw_ratings_process_get(ratings, pid, -1, HINTS_ANY_UID);
 	if (xs->rated != NULL && xs->rated->xwayland == NULL &&
 			parent->rated != NULL) {
 		xs->rated->xwayland = parent->rated;
@@ -95,7 +95,7 @@ static struct fw_rated *xsurface_rated(struct fw_rated_xsurface *xs) {
 	return xs->rated;
 }
 
-struct fw_rated *fw_rated_surface_owner(
+struct fw_rated *fw_ratings_owner_surface(
 		struct fw_ratings *ratings, struct wlr_surface *surface) {
 	if (surface->resource == NULL) {
 		return NULL;
@@ -110,7 +110,7 @@ struct fw_rated *fw_rated_surface_owner(
 			}
 		}
 	}
-	struct fw_client *client = fw_rated_client_get(
+	struct fw_client *client = fw_ratings_owner_client(
 			ratings, wl_resource_get_client(surface->resource));
 	return client != NULL ? client->rated : NULL;
 }
@@ -118,7 +118,7 @@ struct fw_rated *fw_rated_surface_owner(
 static void xsurface_destroy(struct fw_rated_xsurface *xs) {
 	wl_list_remove(&xs->destroy.link);
 	wl_list_remove(&xs->link);
-	fw_rated_unref(xs->rated);
+	fw_ratings_process_unref(xs->rated);
 	free(xs);
 }
 
@@ -141,7 +141,7 @@ static void handle_new_xsurface(struct wl_listener *listener, void *data) {
 	wl_list_insert(&ratings->xsurfaces, &xs->link);
 }
 
-void fw_rated_clients_init(struct fw_ratings *ratings) {
+void fw_ratings_owner_init(struct fw_ratings *ratings) {
 	fw_listener_connect(&ratings->client_destroy,
 			&ratings->clients->events.destroy, handle_client_destroy);
 	struct wlr_xwayland *xwayland = ratings->server->xwayland;
@@ -151,7 +151,7 @@ void fw_rated_clients_init(struct fw_ratings *ratings) {
 	}
 }
 
-void fw_rated_clients_finish(struct fw_ratings *ratings) {
+void fw_ratings_owner_finish(struct fw_ratings *ratings) {
 	fw_listener_disconnect(&ratings->new_xsurface);
 	struct fw_rated_xsurface *xs, *xs_tmp;
 	wl_list_for_each_safe(xs, xs_tmp, &ratings->xsurfaces, link) {

@@ -9,7 +9,7 @@
  * connections and windows it has, and the kernel hints each is given.
  */
 
-struct fw_rated *fw_rated_get(
+struct fw_rated *fw_ratings_process_get(
 		struct fw_ratings *ratings, pid_t pid, int pidfd, uid_t uid) {
 	struct fw_rated *rated;
 	wl_list_for_each(rated, &ratings->rated, link) {
@@ -38,7 +38,7 @@ struct fw_rated *fw_rated_get(
 	return rated;
 }
 
-void fw_rated_free(struct fw_rated *rated) {
+void fw_ratings_process_free(struct fw_rated *rated) {
 	/* Gone from the compositor: its threads get their own back. */
 	hints_proc_destroy(rated->proc);
 	if (rated->pidfd >= 0) {
@@ -48,16 +48,16 @@ void fw_rated_free(struct fw_rated *rated) {
 	free(rated);
 }
 
-void fw_rated_unref(struct fw_rated *rated) {
+void fw_ratings_process_unref(struct fw_rated *rated) {
 	if (rated == NULL || --rated->refs > 0) {
 		return;
 	}
 	struct fw_rated *xwayland = rated->xwayland;
-	fw_rated_free(rated);
-	fw_rated_unref(xwayland);
+	fw_ratings_process_free(rated);
+	fw_ratings_process_unref(xwayland);
 }
 
-void fw_rated_set_class(
+void fw_ratings_process_set_class(
 		struct fw_ratings *ratings, struct fw_rated *rated, int64_t now) {
 	if (!rated->hinted && ratings->hints != NULL) {
 		rated->hinted = true;

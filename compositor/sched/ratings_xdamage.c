@@ -469,7 +469,7 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	wl_list_insert(&xdamage->windows, &window->link);
 }
 
-struct fw_xdamage *fw_xdamage_create(
+struct fw_xdamage *fw_ratings_xdamage_create(
 		struct fw_server *server, fw_xdamage_drawn_func drawn, void *data) {
 	struct wlr_xwayland *xwayland = server->xwayland;
 	if (xwayland == NULL) {
@@ -499,7 +499,7 @@ struct fw_xdamage *fw_xdamage_create(
 	return xdamage;
 }
 
-void fw_xdamage_destroy(struct fw_xdamage *xdamage) {
+void fw_ratings_xdamage_destroy(struct fw_xdamage *xdamage) {
 	if (xdamage == NULL) {
 		return;
 	}
@@ -522,7 +522,7 @@ void fw_xdamage_destroy(struct fw_xdamage *xdamage) {
 	free(xdamage);
 }
 
-bool fw_xdamage_counts(
+bool fw_ratings_xdamage_counts(
 		struct fw_xdamage *xdamage, struct wlr_xwayland_surface *xsurface) {
 	if (xdamage == NULL || xdamage->conn == NULL) {
 		return false;

@@ -26,15 +26,15 @@ typedef void (*fw_xdamage_drawn_func)(
 		struct wlr_xwayland_surface *xsurface, void *data);
 
 /* NULL without memory, or when fairway runs without Xwayland. */
-struct fw_xdamage *fw_xdamage_create(
+struct fw_xdamage *fw_ratings_xdamage_create(
 		struct fw_server *server, fw_xdamage_drawn_func drawn, void *data);
 /* Accepts NULL. */
-void fw_xdamage_destroy(struct fw_xdamage *xdamage);
+void fw_ratings_xdamage_destroy(struct fw_xdamage *xdamage);
 /*
  * Whether xsurface's drawing is being counted, so that its surface's
  * commits must not be. Accepts a NULL xdamage.
  */
-bool fw_xdamage_counts(
+bool fw_ratings_xdamage_counts(
 		struct fw_xdamage *xdamage, struct wlr_xwayland_surface *xsurface);
 
 #endif

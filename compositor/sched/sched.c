@@ -109,7 +109,7 @@ static bool listen_through_gate(struct fw_sched *sched) {
 	gate_config_default(&config);
 	derive_params(sched->config, &config.sched);
 	config.transport = sched->config->transport;
-	config.create_client = fw_real_wl_client_create;
+	config.create_client = fw_client_create_real;
 	sched->gate = gate_create(server->display, &config);
 	if (sched->gate == NULL) {
 		wlr_log(WLR_ERROR, "Cannot create the dispatch gate");
@@ -212,7 +212,7 @@ struct wl_client *fw_sched_adopt_client(struct fw_sched *sched, int fd) {
 		return gate_adopt(sched->gate, fd);
 	}
 	struct wl_client *client =
-			fw_real_wl_client_create(sched->server->display, fd);
+			fw_client_create_real(sched->server->display, fd);
 	if (client == NULL) {
 		close(fd);
 	}

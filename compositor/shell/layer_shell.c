@@ -182,7 +182,7 @@ static void arrange_one(struct fw_layer_surface *surface,
 	}
 }
 
-void fw_output_arrange_layers(struct fw_output *output) {
+void fw_layer_shell_arrange(struct fw_output *output) {
 	struct wlr_box full;
 	fw_output_box(output, &full);
 	struct wlr_box usable = full;
@@ -333,7 +333,7 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	wlr_scene_node_set_enabled(surface->node, true);
 	if (surface->output != NULL) {
 		/* Its exclusive zone counts from now on. */
-		fw_output_arrange_layers(surface->output);
+		fw_layer_shell_arrange(surface->output);
 	}
 	/*
 	 * A surface asking for the keyboard gets it as it maps, as a window
@@ -364,7 +364,7 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 		wlr_seat_keyboard_clear_focus(server->seat);
 	}
 	if (surface->output != NULL) {
-		fw_output_arrange_layers(surface->output);
+		fw_layer_shell_arrange(surface->output);
 	}
 	refocus(server);
 }
@@ -403,7 +403,7 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 	if (surface->output != NULL &&
 			(committed != 0 || !layer_surface->configured)) {
 		surface->configure_due = true;
-		fw_output_arrange_layers(surface->output);
+		fw_layer_shell_arrange(surface->output);
 	}
 	if (committed &
 			(WLR_LAYER_SURFACE_V1_STATE_KEYBOARD_INTERACTIVITY |
@@ -470,11 +470,11 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	struct fw_output *output = surface->output;
 	free(surface);
 	if (output != NULL) {
-		fw_output_arrange_layers(output);
+		fw_layer_shell_arrange(output);
 	}
 }
 
-void fw_layer_surface_close(struct wl_list *link) {
+void fw_layer_shell_close(struct wl_list *link) {
 	struct fw_layer_surface *surface = wl_container_of(link, surface, link);
 	/* Unhook from the output first: it is going away. */
 	wl_list_remove(&surface->link);
@@ -483,7 +483,7 @@ void fw_layer_surface_close(struct wl_list *link) {
 	wlr_layer_surface_v1_destroy(surface->layer_surface);
 }
 
-void handle_new_layer_surface(struct wl_listener *listener, void *data) {
+static void handle_new_layer_surface(struct wl_listener *listener, void *data) {
 	struct fw_server *server =
 			wl_container_of(listener, server, new_layer_surface);
 	struct wlr_layer_surface_v1 *layer_surface = data;
@@ -538,4 +538,18 @@ void handle_new_layer_surface(struct wl_listener *listener, void *data) {
 	fw_listener_connect(
 			&surface->destroy, &layer_surface->events.destroy, handle_destroy);
 	wl_list_insert(output->layer_surfaces.prev, &surface->link);
+}
+
+bool fw_layer_shell_init(struct fw_server *server) {
+	server->layer_shell = wlr_layer_shell_v1_create(server->display);
+	if (server->layer_shell == NULL) {
+		return false;
+	}
+	fw_listener_connect(&server->new_layer_surface,
+			&server->layer_shell->events.new_surface, handle_new_layer_surface);
+	return true;
+}
+
+void fw_layer_shell_finish(struct fw_server *server) {
+	fw_listener_disconnect(&server->new_layer_surface);
 }

@@ -8,10 +8,12 @@ struct fw_output;
 struct fw_server;
 struct wlr_surface;
 
-void handle_new_layer_surface(struct wl_listener *listener, void *data);
-void fw_output_arrange_layers(struct fw_output *output);
+/* Offers wlr-layer-shell: panels, backgrounds, launchers on the outputs. */
+bool fw_layer_shell_init(struct fw_server *server);
+void fw_layer_shell_finish(struct fw_server *server);
+void fw_layer_shell_arrange(struct fw_output *output);
 /* link is an element of fw_output.layer_surfaces. */
-void fw_layer_surface_close(struct wl_list *link);
+void fw_layer_shell_close(struct wl_list *link);
 
 /*
  * True while a top or overlay layer surface holds the keyboard alone

@@ -31,7 +31,7 @@ struct fw_title {
 	float scale;
 };
 
-struct fw_title *fw_title_create(struct wlr_scene_node *parent) {
+struct fw_title *fw_titlebar_create(struct wlr_scene_node *parent) {
 	struct fw_title *title = calloc(1, sizeof(*title));
 	if (title == NULL) {
 		return NULL;
@@ -44,7 +44,7 @@ struct fw_title *fw_title_create(struct wlr_scene_node *parent) {
 	return title;
 }
 
-void fw_title_destroy(struct fw_title *title) {
+void fw_titlebar_destroy(struct fw_title *title) {
 	if (title == NULL) {
 		return;
 	}
@@ -54,7 +54,7 @@ void fw_title_destroy(struct fw_title *title) {
 	free(title);
 }
 
-void fw_title_set_enabled(struct fw_title *title, bool enabled) {
+void fw_titlebar_set_enabled(struct fw_title *title, bool enabled) {
 	wlr_scene_node_set_enabled(&title->tree->node, enabled);
 }
 
@@ -130,7 +130,7 @@ static struct wlr_buffer *draw_text(const char *text, int width, int height,
 	return buffer;
 }
 
-void fw_title_update(struct fw_title *title, const char *text, int x, int y,
+void fw_titlebar_update(struct fw_title *title, const char *text, int x, int y,
 		int width, int height, float scale) {
 	wlr_scene_node_set_position(&title->tree->node, x, y);
 	if (text == NULL) {
@@ -176,7 +176,7 @@ void fw_title_update(struct fw_title *title, const char *text, int x, int y,
 	wlr_scene_node_set_position(&title->text->node, TITLE_PADDING, 0);
 }
 
-void fw_titles_finish(void) {
+void fw_titlebar_finish_fonts(void) {
 	/* pango's font map, cairo's font cache and fontconfig's configuration
 	 * are process-wide and live until released. */
 	pango_cairo_font_map_set_default(NULL);

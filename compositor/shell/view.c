@@ -48,7 +48,7 @@ void fw_view_finish(struct fw_view *view) {
 	}
 	wl_list_remove(&view->link);
 	wl_list_init(&view->link);
-	fw_title_destroy(view->title);
+	fw_titlebar_destroy(view->title);
 	view->title = NULL;
 	if (view->tree != NULL) {
 		wlr_scene_node_destroy(&view->tree->node);
@@ -88,7 +88,7 @@ static float view_scale(struct fw_view *view) {
 
 static void draw_title(struct fw_view *view, int width) {
 	const int b = FW_BORDER_WIDTH, t = FW_TITLEBAR_HEIGHT;
-	fw_title_update(view->title,
+	fw_titlebar_update(view->title,
 			view->mapped ? view->impl->get_title(view) : NULL, -b, -t - b,
 			width + 2 * b, t, view_scale(view));
 }
@@ -99,7 +99,7 @@ void fw_view_update_frame(struct fw_view *view) {
 	}
 	bool show = view->decorated && !view->fullscreen;
 	wlr_scene_node_set_enabled(&view->titlebar->node, show);
-	fw_title_set_enabled(view->title, show);
+	fw_titlebar_set_enabled(view->title, show);
 	for (int i = 0; i < 4; i++) {
 		wlr_scene_node_set_enabled(&view->border[i]->node, show);
 	}
@@ -280,10 +280,10 @@ static bool ensure_tree(struct fw_view *view) {
 				&view->tree->node, 0, 0, border_unfocused);
 	}
 	/* Above the bar it is written on. */
-	view->title = fw_title_create(&view->tree->node);
+	view->title = fw_titlebar_create(&view->tree->node);
 	if (view->titlebar == NULL || view->border[3] == NULL ||
 			view->title == NULL) {
-		fw_title_destroy(view->title);
+		fw_titlebar_destroy(view->title);
 		view->title = NULL;
 		wlr_scene_node_destroy(&view->tree->node);
 		view->tree = NULL;

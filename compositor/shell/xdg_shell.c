@@ -279,7 +279,7 @@ static void create_popup(
 	wlr_xdg_popup_unconstrain_from_box(xdg_surface->popup, &box);
 }
 
-void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
+static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
 	struct fw_server *server =
 			wl_container_of(listener, server, new_xdg_surface);
 	struct wlr_xdg_surface *xdg_surface = data;
@@ -339,4 +339,18 @@ void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
 		fw_view_plan_state(&xdg->view, toplevel->requested.maximized,
 				toplevel->requested.fullscreen);
 	}
+}
+
+bool fw_xdg_shell_init(struct fw_server *server) {
+	server->xdg_shell = wlr_xdg_shell_create(server->display);
+	if (server->xdg_shell == NULL) {
+		return false;
+	}
+	fw_listener_connect(&server->new_xdg_surface,
+			&server->xdg_shell->events.new_surface, handle_new_xdg_surface);
+	return true;
+}
+
+void fw_xdg_shell_finish(struct fw_server *server) {
+	fw_listener_disconnect(&server->new_xdg_surface);
 }

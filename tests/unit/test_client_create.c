@@ -60,7 +60,7 @@ static void test_success_takes_fd(void) {
 	CHECK(display != NULL);
 	struct gate_config config;
 	gate_config_default(&config);
-	config.create_client = fw_real_wl_client_create;
+	config.create_client = fw_client_create_real;
 	struct gate *gate = gate_create(display, &config);
 	CHECK(gate != NULL);
 	fw_client_create_set_gate(gate);
@@ -153,7 +153,7 @@ static void test_by_hand(void) {
 	waitpid(child, NULL, 0);
 
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0);
-	client = fw_real_wl_client_create(display, pair[0]);
+	client = fw_client_create_real(display, pair[0]);
 	CHECK(client != NULL);
 	CHECK_INT(created, 3);
 	CHECK_INT(created_by_hand, 1);
@@ -162,7 +162,7 @@ static void test_by_hand(void) {
 
 	struct gate_config config;
 	gate_config_default(&config);
-	config.create_client = fw_real_wl_client_create;
+	config.create_client = fw_client_create_real;
 	struct gate *gate = gate_create(display, &config);
 	CHECK(gate != NULL);
 	fw_client_create_set_gate(gate);

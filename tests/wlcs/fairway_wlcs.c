@@ -276,7 +276,7 @@ static bool describe(struct fw_wlcs *wlcs) {
 		return false;
 	}
 	struct wl_client *client =
-			fw_real_wl_client_create(wlcs->server->display, fds[0]);
+			fw_client_create_real(wlcs->server->display, fds[0]);
 	if (client == NULL) {
 		close(fds[0]);
 		close(fds[1]);
@@ -309,7 +309,7 @@ static bool parse_args(struct fw_config *config, int argc, const char **argv) {
 	for (int i = 1; i < argc; i++) {
 		args[n++] = (char *)argv[i];
 	}
-	int ret = fw_config_parse(config, (int)n, args);
+	int ret = fw_command_line_parse(config, (int)n, args);
 	/* config->command would point into args: wlcs starts no command. */
 	bool ok = ret == 0 && config->command == NULL;
 	if (ok) {
