@@ -5,8 +5,9 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 MESON_FLAGS ?= --buildtype=debugoptimized
 
-.PHONY: all deps build run test test-unit test-asan format format-check bench clean \
-	fuzz fuzz-short soak soak-short
+.PHONY: all deps build run test test-ci test-unit test-second test-asan \
+	test-asan-quick format format-check bench clean fuzz fuzz-short soak \
+	soak-short
 
 all: build
 
@@ -33,17 +34,39 @@ run: build
 	fi; \
 	exec $(BUILD)/compositor/fairway $(ARGS)
 
-test: build format-check test-unit test-asan fuzz-short soak-short
+# What a newcomer runs, in under 10 minutes on 2 cores: the format check,
+# every test once, through the gate's default transport, and under
+# ASan+UBSan the suites of the scheduler library and the gate that clients
+# talk to (unit, gate, hostile).
+test: build format-check test-unit test-asan-quick
+
+# What CI runs besides (.ci/run): the tests again by their second path
+# (the socketpair transport, wlcs with the scheduler off, the lock through
+# wlr_scene's pass), every suite under ASan+UBSan, a short fuzz run and a
+# short soak.
+test-ci: test-second test-asan fuzz-short soak-short
 
 test-unit:
-	meson test -C $(BUILD) --print-errorlogs
+	meson test -C $(BUILD) --print-errorlogs \
+		--no-suite transport-socketpair --no-suite ci
+
+test-second: build
+	meson test -C $(BUILD) --print-errorlogs \
+		--suite transport-socketpair --suite ci
+
+ASAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp
+
+test-asan-quick: deps $(ASAN_BUILD)/build.ninja
+	ninja -C $(ASAN_BUILD)
+	$(ASAN_ENV) meson test -C $(ASAN_BUILD) --print-errorlogs \
+		--suite unit --suite gate --suite hostile \
+		--no-suite transport-socketpair
 
 test-asan: deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-		meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite slow
+	$(ASAN_ENV) meson test -C $(ASAN_BUILD) --print-errorlogs
 
 format:
 	git ls-files '*.c' '*.h' | xargs clang-format -i
