@@ -33,14 +33,14 @@ struct fw_sched;
 struct fw_frame_schedule;
 struct fw_scheduler_protocol;
 
+/*
+ * The compositor: what server.c makes, in the order docs/architecture.md
+ * gives ("compositor/ by folder"). Each group of fields is one folder's:
+ * it writes them, the others may read them (protocols.c, at the root,
+ * makes a few globals of the shell, input and lock groups).
+ */
 struct fw_server {
-	/* The command line's settings and the configuration file's (flags win). */
-	struct fw_config config;
-	struct fw_config flags; /* the command line's alone */
-	struct wl_event_source *sighup_source; /* reloads the file */
-	struct fw_app_rules *app_rules; /* its per-application rules */
-	struct wl_list pointers; /* fw_pointer.link: libinput's (input_config.c) */
-
+	/* The root (server.c): the display, the renderer, the scene. */
 	struct wl_display *display;
 	struct wl_event_loop *loop;
 	struct wlr_backend *backend;
@@ -48,9 +48,23 @@ struct fw_server {
 	struct wlr_allocator *allocator;
 	struct wlr_compositor *compositor;
 	struct wlr_presentation *presentation;
-
 	struct wlr_scene *scene;
 	struct wlr_scene_tree *layers[FW_LAYER_COUNT];
+	struct wl_event_source *sigint_source;
+	struct wl_event_source *sigterm_source;
+	struct wl_event_source *sigchld_source;
+	struct fw_demo *demo;
+	pid_t child_pid; /* COMMAND, 0 when none or reaped */
+	bool started;
+	int exit_status;
+	uint64_t frames_rendered;
+
+	/* config/: the command line's settings and the file's (flags win). */
+	struct fw_config config;
+	struct fw_config flags; /* the command line's alone */
+	struct wl_event_source *sighup_source; /* reloads the file */
+
+	/* output/ */
 	struct wlr_output_layout *output_layout;
 	struct wl_list outputs; /* fw_output.link */
 	struct wl_listener new_output;
@@ -63,7 +77,10 @@ struct fw_server {
 	struct wl_listener output_manager_test;
 	struct wlr_output_power_manager_v1 *output_power;
 	struct wl_listener output_power_set_mode;
+	/* Deadline-driven frames; NULL with --frame-schedule off. */
+	struct fw_frame_schedule *frame_schedule;
 
+	/* shell/, and the protocols that go with windows (protocols.c) */
 	struct wlr_xdg_shell *xdg_shell;
 	struct wl_listener new_xdg_surface;
 	struct wlr_layer_shell_v1 *layer_shell;
@@ -76,11 +93,12 @@ struct fw_server {
 	struct wl_listener request_activate;
 	struct wl_list views; /* fw_view.link, front to back */
 	int cascade; /* next placement offset step */
+	struct wlr_xwayland *xwayland;
+	struct wl_listener xwayland_ready;
+	struct wl_listener new_xwayland_surface;
 
+	/* input/ */
 	struct wlr_seat *seat;
-	struct wlr_idle *idle;
-	struct fw_idle *idle_policy; /* idle.c: inhibitors, ext-idle-notify */
-	struct fw_lock *lock; /* lock.c: session lock, input inhibitor */
 	struct wlr_relative_pointer_manager_v1 *relative_pointer;
 	int touch_devices;
 	struct wl_listener new_input;
@@ -90,12 +108,12 @@ struct fw_server {
 	struct wl_listener request_start_drag;
 	struct wl_listener start_drag;
 	struct wl_list keyboards; /* fw_keyboard.link */
+	struct wl_list pointers; /* fw_pointer.link: libinput's (input_config.c) */
 	struct wlr_keyboard_group *default_keyboard; /* default_keyboard.c */
 	struct wlr_virtual_keyboard_manager_v1 *virtual_keyboard;
 	struct wl_listener new_virtual_keyboard;
 	struct wlr_virtual_pointer_manager_v1 *virtual_pointer;
 	struct wl_listener new_virtual_pointer;
-
 	struct wlr_cursor *cursor;
 	struct wlr_xcursor_manager *cursor_manager;
 	struct wl_listener cursor_motion;
@@ -111,27 +129,17 @@ struct fw_server {
 	/* A window the pointer moves or resizes: cursor.c's alone. */
 	struct fw_cursor_grab grab;
 
-	struct wlr_xwayland *xwayland;
-	struct wl_listener xwayland_ready;
-	struct wl_listener new_xwayland_surface;
+	/* lock/ */
+	struct wlr_idle *idle;
+	struct fw_idle *idle_policy; /* idle.c: inhibitors, ext-idle-notify */
+	struct fw_lock *lock; /* lock.c: session lock, input inhibitor */
 
-	struct wl_event_source *sigint_source;
-	struct wl_event_source *sigterm_source;
-	struct wl_event_source *sigchld_source;
-
-	struct fw_demo *demo;
-	/* Deadline-driven frames; NULL with --frame-schedule off. */
-	struct fw_frame_schedule *frame_schedule;
-
-	/* The socket, the gate and the run loop (sched.c). */
-	struct fw_sched *sched;
-	struct fw_ratings *ratings; /* ratings_glue.c */
+	/* sched/ */
+	struct fw_sched *sched; /* the socket, the gate, the run loop */
+	struct fw_ratings *ratings; /* ratings.c */
+	struct fw_app_rules *app_rules; /* the file's per-application rules */
 	/* fairway-scheduler-unstable-v1; NULL with --scheduler off. */
 	struct fw_scheduler_protocol *scheduler_protocol;
-	pid_t child_pid; /* COMMAND, 0 when none or reaped */
-	bool started;
-	int exit_status;
-	uint64_t frames_rendered;
 };
 
 struct fw_server *fw_server_create(const struct fw_config *config);

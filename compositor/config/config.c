@@ -44,40 +44,38 @@ void fw_config_finish(struct fw_config *config) {
 		free(config->bindings[i].command);
 	}
 	free(config->bindings);
-	config->bindings = NULL;
-	config->binding_count = 0;
 	for (size_t i = 0; i < config->output_config_count; i++) {
 		free(config->output_configs[i].name);
 	}
 	free(config->output_configs);
-	config->output_configs = NULL;
-	config->output_config_count = 0;
 	struct fw_input_config *input = &config->input;
 	free(input->xkb_rules);
 	free(input->xkb_model);
 	free(input->xkb_layout);
 	free(input->xkb_variant);
 	free(input->xkb_options);
-	input->xkb_rules = input->xkb_model = input->xkb_layout = NULL;
-	input->xkb_variant = input->xkb_options = NULL;
 	for (size_t i = 0; i < config->autostart_count; i++) {
 		free(config->autostart[i]);
 	}
 	free(config->autostart);
-	config->autostart = NULL;
-	config->autostart_count = 0;
 	for (size_t i = 0; i < config->rule_count; i++) {
 		free(config->rules[i].pattern);
 	}
 	free(config->rules);
-	config->rules = NULL;
-	config->rule_count = 0;
 	for (size_t i = 0; i < config->error_count; i++) {
 		free(config->errors[i]);
 	}
 	free(config->errors);
+	/* Empty again: finishing it twice is harmless. */
+	config->bindings = NULL;
+	config->output_configs = NULL;
+	config->autostart = NULL;
+	config->rules = NULL;
 	config->errors = NULL;
-	config->error_count = 0;
+	config->binding_count = config->output_config_count = 0;
+	config->autostart_count = config->rule_count = config->error_count = 0;
+	input->xkb_rules = input->xkb_model = input->xkb_layout = NULL;
+	input->xkb_variant = input->xkb_options = NULL;
 }
 
 bool fw_config_take(

@@ -68,7 +68,7 @@ static bool client_matches(
 		return false;
 	}
 	case FW_MATCH_X_CLASS:
-		/* Its windows are Xwayland's: see fw_app_rules_hint_class. */
+		/* Its windows are Xwayland's: see fw_app_rules_set_hint. */
 		return false;
 	}
 	return false;
