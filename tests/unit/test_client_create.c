@@ -32,15 +32,22 @@ static ino_t inode_of(int fd) {
 	return fstat(fd, &st) == 0 ? st.st_ino : 0;
 }
 
-static void test_failure_leaves_fd(void) {
-	struct wl_display *display = wl_display_create();
-	CHECK(display != NULL);
+/* A gate that creates its clients with create, and adopts XWayland's. */
+static struct gate *adopting_gate(struct wl_display *display,
+		struct wl_client *(*create)(struct wl_display *, int)) {
 	struct gate_config config;
 	gate_config_default(&config);
-	config.create_client = failing_create;
+	config.create_client = create;
 	struct gate *gate = gate_create(display, &config);
 	CHECK(gate != NULL);
 	fw_client_create_set_gate(gate);
+	return gate;
+}
+
+static void test_failure_leaves_fd(void) {
+	struct wl_display *display = wl_display_create();
+	CHECK(display != NULL);
+	struct gate *gate = adopting_gate(display, failing_create);
 	int pair[2];
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0);
 	ino_t inode = inode_of(pair[0]);
@@ -58,12 +65,7 @@ static void test_failure_leaves_fd(void) {
 static void test_success_takes_fd(void) {
 	struct wl_display *display = wl_display_create();
 	CHECK(display != NULL);
-	struct gate_config config;
-	gate_config_default(&config);
-	config.create_client = fw_client_create_real;
-	struct gate *gate = gate_create(display, &config);
-	CHECK(gate != NULL);
-	fw_client_create_set_gate(gate);
+	struct gate *gate = adopting_gate(display, fw_client_create_real);
 	int pair[2];
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0);
 	struct wl_client *client = wl_client_create(display, pair[0]);
@@ -121,6 +123,23 @@ static int accept_from_child(pid_t *child) {
 }
 
 /*
+ * Whether a client made with create on one end of a new socketpair of
+ * ours was seen made by hand, as client_created ran.
+ */
+static bool made_by_hand(struct wl_display *display,
+		struct wl_client *(*create)(struct wl_display *, int)) {
+	int pair[2];
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0);
+	created = created_by_hand = 0;
+	struct wl_client *client = create(display, pair[0]);
+	CHECK(client != NULL);
+	CHECK_INT(created, 1);
+	wl_client_destroy(client);
+	close(pair[1]);
+	return created_by_hand == 1;
+}
+
+/*
  * Xwayland's client is known as it is made: on a socketpair of fairway's,
  * by hand, with the gate or without; one accepted from another process
  * is not, and neither is one made outside wl_client_create.
@@ -132,49 +151,23 @@ static void test_by_hand(void) {
 	wl_display_add_client_created_listener(display, &listener);
 	CHECK(!fw_client_create_by_hand());
 
-	int pair[2];
-	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0);
-	struct wl_client *client = wl_client_create(display, pair[0]);
-	CHECK(client != NULL);
-	CHECK_INT(created, 1);
-	CHECK_INT(created_by_hand, 1);
+	CHECK(made_by_hand(display, wl_client_create));
 	CHECK(!fw_client_create_by_hand());
-	wl_client_destroy(client);
-	close(pair[1]);
+	CHECK(!made_by_hand(display, fw_client_create_real));
 
 	pid_t child;
 	int fd = accept_from_child(&child);
-	client = wl_client_create(display, fd);
+	created = created_by_hand = 0;
+	struct wl_client *client = wl_client_create(display, fd);
 	CHECK(client != NULL);
-	CHECK_INT(created, 2);
-	CHECK_INT(created_by_hand, 1);
+	CHECK_INT(created, 1);
+	CHECK_INT(created_by_hand, 0);
 	wl_client_destroy(client);
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 
-	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0);
-	client = fw_client_create_real(display, pair[0]);
-	CHECK(client != NULL);
-	CHECK_INT(created, 3);
-	CHECK_INT(created_by_hand, 1);
-	wl_client_destroy(client);
-	close(pair[1]);
-
-	struct gate_config config;
-	gate_config_default(&config);
-	config.create_client = fw_client_create_real;
-	struct gate *gate = gate_create(display, &config);
-	CHECK(gate != NULL);
-	fw_client_create_set_gate(gate);
-	/* The gate's transport self-test made clients of its own. */
-	created = created_by_hand = 0;
-	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0);
-	client = wl_client_create(display, pair[0]);
-	CHECK(client != NULL);
-	CHECK_INT(created, 1);
-	CHECK_INT(created_by_hand, 1);
-	wl_client_destroy(client);
-	close(pair[1]);
+	struct gate *gate = adopting_gate(display, fw_client_create_real);
+	CHECK(made_by_hand(display, wl_client_create));
 	fw_client_create_set_gate(NULL);
 	gate_destroy(gate);
 	wl_list_remove(&listener.link);
