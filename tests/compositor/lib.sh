@@ -1,7 +1,8 @@
 # Shared by the compositor tests; each test sources it first.
 #
 # Gives every test a private XDG_RUNTIME_DIR, a headless wlroots, fairway
-# started under `timeout 60`, bounded polling helpers and cleanup on exit.
+# started under `timeout $FW_LIFETIME`, bounded polling helpers and
+# cleanup on exit.
 # Files the test leaves (logs, screenshots) stay in $FW_TMP when it fails.
 
 set -u
@@ -27,6 +28,10 @@ mkdir -p "$XDG_CONFIG_HOME/fairway"
 : >"$XDG_CONFIG_HOME/fairway/config"
 
 FW_SOCKET="fw-test-$$"
+# Only a net for a fairway the cleanup missed: as long as meson's own
+# timeout for the longest of these tests, so that a loaded machine slowing
+# a long test never ends its fairway first.
+FW_LIFETIME=300
 FW_PID=""      # the `timeout` wrapping fairway
 FW_HELPERS=""  # background processes the test started
 FW_PASSED=0
@@ -144,7 +149,7 @@ start_bg() {
 # 124 is timeout's own status for a command that ran past its limit.
 signal_name() {
 	if [ "$1" -eq 124 ]; then
-		echo " = ran past timeout 60"
+		echo " = ran past timeout $FW_LIFETIME"
 	elif [ "$1" -gt 128 ]; then
 		echo " = SIG$(kill -l $(($1 - 128)) 2>/dev/null)"
 	fi
@@ -184,7 +189,7 @@ fw_start() {
 	# A new file per start: the shell truncates it only once the child runs.
 	FW_STARTS=$((FW_STARTS + 1))
 	FW_OUT="$FW_TMP/fairway-$FW_STARTS.out"
-	timeout 60 "$FAIRWAY" --backend headless --socket "$FW_SOCKET" "$@" \
+	timeout "$FW_LIFETIME" "$FAIRWAY" --backend headless --socket "$FW_SOCKET" "$@" \
 		>"$FW_OUT" 2>"$FW_TMP/fairway-$FW_STARTS.err" &
 	FW_PID=$!
 	wait_until 30 "WAYLAND_DISPLAY= line from fairway" \
