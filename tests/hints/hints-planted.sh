@@ -37,15 +37,21 @@ setpriv --reuid nobody --regid nogroup --clear-groups \
 
 # 2. In the state directory itself: another uid's file, and one others
 # may read.
+# Each is made under another name and renamed into place once its owner
+# and mode are set: as root's 0600 file on the way, the foreign one would
+# be a journal any fairway starting meanwhile (root's share the state
+# directory) may rightly replay.
 mkdir -p -m 700 "$FW_STATE_DIR"
-for how in foreign readable; do
-	f="$FW_STATE_DIR/fairway-hints-planted-$$-$how.journal"
+plant() {
+	f="$FW_STATE_DIR/fairway-hints-planted-$$-$1.journal"
+	printf '%s\n' "$entry" >"$f.new"
+	chmod "$2" "$f.new"
+	chown "$3" "$f.new"
+	mv "$f.new" "$f"
 	PLANTED="$PLANTED $f"
-	printf '%s\n' "$entry" >"$f"
-done
-chmod 600 "$FW_STATE_DIR/fairway-hints-planted-$$-foreign.journal"
-chown nobody "$FW_STATE_DIR/fairway-hints-planted-$$-foreign.journal"
-chmod 644 "$FW_STATE_DIR/fairway-hints-planted-$$-readable.journal"
+}
+plant foreign 600 nobody
+plant readable 644 root
 
 unchanged() {
 	same_attrs "$victim" "$orig" || fail "$1 changed the victim: $FW_SEEN"
