@@ -1,6 +1,5 @@
 #include "compositor/server.h"
 #include "compositor/config/config_apply.h"
-#include "compositor/config/config_file.h"
 #include "compositor/demo.h"
 #include "compositor/input/cursor.h"
 #include "compositor/input/seat.h"

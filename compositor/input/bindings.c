@@ -1,6 +1,6 @@
 #include "compositor/input/bindings.h"
+#include "compositor/config/config.h"
 #include "compositor/config/config_apply.h"
-#include "compositor/config/config_file.h"
 #include "compositor/server.h"
 #include "compositor/shell/view.h"
 #include "compositor/spawn.h"
@@ -13,7 +13,7 @@ _Static_assert((int)FW_MOD_SHIFT == (int)WLR_MODIFIER_SHIFT &&
 				(int)FW_MOD_CTRL == (int)WLR_MODIFIER_CTRL &&
 				(int)FW_MOD_ALT == (int)WLR_MODIFIER_ALT &&
 				(int)FW_MOD_LOGO == (int)WLR_MODIFIER_LOGO,
-		"config_file.h's modifiers are wlroots' bits");
+		"config.h's modifiers are wlroots' bits");
 
 static void launch_terminal(void) {
 	const char *terminal = getenv("TERMINAL");

@@ -1,5 +1,5 @@
 #include "compositor/input/input_config.h"
-#include "compositor/config/config_file.h"
+#include "compositor/config/config.h"
 #include "compositor/input/keyboard.h"
 #include "compositor/listener.h"
 #include "compositor/server.h"

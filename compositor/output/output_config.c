@@ -1,5 +1,5 @@
 #include "compositor/output/output_config.h"
-#include "compositor/config/config_file.h"
+#include "compositor/config/config.h"
 #include "compositor/output/output.h"
 #include "compositor/server.h"
 #include <stdlib.h>
