@@ -117,9 +117,13 @@ HIDDEN = (b"MIT-SHM", b"DRI3", b"DRI2")
 
 
 class X11Watch:
-    def __init__(self, rtt_s=0.0, hide=HIDDEN):
+    def __init__(self, rtt_s=0.0, hide=HIDDEN, on_map=None):
         self.rtt = rtt_s
         self.hide = hide
+        # Called with the time of the client's first MapWindow or
+        # MapSubwindows: no frame before it can show its windows.
+        self.on_map = on_map
+        self.mapped = None
         self.up_offset = 0          # stream offset of self.up[0]
         self.patches = []
         self.order = None           # "<" or ">" once the setup is read
@@ -204,6 +208,10 @@ class X11Watch:
                 # Same length, no such extension: the server says absent.
                 self.patches.append((offset + 8, b"-" * n))
                 self.hidden.add(ext.decode("latin-1"))
+        if opcode in (8, 9) and self.mapped is None:
+            self.mapped = now
+            if self.on_map:
+                self.on_map(now)
         if self.pending_wake is not None and self.rtt > 0:
             event, delivered = self.pending_wake
             if delivered - (self.last_request_t or delivered) >= self.rtt:
@@ -314,6 +322,7 @@ class X11Watch:
             "event_wait_names": waits,
             "first_s": self.first_t,
             "hidden_extensions": sorted(self.hidden),
+            "mapped": self.mapped,
             # CLOCK_MONOTONIC seconds, to cut the counts at a first frame.
             "trips": [[round(a, 6), round(b, 6), n]
                 for a, b, n in self.roundtrips],

@@ -204,9 +204,24 @@ def _x_socket(display):
     return "/tmp/.X11-unix/X" + display.lstrip(":").split(".")[0]
 
 
-def _first_frame(records, launched_t, proto):
+def _mapped(log):
+    """CLOCK_MONOTONIC time of the X client's first MapWindow, from the
+    link's log, or None."""
+    try:
+        with open(log) as f:
+            for line in f:
+                if '"mapped": ' in line and '"requests"' not in line:
+                    return json.loads(line)["mapped"]
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def _first_frame(records, launched_t, proto, mapped_t=None):
     """The first presented record after the launch of a client that
-    connected after it (waypipe's connection), or of Xwayland."""
+    connected after it (waypipe's connection), or of Xwayland after the
+    X client mapped a window (Xwayland also shows other X clients': a
+    client of the machine's other X users may find this display)."""
     start = next((r for r in records if r["dir"] == "start"), None)
     if start is None:
         return None
@@ -219,7 +234,8 @@ def _first_frame(records, launched_t, proto):
             continue
         if proto == "wayland" and r.get("client") in fresh:
             return r
-        if proto == "x11" and (r.get("client") in xwayland or
+        if proto == "x11" and mapped_t is not None and \
+                r["t"] >= mapped_t and (r.get("client") in xwayland or
                 r["pid"] == start["pid"]):
             return r
     return None
@@ -288,9 +304,11 @@ def _x_trips(log, launched, first_mono):
         with open(log) as f:
             for line in f:
                 try:
-                    conns.append(json.loads(line))
+                    c = json.loads(line)
                 except ValueError:
-                    pass
+                    continue
+                if "requests" in c:
+                    conns.append(c)
     except OSError:
         return None
     conns = [c for c in conns if c["opened"] >= launched]
@@ -417,7 +435,14 @@ def _run(ctx, scenario, case, comp_name, repeat):
             if app.poll() is not None or comp.poll() is not None:
                 break
             time.sleep(0.005)
-            frame = _first_frame(startup._records(trace), launched_t, proto)
+            mapped_t = None
+            if proto == "x11":
+                mapped = _mapped(log)
+                if mapped is None:
+                    continue
+                mapped_t = mapped - start["monotonic"]
+            frame = _first_frame(startup._records(trace), launched_t, proto,
+                mapped_t)
         if frame is None:
             rec["error"] = (f"no frame presented within "
                 f"{FIRST_FRAME_TIMEOUT_S:g} s: "
