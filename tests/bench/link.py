@@ -20,8 +20,13 @@ LINK = os.path.join(os.path.dirname(os.environ["FAIRWAY_BENCH_RUN"]), "link")
 DELAY_MS = 30.0
 
 
+LINKS = []
+
+
 def fail(msg):
     print(f"bench-link: FAIL: {msg}", file=sys.stderr)
+    for p in LINKS:
+        p.kill()
     sys.exit(1)
 
 
@@ -29,6 +34,7 @@ def start_link(tmp, target, *args):
     listen = os.path.join(tmp, f"link{len(os.listdir(tmp))}.sock")
     p = subprocess.Popen([sys.executable, LINK, *args, listen, target],
         stdout=subprocess.PIPE, text=True)
+    LINKS.append(p)
     if p.stdout.readline().strip() != "ready":
         fail("the link never said ready")
     return p, listen
