@@ -186,7 +186,9 @@ def main(argv):
                 "runs": [],
             }
             for repeat in range(1, opts.repeat + 1):
-                for case in cases:
+                # A scenario may change the order from round to round.
+                order = getattr(module, "order", lambda c, r: c)
+                for case in order(cases, repeat):
                     for comp in comps:
                         label = (f"{name}: {case['row']}  {comp}  repeat "
                             f"{repeat}/{opts.repeat}")

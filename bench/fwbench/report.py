@@ -232,6 +232,8 @@ def plots(module, data, out_dir):
 def write(module, data, out_dir):
     name = data["scenario"]
     made = plots(module, data, out_dir)
+    if hasattr(module, "report_plots"):
+        made += module.report_plots(data, out_dir)
     m = data["machine"]
     lines = [
         f"# {module.TITLE}",
