@@ -17,11 +17,28 @@ sockets_gone() {
 	for f in "$XDG_RUNTIME_DIR"/wayland-* "$XDG_RUNTIME_DIR/$FW_SOCKET"*; do
 		[ -e "$f" ] && return 1
 	done
+	# Tests run side by side: another fairway may take the display number
+	# as soon as this one frees it. Its lock, written before its socket,
+	# holds its pid; a socket counts as ours only while no other pid holds
+	# the lock, and only if it is the inode this fairway had.
 	if [ -n "${x_display:-}" ]; then
-		[ -e "/tmp/.X11-unix/X$x_display" ] && return 1
-		[ -e "/tmp/.X$x_display-lock" ] && return 1
+		lock=$(tr -d ' \n' 2>/dev/null <"/tmp/.X$x_display-lock") || lock=""
+		[ -n "$lock" ] && [ "$lock" = "$x_lock" ] && return 1
+		[ -z "$lock" ] && [ -n "$x_inode" ] &&
+			[ "$(stat -c %i "/tmp/.X11-unix/X$x_display" 2>/dev/null)" = "$x_inode" ] &&
+			return 1
 	fi
 	return 0
+}
+
+# note_x_display: remember this fairway's X socket and lock, if it has one.
+note_x_display() {
+	x_inode=""
+	x_lock=""
+	[ -n "${x_display:-}" ] || return 0
+	x_inode=$(stat -c %i "/tmp/.X11-unix/X$x_display" 2>/dev/null) || x_inode=""
+	x_lock=$(tr -d ' \n' 2>/dev/null <"/tmp/.X$x_display-lock") || x_lock=""
+	[ -n "$x_inode" ] || fail "no X socket for display :$x_display while fairway runs"
 }
 
 check_shutdown() {
@@ -31,6 +48,7 @@ check_shutdown() {
 		fail "$what: fairway has no child processes to check"
 	log "$what: processes under fairway: $(echo $pids)"
 	ps -o pid,ppid,comm -p "$(echo $pids | tr ' ' ,)" >"$FW_TMP/$what-ps.out" 2>&1
+	note_x_display
 	fw_stop
 	log "$what: fairway exited $FW_STATUS after SIGTERM"
 	# Clients lose their connection and quit; give them time on a busy box.
