@@ -5,7 +5,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 MESON_FLAGS ?= --buildtype=debugoptimized
 
-.PHONY: all deps build run test test-ci test-unit test-second test-asan \
+.PHONY: all deps build run test test-ci test-first test-second test-asan \
 	test-asan-quick format format-check bench clean fuzz fuzz-short soak \
 	soak-short
 
@@ -39,7 +39,7 @@ run: build
 # ASan+UBSan the scheduler library's suites (unit, and the gate and
 # hostile cases that run the gate without the compositor): meson test
 # builds only what they need.
-test: build format-check test-unit test-asan-quick
+test: build format-check test-first test-asan-quick
 
 # What CI runs besides (.ci/run): the tests again by their second path
 # (the socketpair transport, wlcs with the scheduler off, the lock through
@@ -47,7 +47,8 @@ test: build format-check test-unit test-asan-quick
 # short soak.
 test-ci: test-second test-asan fuzz-short soak-short
 
-test-unit:
+# Every test once, by its first path (the default transport).
+test-first:
 	meson test -C $(BUILD) --print-errorlogs \
 		--no-suite transport-socketpair --no-suite ci
 
@@ -83,7 +84,7 @@ bench: build
 	bench/run --quick --build $(BUILD)
 
 # Fuzzing: FUZZ_SECONDS per target (make fuzz: 10 minutes each; the short
-# run in make test: 20 s each). Needs clang; skipped with a note without.
+# run in make test-ci: 20 s each). Needs clang; skipped with a note without.
 FUZZ_SECONDS ?= 600
 fuzz:
 	scripts/fuzz-short $(FUZZ_SECONDS)
@@ -91,7 +92,7 @@ fuzz:
 fuzz-short:
 	scripts/fuzz-short 20
 
-# Soak under ASan+UBSan: SOAK_SECONDS (make soak: 10 minutes; make test: 30 s).
+# Soak under ASan+UBSan: SOAK_SECONDS (make soak: 10 minutes; make test-ci: 30 s).
 SOAK_SECONDS ?= 600
 soak: $(ASAN_BUILD)/build.ninja
 	SOAK_BUILD=$(ASAN_BUILD) scripts/soak $(SOAK_SECONDS)
