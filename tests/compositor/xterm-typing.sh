@@ -28,7 +28,8 @@ log "xterm mapped and focused"
 # 'hello' the same way), so a lone Shift goes first to absorb that.
 wtype -k Shift_L 'hello fairway' -k Return 2>"$FW_TMP/wtype.err" ||
 	fail "wtype failed: $(cat "$FW_TMP/wtype.err")"
-wait_until 20 "the typed line in $typed" test -s "$typed"
+# Xwayland compiles the new keymap with xkbcomp first: slow on a loaded box.
+wait_until 60 "the typed line in $typed" test -s "$typed"
 got=$(cat "$typed")
 [ "$got" = "hello fairway" ] || fail "xterm read '$got', want 'hello fairway'"
 log "xterm read '$got'"
