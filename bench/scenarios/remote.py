@@ -158,7 +158,7 @@ def _start_link(ctx, tmp, name, listen, connect, delay, x11):
     argv = [sys.executable, LINK, "--delay", f"{delay:g}", listen, connect]
     rate = os.environ.get("FWBENCH_REMOTE_RATE")
     if rate:
-        argv[3:3] = ["--rate", rate]
+        argv[2:2] = ["--rate", rate]
     log = None
     if x11:
         log = os.path.join(tmp, f"{name}.log")
