@@ -4,24 +4,24 @@ one-way latency (bench/link), Wayland applications through waypipe
 (`waypipe client` on fairway, `waypipe server -- APP` across the link) and
 X applications through a second X display whose socket leads, across the
 link, to fairway's Xwayland. The time to the first presented frame (from
-fairway's trace) is set against the model local time + round trips x RTT,
-with the round trips counted on the same run: by fairway-trace-summary for
-Wayland, by the link itself for X (the trace sees only Xwayland's own
-Wayland connection, not the X client's)."""
+fairway's trace) is set against two models. The old one: local time +
+round trips x RTT, the round trips counted at fairway's end by
+fairway-trace-summary (Wayland) or by the link (X). The new one counts
+the waits where the application makes them, as Packard and Gettys did:
+from the application's WAYLAND_DEBUG log and the link's trace (Wayland),
+or the link on the X client's end, and adds the one crossing of the
+commit that shows the frame: local + (waits + 1/2) x RTT + transfer."""
 
-import bisect
 import glob
 import json
 import os
 import shutil
 import signal
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
-from fwbench import compositors, report
+from fwbench import compositors, remotereport, wldebug
 from fwbench.procs import Proc
 
 from scenarios import startup
@@ -67,6 +67,13 @@ APPS = [
     # and a text editor (qtbase5-examples), on its Wayland platform.
     {"app": "qt5 application", "proto": "wayland", "argv": [QT_APP],
         "env": {"QT_QPA_PLATFORM": "wayland"}},
+    # The same, with no client buffer integration: Qt then loads no EGL,
+    # whose Mesa probes the compositor (4 round trips) and loads its
+    # software driver before the window is made; widgets draw in wl_shm
+    # either way.
+    {"app": "qt5 application without EGL", "proto": "wayland",
+        "argv": [QT_APP], "env": {"QT_QPA_PLATFORM": "wayland",
+            "QT_WAYLAND_CLIENT_BUFFER_INTEGRATION": "none"}},
     {"app": "firefox-esr", "proto": "wayland", "argv": ["firefox-esr",
         "--no-remote", "--profile", "{tmp}/profile", "about:blank"],
         "env": {"MOZ_ENABLE_WAYLAND": "1", "GDK_BACKEND": "wayland"},
@@ -80,8 +87,10 @@ APPS = [
 
 METRICS = [
     ("startup_ms", "launch to first presented frame (ms)", "lower"),
-    ("roundtrips", "round trips until then", "lower"),
-    ("waits", "waits on other events until then", "lower"),
+    ("roundtrips", "round trips until then, counted at fairway's end",
+        "lower"),
+    ("waits", "waits on the link until then, counted at the "
+        "application's end", "lower"),
 ]
 PLOTS = []
 
@@ -94,11 +103,16 @@ def cases(opts):
     # FWBENCH_REMOTE_APPS=foot,xterm: only those programs.
     only = [a for a in os.environ.get("FWBENCH_REMOTE_APPS", "").split(",")
         if a]
+    # FWBENCH_REMOTE_PROTOS=wayland (or x11): only that protocol's runs.
+    protos = [p for p in os.environ.get("FWBENCH_REMOTE_PROTOS",
+        "").split(",") if p]
     delays = QUICK_DELAYS_MS if opts.quick else DELAYS_MS
     out = []
     apps = []
     for app in APPS:
         prog = os.path.basename(app["argv"][0])
+        if protos and app["proto"] not in protos:
+            continue
         if only and prog not in only and app["app"] not in only:
             continue
         # firefox-esr (300 MB, not in scripts/deps) runs when named.
@@ -151,18 +165,20 @@ def _wait_for(pred, deadline, procs=()):
     return False
 
 
-def _start_link(ctx, tmp, name, listen, connect, delay, x11):
+def _start_link(ctx, tmp, name, listen, connect, delay, x11, trace=None):
     """bench/link, reniced when we may: it is the network, which the
     machine's other work must not slow (Packard and Gettys ran their
     capture at nice -20)."""
     argv = [sys.executable, LINK, "--delay", f"{delay:g}", listen, connect]
     rate = os.environ.get("FWBENCH_REMOTE_RATE")
     if rate:
-        argv[3:3] = ["--rate", rate]
+        argv[2:2] = ["--rate", rate]
     log = None
     if x11:
         log = os.path.join(tmp, f"{name}.log")
         argv[2:2] = ["--x11", "--log", log]
+    if trace:
+        argv[2:2] = ["--trace", trace]
     if os.geteuid() == 0:
         argv = ["nice", "-n", "-10"] + argv
     out = os.path.join(tmp, f"{name}.out")
@@ -180,6 +196,16 @@ def _start_link(ctx, tmp, name, listen, connect, delay, x11):
         raise RuntimeError("bench/link never became ready: "
             + proc.stderr_tail(300).strip())
     return proc, log
+
+
+def _rate():
+    """The link's rate in bits/s (FWBENCH_REMOTE_RATE), or None."""
+    rate = os.environ.get("FWBENCH_REMOTE_RATE")
+    if not rate:
+        return None
+    scale = {"k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6, "g": 1e9, "G": 1e9}
+    mult = scale.get(rate[-1:])
+    return float(rate[:-1] if mult else rate) * (mult or 1)
 
 
 def _claim_x_display():
@@ -241,59 +267,70 @@ def _first_frame(records, launched_t, proto, mapped_t=None):
     return None
 
 
-def link_waits(records, client, start, stop, rtt):
-    """Where a client's requests waited on the link, read off fairway's
-    trace: each request that reached fairway at least 0.9 RTT after the
-    one before, with events sent to the client that can have caused it:
-    sent after the RTT before that earlier request (which the client sent
-    before it could have seen them) and at least 0.9 RTT before this one.
-    The last flush of such events is taken as the cause. It is an answer
-    when fairway had queued one of them as the answer to a request (the
-    round trips of fairway-trace-summary, and answers the client sent more
-    requests after and then stalled on); otherwise a wait on another event
-    (a configure, a frame callback): named object@id.opcode. A gap with no
-    such event is the client's own time. A heuristic: a client busy for
-    longer than a round trip after an answer is counted as waiting on it."""
-    if rtt <= 0:
+def _app_end(tmp, launched, launched_real, records, start, client,
+        frame, delay):
+    """The run as the application saw it, from its WAYLAND_DEBUG log and
+    the link's trace: when it first spoke, its waits on the link by cause
+    (bench/fwbench/wldebug.py), the commit fairway presented, how long
+    that commit took to cross, and fairway's own time to present it. All
+    times in ms after the launch."""
+    base_us = int(launched_real * 1e6) % (1 << 32)
+    try:
+        with open(os.path.join(tmp, "app.err"), errors="replace") as f:
+            msgs = wldebug.parse(f, base_us)
+        with open(os.path.join(tmp, "link.trace")) as f:
+            chunks = wldebug.read_link(f, launched)
+    except OSError:
         return None
-    answers = set()
-    arrivals = []
-    events = []
-    for r in records:
-        if r.get("client") != client or r["t"] < start or r["t"] > stop:
-            continue
-        if r["dir"] == "request":
-            arrivals.append(r["t"])
-        elif r["dir"] == "reply":
-            answers.add((r["object"], r["opcode"]))
-        elif r["dir"] == "event":
-            key = (r["object"], r["opcode"])
-            events.append((r["t"], key, key in answers))
-            answers.discard(key)
-    times = [e[0] for e in events]
-    out = {"answer": 0, "event": 0, "own": 0, "events": {}}
-    for k in range(1, len(arrivals)):
-        a0, a1 = arrivals[k - 1], arrivals[k]
-        if a1 - a0 < 0.9 * rtt:
-            continue
-        lo = bisect.bisect_right(times, a0 - rtt)
-        hi = bisect.bisect_right(times, a1 - 0.9 * rtt)
-        sent = events[lo:hi]
-        # The cause is in the last flush: the events sent together last.
-        flush = [e for e in sent if e[0] >= sent[-1][0] - 0.001] \
-            if sent else []
-        if not flush:
-            out["own"] += 1
-        elif any(e[2] for e in flush):
-            out["answer"] += 1
-        else:
-            out["event"] += 1
-            # wl_display.delete_id rides along with other events.
-            named = [e for e in flush if e[1][0] != 1] or flush
-            name = "+".join(dict.fromkeys(f"@{e[1][0]}.{e[1][1]}"
-                for e in named))
-            out["events"][name] = out["events"].get(name, 0) + 1
-    return out
+    if not msgs:
+        return None
+    to_ms = lambda t: (t + start["monotonic"] - launched) * 1000.0
+    presented = to_ms(frame["t"])
+    # The commit fairway presented: the client's last request before the
+    # frame reached fairway then; the application sent it at least the
+    # one-way delay before.
+    reqs = [to_ms(r["t"]) for r in records if r.get("client") == client
+        and r["dir"] == "request" and r["t"] <= frame["t"]]
+    if not reqs:
+        return None
+    arrived = reqs[-1]
+    commit = wldebug.last_commit(msgs, arrived - delay + 0.5)
+    if commit is None:
+        return None
+    ws = wldebug.waits(msgs, chunks, delay, until=commit)
+    causes, wait_ms, others = {}, {}, {}
+    for w in ws or []:
+        c = w["cause"]
+        causes[c] = causes.get(c, 0) + 1
+        wait_ms[c] = round(wait_ms.get(c, 0.0) + w["t1"] - w["t0"], 3)
+        if c == "other":
+            others[w["event"]] = others.get(w["event"], 0) + 1
+        for extra in w["also"]:
+            key = f"{c}+{extra}"
+            others[key] = others.get(key, 0) + 1
+    blocked = sum(wait_ms.values())
+    # What crossed before the commit reached fairway (waypipe carries a
+    # buffer's damaged pixels, uncompressed by default, ahead of the
+    # commit that shows them).
+    up = sum(n for t, _, d, n in chunks if d == "up" and t <= arrived - delay)
+    down = sum(n for t, _, d, n in chunks if d == "down" and
+        t <= arrived - delay)
+    first = msgs[0]["t"]
+    return {
+        "first_ms": round(first, 3),
+        "commit_ms": round(commit, 3),
+        "waits": len(ws) if ws is not None else None,
+        "causes": causes if ws is not None else None,
+        "wait_ms": wait_ms if ws is not None else None,
+        "other_events": others,
+        "blocked_ms": round(blocked, 3) if ws is not None else None,
+        "own_ms": round(commit - first - blocked, 3),
+        "cross_ms": round(arrived - commit, 3),
+        "compositor_ms": round(presented - arrived, 3),
+        "bytes_up": up,
+        "bytes_down": down,
+        "connections": len({c for _, c, d, _ in chunks if d == "open"}),
+    }
 
 
 def _x_trips(log, launched, first_mono):
@@ -394,11 +431,21 @@ def _run(ctx, scenario, case, comp_name, repeat):
                 rec["error"] = "waypipe client made no socket: " + \
                     wpc.stderr_tail(300).strip()
                 return rec
+            link_trace = os.path.join(tmp, "link.trace")
             link, _ = _start_link(ctx, tmp, "link", server_sock, client_sock,
-                delay, False)
+                delay, False, trace=link_trace)
+            # libwayland in the application logs each message it sends and
+            # each event it dispatches, timed: the waits at its own end.
+            env["WAYLAND_DEBUG"] = "client"
             procs.append(link)
+            # FWBENCH_REMOTE_WRAP="strace -f -tt -o {tmp}/wrap.strace": a
+            # command the application runs under, for a closer look; what
+            # it writes to {tmp}/wrap* is kept with FWBENCH_REMOTE_KEEP.
+            wrap = [a.format(tmp=tmp) for a in
+                os.environ.get("FWBENCH_REMOTE_WRAP", "").split()]
             argv = ["waypipe", "--no-gpu", "--socket", server_sock,
-                "server", "--"] + [a.format(tmp=tmp) for a in case["argv"]]
+                "server", "--"] + wrap + [a.format(tmp=tmp)
+                for a in case["argv"]]
             log = None
         else:
             display = startup._display(os.path.join(tmp,
@@ -425,6 +472,7 @@ def _run(ctx, scenario, case, comp_name, repeat):
         if start is None:
             rec["error"] = "the trace has no start record"
             return rec
+        launched_real = time.clock_gettime(time.CLOCK_REALTIME)
         launched = time.monotonic()
         app = Proc(argv, env, ctx.account, os.path.join(tmp, "app.out"),
             os.path.join(tmp, "app.err"))
@@ -471,8 +519,13 @@ def _run(ctx, scenario, case, comp_name, repeat):
             shutil.copy(trace, stem + ".trace")
             if log:
                 shutil.copy(log, stem + ".x11.log")
+            for extra in glob.glob(os.path.join(tmp, "wrap*")):
+                shutil.copy(extra, stem + "." + os.path.basename(extra))
+            if proto == "wayland":
+                shutil.copy(link_trace, stem + ".link")
+                shutil.copy(os.path.join(tmp, "app.err"), stem + ".wldebug")
             with open(stem + ".launched", "w") as f:
-                f.write(f"{launched}\n")
+                f.write(f"{launched} {launched_real}\n")
         tool = startup._load_summary_tool()
         rows = tool.summarize(records, startup=True, launched=launched_t)
         row = next((r for r in rows if r["client"] == frame["client"]),
@@ -481,19 +534,20 @@ def _run(ctx, scenario, case, comp_name, repeat):
             rec["error"] = "the trace has no summary for the application"
             return rec
         out = {"startup_ms": row["startup_ms"], "delay_ms": delay,
-            "trace": row}
+            "rate_bps": _rate(), "trace": row}
         # Xwayland's connection was there before the X client's launch.
         out["connect_ms"] = row["connect_ms"] if proto == "wayland" else None
         if proto == "wayland":
             out["roundtrips"] = row["roundtrips"]
             out["roundtrip_requests"] = row["roundtrip_requests"]
-            w = link_waits(records, frame["client"],
-                max(launched_t, row["connected_s"]), frame["t"],
-                2 * delay / 1000.0)
-            out["link_waits"] = w
-            # Answers the summary's rule did not count, then stalled on.
-            out["waits"] = (w["event"] + max(0, w["answer"] -
-                row["roundtrips"])) if w else None
+            end = _app_end(tmp, launched, launched_real, records, start,
+                frame["client"], frame, delay)
+            if end is None:
+                rec["error"] = ("no WAYLAND_DEBUG log or link trace to "
+                    "count the application's waits")
+                return rec
+            out["app"] = end
+            out["waits"] = end["waits"]
         else:
             x = _x_trips(log, launched, first_mono)
             if x is None:
@@ -502,7 +556,10 @@ def _run(ctx, scenario, case, comp_name, repeat):
             out["x11"] = x
             out["roundtrips"] = x["roundtrips"]
             out["roundtrip_requests"] = x["roundtrip_requests"]
-            out["waits"] = x["event_waits"] if delay > 0 else None
+            # At the client's end already: its replies and the events it
+            # stalled on.
+            out["waits"] = (x["roundtrips"] + x["event_waits"]
+                if delay > 0 else None)
         app_rec["json"] = out
         rec["clients"].append(app_rec)
         rec["load"] = startup._loadavg()
@@ -531,230 +588,12 @@ def metrics(rec):
     return {k: row.get(k) for k, _, _ in METRICS}
 
 
-# The report: per application and protocol, the model against the runs.
-
-def _apps(data):
-    seen = []
-    for r in data["runs"]:
-        key = (r["params"]["app"], r["params"]["proto"])
-        if key not in seen:
-            seen.append(key)
-    return seen
-
-
-def _delays(data):
-    return sorted({r["params"]["delay_ms"] for r in data["runs"]})
-
-
-def _good(data, app, proto, delay=None):
-    return [r["clients"][0]["json"] for r in data["runs"]
-        if r["params"]["app"] == app and r["params"]["proto"] == proto and
-        (delay is None or r["params"]["delay_ms"] == delay) and
-        not r.get("error") and not r.get("na") and r["clients"] and
-        r["clients"][0]["json"]]
-
-
-def _med(vals):
-    vals = [v for v in vals if v is not None]
-    return statistics.median(vals) if vals else None
-
-
-def _slope(points):
-    """Least-squares slope of startup (ms) against RTT (ms): the round
-    trips the runs behaved as if they made."""
-    if len({x for x, _ in points}) < 2:
-        return None
-    n = len(points)
-    mx = sum(x for x, _ in points) / n
-    my = sum(y for _, y in points) / n
-    sxx = sum((x - mx) ** 2 for x, _ in points)
-    sxy = sum((x - mx) * (y - my) for x, y in points)
-    return sxy / sxx if sxx else None
-
-
-def model(data):
-    """Per (app, proto): local time, and per delay the medians of the
-    measured time, of the prediction and of its error."""
-    out = {}
-    for app, proto in _apps(data):
-        local = _med([j["startup_ms"] for j in _good(data, app, proto, 0)])
-        m = {"local_ms": local, "delays": {}, "slope": None}
-        points = []
-        for delay in _delays(data):
-            runs = _good(data, app, proto, delay)
-            if not runs:
-                continue
-            rtt = 2 * delay
-            meas = [j["startup_ms"] for j in runs]
-            trips = [j["roundtrips"] for j in runs]
-            waits = [j.get("waits") or 0 for j in runs]
-            points += [(rtt, v) for v in meas]
-            d = {"n": len(runs), "measured": _med(meas),
-                "min": min(meas), "max": max(meas),
-                "roundtrips": _med(trips), "rt_min": min(trips),
-                "rt_max": max(trips),
-                "waits": _med([j.get("waits") for j in runs]),
-                "connect": _med([j.get("connect_ms") for j in runs])}
-            if local is not None:
-                pred = [local + t * rtt for t in trips]
-                err = [v - p for v, p in zip(meas, pred)]
-                # The model with the link's whole critical path: every
-                # wait on an event is a round trip too, and the first
-                # request crosses once on its way in.
-                full = [local + (t + w) * rtt + delay
-                    for t, w in zip(trips, waits)]
-                d["predicted"] = _med(pred)
-                d["error"] = _med(err)
-                d["error_pct"] = (100.0 * d["error"] / d["predicted"]
-                    if d["predicted"] else None)
-                d["predicted_full"] = _med(full)
-                d["error_full"] = _med([v - p for v, p in zip(meas, full)])
-            m["delays"][delay] = d
-        m["slope"] = _slope(points)
-        out[(app, proto)] = m
-    return out
-
-
-def _f(v, digits=0):
-    if v is None:
-        return "—"
-    return f"{v:.{digits}f}"
-
+# The report (bench/fwbench/remotereport.py): per application and protocol,
+# both models against the runs, the waits by cause, where the time went.
 
 def report_tables(data):
-    res = model(data)
-    delays = _delays(data)
-    out = ["**Time to the first presented frame against the model** "
-        "(medians over the repeats; RTT = 2 x the one-way delay L; "
-        "model: local time (L = 0) + round trips x RTT, the round trips "
-        "counted on each run; error = measured - predicted)", ""]
-    head = ["application", "protocol", "round trips"] + \
-        [f"{d:g} ms" for d in delays] + ["effective round trips (slope)"]
-    out.append("| " + " | ".join(head) + " |")
-    out.append("|" + "---|" * len(head))
-    for (app, proto), m in res.items():
-        trips = sorted({d["roundtrips"] for d in m["delays"].values()
-            if d["roundtrips"] is not None})
-        tt = "–".join(f"{t:g}" for t in (trips[:1] + trips[-1:]
-            if len(trips) > 1 else trips))
-        line = [app, "X" if proto == "x11" else "Wayland", tt or "—"]
-        for delay in delays:
-            d = m["delays"].get(delay)
-            if d is None:
-                line.append("—")
-                continue
-            cell = f"{_f(d['measured'])} [{_f(d['min'])}–{_f(d['max'])}]"
-            if delay:
-                cell += (f"; pred {_f(d.get('predicted'))}, err "
-                    f"{_f(d.get('error'))}")
-            line.append(cell)
-        line.append(_f(m["slope"], 1))
-        out.append("| " + " | ".join(line) + " |")
-    out.append("")
-    out.append("**Where the model misses** (at each delay: the round trips "
-        "counted, the waits on other events the trace shows, and the "
-        "model with them: local + (round trips + waits) x RTT + L)")
-    out.append("")
-    out.append("| application | protocol | delay (ms) | round trips "
-        "[range] | waits on events | predicted | full model | measured | "
-        "error | error, full model | launch to connection (ms) |")
-    out.append("|---|---|---|---|---|---|---|---|---|---|---|")
-    for (app, proto), m in res.items():
-        for delay, d in m["delays"].items():
-            out.append(f"| {app} | {'X' if proto == 'x11' else 'Wayland'} "
-                f"| {delay:g} | {d['roundtrips']:g} [{d['rt_min']}–"
-                f"{d['rt_max']}] | {_f(d['waits'], 1)} | "
-                f"{_f(d.get('predicted'))} | {_f(d.get('predicted_full'))} "
-                f"| {_f(d['measured'])} | {_f(d.get('error'))} | "
-                f"{_f(d.get('error_full'))} | {_f(d.get('connect'))} |")
-    out.append("")
-    out.append("**Round trips by request, and the events waited for** "
-        "(at the largest delay; counts summed over its runs)")
-    out.append("")
-    out.append("| application | protocol | round trips by request | "
-        "waits on events |")
-    out.append("|---|---|---|---|")
-    top = delays[-1] if delays else None
-    for app, proto in _apps(data):
-        runs = _good(data, app, proto, top)
-        by, ev = {}, {}
-        for j in runs:
-            for k, v in (j.get("roundtrip_requests") or {}).items():
-                by[k] = by.get(k, 0) + v
-            names = (j.get("x11") or {}).get("event_wait_names") or \
-                (j.get("link_waits") or {}).get("events") or {}
-            for k, v in names.items():
-                ev[k] = ev.get(k, 0) + v
-        fmt = lambda d: ", ".join(f"{k} {v}" for k, v in
-            sorted(d.items(), key=lambda kv: -kv[1])) or "—"
-        out.append(f"| {app} | {'X' if proto == 'x11' else 'Wayland'} | "
-            f"{fmt(by)} ({len(runs)} runs) | {fmt(ev)} |")
-    out.append("")
-    errors = [f"{r['row']}, repeat {r['repeat']}: {r['error'] or r['na']}"
-        for r in data["runs"] if r.get("error") or r.get("na")]
-    if errors:
-        out.append("Runs that measured nothing:  ")
-        out += [e + "  " for e in errors]
-        out.append("")
-    loads = sorted(r["load"] for r in data["runs"]
-        if r.get("load") is not None)
-    if loads:
-        out.append(f"Load average (1 min) at the end of each run: median "
-            f"{loads[len(loads) // 2]:.2f}, range {loads[0]:.2f}–"
-            f"{loads[-1]:.2f}.")
-    return "\n".join(out)
+    return remotereport.tables(data)
 
 
 def report_plots(data, out_dir):
-    """One PNG per protocol: time to first frame against the one-way
-    delay, a line per application, and its model dashed."""
-    made = []
-    gnuplot = shutil.which("gnuplot")
-    if gnuplot is None:
-        return made
-    res = model(data)
-    plot_dir = os.path.join(out_dir, "plot-data")
-    os.makedirs(plot_dir, exist_ok=True)
-    for proto, word in (("wayland", "Wayland (waypipe)"),
-            ("x11", "X (Xwayland)")):
-        apps = [(a, p) for a, p in res if p == proto]
-        if not apps:
-            continue
-        stem = f"remote-{proto}"
-        dat = os.path.join(plot_dir, stem + ".dat")
-        delays = _delays(data)
-        with open(dat, "w") as f:
-            f.write("# delay_ms " + " ".join(
-                f"'{a}' '{a} model'" for a, _ in apps) + "\n")
-            for delay in delays:
-                vals = []
-                for key in apps:
-                    d = res[key]["delays"].get(delay) or {}
-                    vals += [d.get("measured"), d.get("predicted")]
-                f.write(f"{delay} " + " ".join("NaN" if v is None else
-                    f"{v:.3f}" for v in vals) + "\n")
-        png = stem + ".png"
-        title = (f"time to first frame over a slow link, {word}; "
-            "dashed: local + round trips x RTT")
-        script = [
-            "set terminal pngcairo size 900,560 noenhanced",
-            f"set output '{os.path.join(out_dir, png)}'",
-            f"set title '{title}'",
-            "set xlabel 'one-way latency L (ms); RTT = 2L'",
-            "set ylabel 'launch to first presented frame (ms)'",
-            "set datafile missing 'NaN'",
-            "set key top left",
-            "set grid",
-        ]
-        parts = []
-        for i, (app, _) in enumerate(apps):
-            parts.append(f"'{dat}' using 1:{2 * i + 2} with linespoints "
-                f"lw 2 pt 7 lc {i + 1} title '{app}'")
-            parts.append(f"'{dat}' using 1:{2 * i + 3} with lines dt 2 "
-                f"lc {i + 1} notitle")
-        script.append("plot " + ", ".join(parts))
-        r = subprocess.run([gnuplot], input="\n".join(script) + "\n",
-            text=True, capture_output=True)
-        if r.returncode == 0:
-            made.append((png, title))
-    return made
+    return remotereport.plots(data, out_dir)

@@ -127,7 +127,8 @@ def check_order_and_delay(tmp):
 def check_rate(tmp):
     target = os.path.join(tmp, "echo2.sock")
     echo_server(target, [])
-    link, path = start_link(tmp, target, "--rate", "8M")
+    trace = os.path.join(tmp, "rate.trace")
+    link, path = start_link(tmp, target, "--rate", "8M", "--trace", trace)
     c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     c.connect(path)
     data = os.urandom(200000)   # 0.2 s each way at 8 Mbit/s
@@ -145,6 +146,31 @@ def check_rate(tmp):
     c.close()
     stop_link(link)
     print(f"rate: 200 kB each way in {took:.3f} s: ok")
+    check_trace(trace, start, len(data))
+
+
+def check_trace(path, start, size):
+    """--trace: one line per chunk read, every byte once, each way; times
+    on CLOCK_MONOTONIC, in order."""
+    try:
+        with open(path) as f:
+            lines = [line.split() for line in f]
+    except OSError as e:
+        fail(f"--trace wrote nothing: {e}")
+    total = {"up": 0, "down": 0, "open": 0}
+    last = {}
+    for t, conn, way, n in lines:
+        t = float(t)
+        if t < start - 5 or t > time.monotonic():
+            fail(f"--trace time {t} is not on CLOCK_MONOTONIC")
+        if t < last.get(way, 0.0):
+            fail(f"--trace {way} chunks out of order")
+        last[way] = t
+        total[way] += 1 if way == "open" else int(n)
+    if total != {"up": size, "down": size, "open": 1}:
+        fail(f"--trace counted {total}, sent {size} bytes each way over "
+            "one connection")
+    print(f"trace: {len(lines)} lines, every byte once each way: ok")
 
 
 def _first_diff(a, b):
