@@ -277,6 +277,7 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 	if (!fw_seat_init(server) || !fw_cursor_init(server)) {
 		goto error;
 	}
+	fw_cursor_scene_init(server);
 	if (!fw_protocols_init(server)) {
 		goto error;
 	}
@@ -472,6 +473,7 @@ void fw_server_destroy(struct fw_server *server) {
 	fw_idle_destroy(server);
 	fw_lock_destroy(server);
 	fw_output_finish(server);
+	fw_cursor_scene_finish(server);
 	fw_cursor_finish(server);
 	fw_seat_finish(server);
 	if (server->backend != NULL) {

@@ -128,6 +128,15 @@ struct fw_server {
 	bool cursor_placed; /* a device has moved the pointer (cursor.c) */
 	/* A window the pointer moves or resizes: cursor.c's alone. */
 	struct fw_cursor_grab grab;
+	/*
+	 * While a button is held, the pointer stays with the surface it was
+	 * pressed on (cursor.c): that surface's top-left in layout
+	 * coordinates, as it was at the press.
+	 */
+	double press_origin_x, press_origin_y;
+	struct wl_list touch_points; /* fw_touch_point.link (cursor.c) */
+	struct wl_event_source *refocus_idle; /* cursor_scene.c */
+	struct wl_listener new_surface; /* cursor_scene.c */
 
 	/* lock/ */
 	struct wlr_idle *idle;

@@ -134,29 +134,62 @@ static struct fw_view *input_target_at(struct fw_server *server, double lx,
 	return view;
 }
 
-/* The pointer's focus follows what is under it; false if it is nothing. */
-static bool update_pointer_focus(struct fw_server *server, uint32_t time_msec) {
+/*
+ * While a button is held the pointer stays with the surface it was pressed
+ * on, as on any desktop: a drag that leaves it keeps reporting to it, in
+ * its coordinates (wl_pointer's implicit grab). A drag-and-drop or another
+ * seat grab decides for itself.
+ */
+static bool implicit_grab(struct fw_server *server) {
 	struct wlr_seat *seat = server->seat;
-	double sx, sy;
-	struct wlr_surface *surface = NULL;
-	input_target_at(
-			server, server->cursor->x, server->cursor->y, &surface, &sx, &sy);
-	if (surface == NULL) {
-		wlr_xcursor_manager_set_cursor_image(
-				server->cursor_manager, "left_ptr", server->cursor);
-		wlr_seat_pointer_clear_focus(seat);
-		return false;
+	return seat->pointer_state.button_count > 0 &&
+			seat->pointer_state.focused_surface != NULL &&
+			!wlr_seat_pointer_has_grab(seat);
+}
+
+/*
+ * The pointer's focus follows what is under it. Returns whether the pointer
+ * is on a surface; *told whether its client heard of it (an enter, a leave
+ * or a motion), which a frame must then close.
+ */
+static bool update_pointer_focus(
+		struct fw_server *server, uint32_t time_msec, bool *told) {
+	struct wlr_seat *seat = server->seat;
+	struct wlr_surface *before = seat->pointer_state.focused_surface;
+	wl_fixed_t before_x = wl_fixed_from_double(seat->pointer_state.sx);
+	wl_fixed_t before_y = wl_fixed_from_double(seat->pointer_state.sy);
+	*told = false;
+	if (implicit_grab(server)) {
+		wlr_seat_pointer_notify_motion(seat, time_msec,
+				server->cursor->x - server->press_origin_x,
+				server->cursor->y - server->press_origin_y);
+	} else {
+		double sx, sy;
+		struct wlr_surface *surface = NULL;
+		input_target_at(server, server->cursor->x, server->cursor->y, &surface,
+				&sx, &sy);
+		if (surface == NULL) {
+			wlr_xcursor_manager_set_cursor_image(
+					server->cursor_manager, "left_ptr", server->cursor);
+			wlr_seat_pointer_clear_focus(seat);
+			*told = before != NULL;
+			return false;
+		}
+		if (before != surface) {
+			wlr_seat_pointer_notify_enter(seat, surface, sx, sy);
+		} else {
+			wlr_seat_pointer_notify_motion(seat, time_msec, sx, sy);
+		}
 	}
-	bool entering = seat->pointer_state.focused_surface != surface;
-	wlr_seat_pointer_notify_enter(seat, surface, sx, sy);
-	if (!entering) {
-		wlr_seat_pointer_notify_motion(seat, time_msec, sx, sy);
-	}
-	return true;
+	*told = seat->pointer_state.focused_surface != before ||
+			wl_fixed_from_double(seat->pointer_state.sx) != before_x ||
+			wl_fixed_from_double(seat->pointer_state.sy) != before_y;
+	return seat->pointer_state.focused_surface != NULL;
 }
 
 void fw_cursor_refocus(struct fw_server *server, uint32_t time_msec) {
-	if (update_pointer_focus(server, time_msec)) {
+	bool told;
+	if (update_pointer_focus(server, time_msec, &told)) {
 		note_pointer_client(server);
 	}
 }
@@ -171,13 +204,13 @@ void fw_cursor_scene_changed(struct fw_server *server) {
 			server->grab.mode != FW_CURSOR_PASSTHROUGH) {
 		return;
 	}
-	struct wlr_surface *before = server->seat->pointer_state.focused_surface;
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	update_pointer_focus(
-			server, (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000));
-	if (server->seat->pointer_state.focused_surface != before) {
-		/* No device frame follows: the enter and leave are one of their
+	bool told;
+	update_pointer_focus(server,
+			(uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000), &told);
+	if (told) {
+		/* No device frame follows: these events are a frame of their
 		 * own. */
 		wlr_seat_pointer_notify_frame(server->seat);
 	}
@@ -202,14 +235,14 @@ static void process_motion(struct fw_server *server, uint32_t time_msec) {
 static void handle_motion(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, cursor_motion);
 	struct wlr_event_pointer_motion *event = data;
-	wlr_cursor_move(
-			server->cursor, event->device, event->delta_x, event->delta_y);
 	if (server->relative_pointer != NULL) {
 		wlr_relative_pointer_manager_v1_send_relative_motion(
 				server->relative_pointer, server->seat,
 				(uint64_t)event->time_msec * 1000, event->delta_x,
 				event->delta_y, event->unaccel_dx, event->unaccel_dy);
 	}
+	wlr_cursor_move(
+			server->cursor, event->device, event->delta_x, event->delta_y);
 	process_motion(server, event->time_msec);
 }
 
@@ -217,14 +250,16 @@ static void handle_motion_absolute(struct wl_listener *listener, void *data) {
 	struct fw_server *server =
 			wl_container_of(listener, server, cursor_motion_absolute);
 	struct wlr_event_pointer_motion_absolute *event = data;
-	double old_x = server->cursor->x, old_y = server->cursor->y;
-	wlr_cursor_warp_absolute(server->cursor, event->device, event->x, event->y);
+	double lx, ly;
+	wlr_cursor_absolute_to_layout_coords(
+			server->cursor, event->device, event->x, event->y, &lx, &ly);
+	double dx = lx - server->cursor->x, dy = ly - server->cursor->y;
 	if (server->relative_pointer != NULL) {
-		double dx = server->cursor->x - old_x, dy = server->cursor->y - old_y;
 		wlr_relative_pointer_manager_v1_send_relative_motion(
 				server->relative_pointer, server->seat,
 				(uint64_t)event->time_msec * 1000, dx, dy, dx, dy);
 	}
+	wlr_cursor_warp_absolute(server->cursor, event->device, event->x, event->y);
 	process_motion(server, event->time_msec);
 }
 
@@ -259,9 +294,14 @@ static void handle_button(struct wl_listener *listener, void *data) {
 			fw_cursor_refocus(server, event->time_msec);
 			return;
 		}
+		bool grabbed = implicit_grab(server);
 		wlr_seat_pointer_notify_button(
 				server->seat, event->time_msec, event->button, event->state);
 		note_pointer_client(server);
+		if (grabbed && !implicit_grab(server)) {
+			/* The grab is over: the pointer goes to what is under it. */
+			fw_cursor_refocus(server, event->time_msec);
+		}
 		return;
 	}
 
@@ -288,8 +328,15 @@ static void handle_button(struct wl_listener *listener, void *data) {
 	} else if (surface != NULL) {
 		fw_layer_shell_focus_clicked(server, surface);
 	}
+	struct wlr_seat *seat = server->seat;
+	if (seat->pointer_state.button_count == 0 &&
+			seat->pointer_state.focused_surface != NULL) {
+		/* The surface the implicit grab holds to, and where it is. */
+		server->press_origin_x = server->cursor->x - seat->pointer_state.sx;
+		server->press_origin_y = server->cursor->y - seat->pointer_state.sy;
+	}
 	wlr_seat_pointer_notify_button(
-			server->seat, event->time_msec, event->button, event->state);
+			seat, event->time_msec, event->button, event->state);
 	note_pointer_client(server);
 }
 
@@ -308,6 +355,60 @@ static void handle_frame(struct wl_listener *listener, void *data) {
 	wlr_seat_pointer_notify_frame(server->seat);
 }
 
+/*
+ * A touch point belongs to the surface it went down on until it goes up:
+ * it is reported there, in that surface's coordinates, wherever it moves,
+ * and it goes up when that surface goes.
+ */
+struct fw_touch_point {
+	struct wl_list link; /* fw_server.touch_points */
+	struct fw_server *server;
+	int32_t id;
+	double origin_x, origin_y; /* the surface's top-left, in layout */
+	struct wl_listener surface_destroy;
+};
+
+static struct fw_touch_point *touch_point_find(
+		struct fw_server *server, int32_t id) {
+	struct fw_touch_point *point;
+	wl_list_for_each(point, &server->touch_points, link) {
+		if (point->id == id) {
+			return point;
+		}
+	}
+	return NULL;
+}
+
+static void touch_point_destroy(struct fw_touch_point *point) {
+	if (point == NULL) {
+		return;
+	}
+	wl_list_remove(&point->link);
+	fw_listener_disconnect(&point->surface_destroy);
+	free(point);
+}
+
+static uint32_t now_msec(void) {
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000);
+}
+
+static void handle_touch_surface_destroy(
+		struct wl_listener *listener, void *data) {
+	struct fw_touch_point *point =
+			wl_container_of(listener, point, surface_destroy);
+	struct fw_server *server = point->server;
+	int32_t id = point->id;
+	touch_point_destroy(point);
+	/* wlroots forgets the surface and keeps the point; its client is
+	 * told the touch is over, as it would be when the finger lifts. */
+	if (wlr_seat_touch_get_point(server->seat, id) != NULL) {
+		wlr_seat_touch_notify_up(server->seat, now_msec(), id);
+		wlr_seat_touch_notify_frame(server->seat);
+	}
+}
+
 static void handle_touch_down(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, touch_down);
 	struct wlr_event_touch_down *event = data;
@@ -322,19 +423,35 @@ static void handle_touch_down(struct wl_listener *listener, void *data) {
 	} else if (surface != NULL) {
 		fw_layer_shell_focus_clicked(server, surface);
 	}
-	if (surface != NULL) {
-		wlr_seat_touch_notify_down(server->seat, surface, event->time_msec,
-				event->touch_id, sx, sy);
-		fw_seat_note_input(server, NULL, surface);
+	if (surface == NULL) {
+		return;
 	}
+	touch_point_destroy(touch_point_find(server, event->touch_id));
+	struct fw_touch_point *point = calloc(1, sizeof(*point));
+	if (point != NULL) {
+		point->server = server;
+		point->id = event->touch_id;
+		point->origin_x = lx - sx;
+		point->origin_y = ly - sy;
+		fw_listener_connect(&point->surface_destroy, &surface->events.destroy,
+				handle_touch_surface_destroy);
+		wl_list_insert(&server->touch_points, &point->link);
+	}
+	wlr_seat_touch_notify_down(
+			server->seat, surface, event->time_msec, event->touch_id, sx, sy);
+	fw_seat_note_input(server, NULL, surface);
 }
 
 static void handle_touch_up(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, touch_up);
 	struct wlr_event_touch_up *event = data;
+	touch_point_destroy(touch_point_find(server, event->touch_id));
 	struct wlr_touch_point *point =
 			wlr_seat_touch_get_point(server->seat, event->touch_id);
-	if (point != NULL) {
+	if (point == NULL) {
+		return;
+	}
+	if (point->surface != NULL) {
 		fw_seat_note_input(server, NULL, point->surface);
 	}
 	wlr_seat_touch_notify_up(server->seat, event->time_msec, event->touch_id);
@@ -344,24 +461,18 @@ static void handle_touch_motion(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, touch_motion);
 	struct wlr_event_touch_motion *event = data;
 	note_activity(server);
-	struct wlr_touch_point *point =
+	struct fw_touch_point *point = touch_point_find(server, event->touch_id);
+	struct wlr_touch_point *seat_point =
 			wlr_seat_touch_get_point(server->seat, event->touch_id);
-	if (point == NULL) {
+	if (point == NULL || seat_point == NULL || seat_point->surface == NULL) {
 		return;
 	}
 	double lx, ly;
 	wlr_cursor_absolute_to_layout_coords(
 			server->cursor, event->device, event->x, event->y, &lx, &ly);
-	/* Touch points stay with the surface they went down on; motion off
-	 * that surface is not reported (we cannot map it to its coords). */
-	struct wlr_surface *surface = NULL;
-	double sx, sy;
-	input_target_at(server, lx, ly, &surface, &sx, &sy);
-	if (surface == point->surface) {
-		wlr_seat_touch_notify_motion(
-				server->seat, event->time_msec, event->touch_id, sx, sy);
-	}
-	fw_seat_note_input(server, NULL, point->surface);
+	wlr_seat_touch_notify_motion(server->seat, event->time_msec,
+			event->touch_id, lx - point->origin_x, ly - point->origin_y);
+	fw_seat_note_input(server, NULL, seat_point->surface);
 }
 
 static void handle_touch_frame(struct wl_listener *listener, void *data) {
@@ -370,6 +481,7 @@ static void handle_touch_frame(struct wl_listener *listener, void *data) {
 }
 
 bool fw_cursor_init(struct fw_server *server) {
+	wl_list_init(&server->touch_points);
 	server->cursor = wlr_cursor_create();
 	if (server->cursor == NULL) {
 		return false;
@@ -419,6 +531,10 @@ void fw_cursor_finish(struct fw_server *server) {
 	};
 	for (size_t i = 0; i < sizeof(listeners) / sizeof(listeners[0]); i++) {
 		fw_listener_disconnect(listeners[i]);
+	}
+	struct fw_touch_point *point, *tmp;
+	wl_list_for_each_safe(point, tmp, &server->touch_points, link) {
+		touch_point_destroy(point);
 	}
 	wlr_xcursor_manager_destroy(server->cursor_manager);
 	server->cursor_manager = NULL;

@@ -35,6 +35,14 @@ void fw_cursor_refocus(struct fw_server *server, uint32_t time_msec);
  */
 void fw_cursor_scene_changed(struct fw_server *server);
 
+/*
+ * cursor_scene.c: a commit that changes what is under the pointer (a
+ * surface's size or input region, a subsurface's place or order) refocuses
+ * it, once a turn of the loop.
+ */
+void fw_cursor_scene_init(struct fw_server *server);
+void fw_cursor_scene_finish(struct fw_server *server);
+
 /* The pointer moves or resizes view from here on, until its button goes
  * up. */
 void fw_cursor_begin_grab(struct fw_server *server, struct fw_view *view,

@@ -14,6 +14,9 @@ struct fw_xdg_view {
 	struct fw_view view;
 	struct wlr_xdg_surface *xdg_surface;
 	int last_width, last_height;
+	/* Where the window geometry began in the main surface, once known. */
+	int last_geo_x, last_geo_y;
+	bool geo_known;
 
 	struct wl_listener map;
 	struct wl_listener unmap;
@@ -93,10 +96,28 @@ static const struct fw_view_impl xdg_view_impl = {
  * The window geometry starts at the view's (0,0): wlroots' scene node for
  * an xdg surface already sits its surface at minus the geometry's offset,
  * so the content node itself stays at (0,0).
+ *
+ * A client that never set its window geometry has the bounds of its
+ * surfaces for one: a subsurface that moves out past the main surface's
+ * edge moves that geometry's origin. The main surface stays where it was
+ * on screen then, and the view moves instead; a geometry the client set
+ * is the client's to place.
  */
 static void update_content_offset(struct fw_xdg_view *xdg) {
+	struct wlr_xdg_surface *xdg_surface = xdg->xdg_surface;
+	struct fw_view *view = &xdg->view;
 	struct wlr_box box;
-	wlr_xdg_surface_get_geometry(xdg->xdg_surface, &box);
+	wlr_xdg_surface_get_geometry(xdg_surface, &box);
+	if (xdg->geo_known && view->mapped && !view->maximized &&
+			!view->fullscreen &&
+			wlr_box_empty(&xdg_surface->current.geometry) &&
+			(box.x != xdg->last_geo_x || box.y != xdg->last_geo_y)) {
+		fw_view_move(view, view->x + box.x - xdg->last_geo_x,
+				view->y + box.y - xdg->last_geo_y);
+	}
+	xdg->last_geo_x = box.x;
+	xdg->last_geo_y = box.y;
+	xdg->geo_known = true;
 	if (box.width != xdg->last_width || box.height != xdg->last_height) {
 		xdg->last_width = box.width;
 		xdg->last_height = box.height;

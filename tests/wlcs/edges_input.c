@@ -1,0 +1,221 @@
+/*
+ * Where input goes: the pointer after what is under it changed, a drag
+ * off a surface, touch points, pointer constraints and a virtual pointer's
+ * frames.
+ */
+#include "tests/wlcs/edges.h"
+#include "xdg-shell-client-protocol.h"
+#include <linux/input-event-codes.h>
+#include <math.h>
+
+static bool pointer_at(struct edges_client *client, struct wl_surface *surface,
+		double x, double y, const char *what) {
+	if (!edges_roundtrip(client)) {
+		return FAIL("%s: lost fairway", what);
+	}
+	return CHECK(client->pointer_focus == surface &&
+					fabs(client->pointer_x - x) < 0.01 &&
+					fabs(client->pointer_y - y) < 0.01,
+			"%s: pointer on %p at %.2f,%.2f, expected %p at %.2f,%.2f", what,
+			(void *)client->pointer_focus, client->pointer_x, client->pointer_y,
+			(void *)surface, x, y);
+}
+
+/* Every event the scene's change caused is closed by a frame. */
+static bool framed(struct edges_client *client, const char *what) {
+	return CHECK(client->pointer_events_in_frame == 0,
+			"%s: %d pointer events with no frame after them", what,
+			client->pointer_events_in_frame);
+}
+
+/* One pixel outside the window's top-left, then one pixel in: at (0, 0). */
+static bool pointer_enters_at_corner(struct edges_server *server) {
+	struct edges_client client;
+	struct edges_window window;
+	if (!edges_client_connect(&client, server) ||
+			!edges_window_create(&window, &client, 100, 100, 23, 231)) {
+		return false;
+	}
+	WlcsPointer *pointer = edges_pointer_create(server);
+	edges_pointer_move_to(pointer, 22, 230);
+	bool ok = edges_roundtrip(&client) &&
+			CHECK(client.pointer_focus != window.surface,
+					"the pointer is on the window before it entered it");
+	edges_pointer_move_by(pointer, 1, 1);
+	ok = ok && pointer_at(&client, window.surface, 0, 0, "one pixel in");
+	pointer->destroy(pointer);
+	edges_client_disconnect(&client);
+	return ok;
+}
+
+static bool surface_grows_under_pointer(struct edges_server *server) {
+	struct edges_client client;
+	struct edges_window window;
+	if (!edges_client_connect(&client, server) ||
+			!edges_window_create(&window, &client, 100, 100, 100, 100)) {
+		return false;
+	}
+	WlcsPointer *pointer = edges_pointer_create(server);
+	edges_pointer_move_to(pointer, 250, 150);
+	bool ok = edges_roundtrip(&client) &&
+			CHECK(client.pointer_focus != window.surface,
+					"the pointer is on the window before it grew");
+	wl_surface_attach(
+			window.surface, edges_buffer(&client, 200, 200, 0xff3366cc), 0, 0);
+	wl_surface_damage(window.surface, 0, 0, 200, 200);
+	wl_surface_commit(window.surface);
+	ok = ok && pointer_at(&client, window.surface, 150, 50, "grown") &&
+			framed(&client, "grown");
+	wl_surface_attach(
+			window.surface, edges_buffer(&client, 100, 100, 0xff3366cc), 0, 0);
+	wl_surface_damage(window.surface, 0, 0, 100, 100);
+	wl_surface_commit(window.surface);
+	ok = ok && edges_roundtrip(&client) &&
+			CHECK(client.pointer_focus == NULL,
+					"the pointer stayed on the window after it shrank") &&
+			framed(&client, "shrunk");
+	pointer->destroy(pointer);
+	edges_client_disconnect(&client);
+	return ok;
+}
+
+static bool subsurface_moves_under_pointer(struct edges_server *server) {
+	struct edges_client client;
+	struct edges_window window;
+	if (!edges_client_connect(&client, server) ||
+			!edges_window_create(&window, &client, 200, 200, 100, 100)) {
+		return false;
+	}
+	struct wl_subsurface *subsurface;
+	struct wl_surface *sub = edges_subsurface_create(
+			&client, window.surface, &subsurface, 0, 0, 50, 50);
+	WlcsPointer *pointer = edges_pointer_create(server);
+	edges_pointer_move_to(pointer, 120, 120);
+	bool ok = pointer_at(&client, sub, 20, 20, "before the move");
+	wl_subsurface_set_position(subsurface, 10, 5);
+	wl_surface_commit(window.surface);
+	ok = ok && pointer_at(&client, sub, 10, 15, "after the move") &&
+			framed(&client, "after the move");
+	/* Out past the window's top-left: the window stays where it is. */
+	wl_subsurface_set_position(subsurface, -30, -30);
+	wl_surface_commit(window.surface);
+	ok = ok && pointer_at(&client, window.surface, 20, 20, "moved away");
+	pointer->destroy(pointer);
+	edges_client_disconnect(&client);
+	return ok;
+}
+
+static bool restack_under_pointer(struct edges_server *server) {
+	struct edges_client client;
+	struct edges_window window;
+	if (!edges_client_connect(&client, server) ||
+			!edges_window_create(&window, &client, 200, 200, 100, 100)) {
+		return false;
+	}
+	struct wl_subsurface *lower, *upper;
+	struct wl_surface *first = edges_subsurface_create(
+			&client, window.surface, &lower, 0, 0, 50, 50);
+	struct wl_surface *second = edges_subsurface_create(
+			&client, window.surface, &upper, 0, 0, 50, 50);
+	WlcsPointer *pointer = edges_pointer_create(server);
+	edges_pointer_move_to(pointer, 105, 105);
+	bool ok = pointer_at(&client, second, 5, 5, "before the restack");
+	wl_subsurface_place_below(upper, first);
+	wl_surface_commit(window.surface);
+	ok = ok && pointer_at(&client, first, 5, 5, "after the restack");
+	pointer->destroy(pointer);
+	edges_client_disconnect(&client);
+	return ok;
+}
+
+/* Pressed on one window, dragged over another: the first keeps it. */
+static bool drag_keeps_pointer(struct edges_server *server) {
+	struct edges_client client;
+	struct edges_window a, b;
+	if (!edges_client_connect(&client, server) ||
+			!edges_window_create(&a, &client, 100, 100, 100, 100) ||
+			!edges_window_create(&b, &client, 100, 100, 300, 100)) {
+		return false;
+	}
+	WlcsPointer *pointer = edges_pointer_create(server);
+	edges_pointer_move_to(pointer, 150, 150);
+	bool ok = pointer_at(&client, a.surface, 50, 50, "before the press");
+	pointer->button_down(pointer, BTN_LEFT);
+	edges_pointer_move_to(pointer, 350, 150);
+	ok = ok && pointer_at(&client, a.surface, 250, 50, "dragged off");
+	pointer->button_up(pointer, BTN_LEFT);
+	ok = ok && pointer_at(&client, b.surface, 50, 50, "released");
+	pointer->destroy(pointer);
+	edges_client_disconnect(&client);
+	return ok;
+}
+
+/* wlcs's touch calls take whole pixels, not wl_fixed_t (the module's
+ * wlcs_input.c says why). */
+static bool touch_at(struct edges_client *client, struct wl_surface *surface,
+		double x, double y, const char *what) {
+	if (!edges_roundtrip(client)) {
+		return FAIL("%s: lost fairway", what);
+	}
+	return CHECK(client->touch_focus == surface &&
+					fabs(client->touch_x - x) < 0.01 &&
+					fabs(client->touch_y - y) < 0.01,
+			"%s: touch on %p at %.2f,%.2f, expected %p at %.2f,%.2f", what,
+			(void *)client->touch_focus, client->touch_x, client->touch_y,
+			(void *)surface, x, y);
+}
+
+static bool touch_leaves_and_comes_back(struct edges_server *server) {
+	struct edges_client client;
+	struct edges_window window;
+	if (!edges_client_connect(&client, server) ||
+			!edges_window_create(&window, &client, 100, 100, 100, 100)) {
+		return false;
+	}
+	WlcsTouch *touch = edges_touch_create(server);
+	touch->touch_down(touch, 150, 150);
+	bool ok = touch_at(&client, window.surface, 50, 50, "down");
+	touch->touch_move(touch, 90, 250);
+	ok = ok && touch_at(&client, window.surface, -10, 150, "outside");
+	touch->touch_move(touch, 120, 130);
+	ok = ok && touch_at(&client, window.surface, 20, 30, "back");
+	touch->touch_up(touch);
+	touch->destroy(touch);
+	edges_client_disconnect(&client);
+	return ok;
+}
+
+static bool touch_up_when_surface_goes(struct edges_server *server) {
+	struct edges_client client;
+	struct edges_window window;
+	if (!edges_client_connect(&client, server) ||
+			!edges_window_create(&window, &client, 200, 200, 100, 100)) {
+		return false;
+	}
+	struct wl_subsurface *subsurface;
+	struct wl_surface *sub = edges_subsurface_create(
+			&client, window.surface, &subsurface, 10, 10, 50, 50);
+	WlcsTouch *touch = edges_touch_create(server);
+	touch->touch_down(touch, 120, 120);
+	bool ok = touch_at(&client, sub, 10, 10, "down");
+	wl_subsurface_destroy(subsurface);
+	wl_surface_destroy(sub);
+	ok = ok && edges_roundtrip(&client) &&
+			CHECK(client.touch_focus == NULL,
+					"no touch up when the touched surface went");
+	touch->touch_up(touch);
+	touch->destroy(touch);
+	edges_client_disconnect(&client);
+	return ok;
+}
+
+const struct edges_case edges_input_cases[] = {
+		{"pointer-enters-at-corner", pointer_enters_at_corner},
+		{"surface-grows-under-pointer", surface_grows_under_pointer},
+		{"subsurface-moves-under-pointer", subsurface_moves_under_pointer},
+		{"restack-under-pointer", restack_under_pointer},
+		{"drag-keeps-pointer", drag_keeps_pointer},
+		{"touch-leaves-and-comes-back", touch_leaves_and_comes_back},
+		{"touch-up-when-surface-goes", touch_up_when_surface_goes},
+		{NULL, NULL},
+};
