@@ -212,6 +212,7 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 	wl_list_init(&server->views);
 	wl_list_init(&server->keyboards);
 	wl_list_init(&server->pointers);
+	wl_list_init(&server->virtual_pointers);
 
 	server->display = wl_display_create();
 	if (server->display == NULL) {

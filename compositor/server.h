@@ -137,6 +137,7 @@ struct fw_server {
 	struct wl_list touch_points; /* fw_touch_point.link (cursor.c) */
 	struct wl_event_source *refocus_idle; /* cursor_scene.c */
 	struct wl_listener new_surface; /* cursor_scene.c */
+	struct wl_list virtual_pointers; /* fw_virtual_pointer.link */
 
 	/* lock/ */
 	struct wlr_idle *idle;

@@ -1,5 +1,6 @@
 #include "compositor/input/cursor.h"
 #include "compositor/input/seat.h"
+#include "compositor/input/virtual_pointer.h"
 #include "compositor/listener.h"
 #include "compositor/lock/lock.h"
 #include "compositor/server.h"
@@ -235,6 +236,10 @@ static void process_motion(struct fw_server *server, uint32_t time_msec) {
 static void handle_motion(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, cursor_motion);
 	struct wlr_event_pointer_motion *event = data;
+	if (fw_virtual_pointer_hold(
+				server, event->device, FW_POINTER_MOTION, event)) {
+		return;
+	}
 	if (server->relative_pointer != NULL) {
 		wlr_relative_pointer_manager_v1_send_relative_motion(
 				server->relative_pointer, server->seat,
@@ -250,6 +255,10 @@ static void handle_motion_absolute(struct wl_listener *listener, void *data) {
 	struct fw_server *server =
 			wl_container_of(listener, server, cursor_motion_absolute);
 	struct wlr_event_pointer_motion_absolute *event = data;
+	if (fw_virtual_pointer_hold(
+				server, event->device, FW_POINTER_MOTION_ABSOLUTE, event)) {
+		return;
+	}
 	double lx, ly;
 	wlr_cursor_absolute_to_layout_coords(
 			server->cursor, event->device, event->x, event->y, &lx, &ly);
@@ -284,6 +293,10 @@ static uint32_t nearest_edges(struct fw_server *server, struct fw_view *view) {
 static void handle_button(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, cursor_button);
 	struct wlr_event_pointer_button *event = data;
+	if (fw_virtual_pointer_hold(
+				server, event->device, FW_POINTER_BUTTON, event)) {
+		return;
+	}
 	note_activity(server);
 
 	if (event->state == WLR_BUTTON_RELEASED) {
@@ -343,6 +356,10 @@ static void handle_button(struct wl_listener *listener, void *data) {
 static void handle_axis(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, cursor_axis);
 	struct wlr_event_pointer_axis *event = data;
+	if (fw_virtual_pointer_hold(
+				server, event->device, FW_POINTER_AXIS, event)) {
+		return;
+	}
 	note_activity(server);
 	wlr_seat_pointer_notify_axis(server->seat, event->time_msec,
 			event->orientation, event->delta, event->delta_discrete,
@@ -478,6 +495,26 @@ static void handle_touch_motion(struct wl_listener *listener, void *data) {
 static void handle_touch_frame(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, touch_frame);
 	wlr_seat_touch_notify_frame(server->seat);
+}
+
+void fw_cursor_play_event(struct fw_server *server, enum fw_pointer_event kind,
+		const void *event) {
+	/* The handlers take events as their signals give them. */
+	void *data = (void *)event;
+	switch (kind) {
+	case FW_POINTER_MOTION:
+		handle_motion(&server->cursor_motion, data);
+		break;
+	case FW_POINTER_MOTION_ABSOLUTE:
+		handle_motion_absolute(&server->cursor_motion_absolute, data);
+		break;
+	case FW_POINTER_BUTTON:
+		handle_button(&server->cursor_button, data);
+		break;
+	case FW_POINTER_AXIS:
+		handle_axis(&server->cursor_axis, data);
+		break;
+	}
 }
 
 bool fw_cursor_init(struct fw_server *server) {

@@ -43,6 +43,17 @@ void fw_cursor_scene_changed(struct fw_server *server);
 void fw_cursor_scene_init(struct fw_server *server);
 void fw_cursor_scene_finish(struct fw_server *server);
 
+/* What a pointer device reports, as wlr_cursor relays it. */
+enum fw_pointer_event {
+	FW_POINTER_MOTION,
+	FW_POINTER_MOTION_ABSOLUTE,
+	FW_POINTER_BUTTON,
+	FW_POINTER_AXIS,
+};
+/* Plays a device's event (a wlr_event_pointer_*) as if it came now. */
+void fw_cursor_play_event(struct fw_server *server, enum fw_pointer_event kind,
+		const void *event);
+
 /* The pointer moves or resizes view from here on, until its button goes
  * up. */
 void fw_cursor_begin_grab(struct fw_server *server, struct fw_view *view,

@@ -4,6 +4,7 @@
  * frames.
  */
 #include "tests/wlcs/edges.h"
+#include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 #include <linux/input-event-codes.h>
 #include <math.h>
@@ -209,6 +210,44 @@ static bool touch_up_when_surface_goes(struct edges_server *server) {
 	return ok;
 }
 
+/* Nothing reaches a client before the virtual pointer's frame. */
+static bool virtual_pointer_frame(struct edges_server *server) {
+	struct edges_client receiver, sender;
+	struct edges_window window;
+	if (!edges_client_connect(&receiver, server) ||
+			!edges_window_create(&window, &receiver, 300, 300, 0, 0) ||
+			!edges_client_connect(&sender, server)) {
+		return false;
+	}
+	if (sender.virtual_pointer_manager == NULL) {
+		return FAIL("no zwlr_virtual_pointer_manager_v1");
+	}
+	struct zwlr_virtual_pointer_v1
+			*virtual = zwlr_virtual_pointer_manager_v1_create_virtual_pointer(
+					sender.virtual_pointer_manager, NULL);
+	edges_roundtrip(&receiver);
+	int before = receiver.pointer_events;
+	zwlr_virtual_pointer_v1_motion_absolute(virtual, 0, 100, 100, 1280, 720);
+	zwlr_virtual_pointer_v1_button(
+			virtual, 0, BTN_LEFT, WL_POINTER_BUTTON_STATE_PRESSED);
+	bool ok = edges_roundtrip(&sender) && edges_roundtrip(&receiver) &&
+			CHECK(receiver.pointer_events == before,
+					"%d pointer events before the virtual pointer's frame",
+					receiver.pointer_events - before);
+	zwlr_virtual_pointer_v1_frame(virtual);
+	ok = ok && edges_roundtrip(&sender) && edges_roundtrip(&receiver) &&
+			CHECK(receiver.pointer_events > before &&
+							receiver.pointer_focus == window.surface,
+					"the frame let nothing through");
+	zwlr_virtual_pointer_v1_button(
+			virtual, 0, BTN_LEFT, WL_POINTER_BUTTON_STATE_RELEASED);
+	zwlr_virtual_pointer_v1_frame(virtual);
+	edges_roundtrip(&sender);
+	edges_client_disconnect(&sender);
+	edges_client_disconnect(&receiver);
+	return ok;
+}
+
 const struct edges_case edges_input_cases[] = {
 		{"pointer-enters-at-corner", pointer_enters_at_corner},
 		{"surface-grows-under-pointer", surface_grows_under_pointer},
@@ -217,5 +256,6 @@ const struct edges_case edges_input_cases[] = {
 		{"drag-keeps-pointer", drag_keeps_pointer},
 		{"touch-leaves-and-comes-back", touch_leaves_and_comes_back},
 		{"touch-up-when-surface-goes", touch_up_when_surface_goes},
+		{"virtual-pointer-frame", virtual_pointer_frame},
 		{NULL, NULL},
 };
