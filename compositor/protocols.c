@@ -10,7 +10,6 @@
 #include <wlr/types/wlr_idle.h>
 #include <wlr/types/wlr_input_method_v2.h>
 #include <wlr/types/wlr_keyboard_shortcuts_inhibit_v1.h>
-#include <wlr/types/wlr_pointer_constraints_v1.h>
 #include <wlr/types/wlr_pointer_gestures_v1.h>
 #include <wlr/types/wlr_primary_selection_v1.h>
 #include <wlr/types/wlr_relative_pointer_v1.h>
@@ -45,7 +44,6 @@ bool fw_protocols_init(struct fw_server *server) {
 			wlr_xdg_output_manager_v1_create(display, server->output_layout) !=
 					NULL;
 	ok = ok && wlr_tablet_v2_create(display) != NULL;
-	ok = ok && wlr_pointer_constraints_v1_create(display) != NULL;
 	ok = ok && wlr_input_method_manager_v2_create(display) != NULL;
 	ok = ok && wlr_text_input_manager_v3_create(display) != NULL;
 	ok = ok && wlr_export_dmabuf_manager_v1_create(display) != NULL;

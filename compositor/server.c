@@ -2,6 +2,7 @@
 #include "compositor/config/config_apply.h"
 #include "compositor/demo.h"
 #include "compositor/input/cursor.h"
+#include "compositor/input/pointer_constraints.h"
 #include "compositor/input/seat.h"
 #include "compositor/listener.h"
 #include "compositor/lock/idle.h"
@@ -279,6 +280,9 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 		goto error;
 	}
 	fw_cursor_scene_init(server);
+	if (!fw_constraints_init(server)) {
+		goto error;
+	}
 	if (!fw_protocols_init(server)) {
 		goto error;
 	}
@@ -474,6 +478,7 @@ void fw_server_destroy(struct fw_server *server) {
 	fw_idle_destroy(server);
 	fw_lock_destroy(server);
 	fw_output_finish(server);
+	fw_constraints_finish(server);
 	fw_cursor_scene_finish(server);
 	fw_cursor_finish(server);
 	fw_seat_finish(server);

@@ -32,6 +32,7 @@ struct fw_idle;
 struct fw_sched;
 struct fw_frame_schedule;
 struct fw_scheduler_protocol;
+struct fw_constraints;
 
 /*
  * The compositor: what server.c makes, in the order docs/architecture.md
@@ -138,6 +139,7 @@ struct fw_server {
 	struct wl_event_source *refocus_idle; /* cursor_scene.c */
 	struct wl_listener new_surface; /* cursor_scene.c */
 	struct wl_list virtual_pointers; /* fw_virtual_pointer.link */
+	struct fw_constraints *constraints; /* pointer_constraints.c */
 
 	/* lock/ */
 	struct wlr_idle *idle;

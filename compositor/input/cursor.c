@@ -1,4 +1,5 @@
 #include "compositor/input/cursor.h"
+#include "compositor/input/pointer_constraints.h"
 #include "compositor/input/seat.h"
 #include "compositor/input/virtual_pointer.h"
 #include "compositor/listener.h"
@@ -231,6 +232,14 @@ static void process_motion(struct fw_server *server, uint32_t time_msec) {
 		break;
 	}
 	fw_cursor_refocus(server, time_msec);
+	/* The pointer may have come into a constraint's region. */
+	fw_constraints_update(server);
+}
+
+/* A pointer constraint has its say on where the pointer goes next. */
+static bool constrain(struct fw_server *server, double *dx, double *dy) {
+	return server->grab.mode != FW_CURSOR_PASSTHROUGH ||
+			fw_constraints_allow_motion(server, dx, dy);
 }
 
 static void handle_motion(struct wl_listener *listener, void *data) {
@@ -246,8 +255,13 @@ static void handle_motion(struct wl_listener *listener, void *data) {
 				(uint64_t)event->time_msec * 1000, event->delta_x,
 				event->delta_y, event->unaccel_dx, event->unaccel_dy);
 	}
-	wlr_cursor_move(
-			server->cursor, event->device, event->delta_x, event->delta_y);
+	double dx = event->delta_x, dy = event->delta_y;
+	if (!constrain(server, &dx, &dy)) {
+		/* Locked: the client hears only the relative motion. */
+		note_activity(server);
+		return;
+	}
+	wlr_cursor_move(server->cursor, event->device, dx, dy);
 	process_motion(server, event->time_msec);
 }
 
@@ -268,7 +282,17 @@ static void handle_motion_absolute(struct wl_listener *listener, void *data) {
 				server->relative_pointer, server->seat,
 				(uint64_t)event->time_msec * 1000, dx, dy, dx, dy);
 	}
-	wlr_cursor_warp_absolute(server->cursor, event->device, event->x, event->y);
+	double allowed_x = dx, allowed_y = dy;
+	if (!constrain(server, &allowed_x, &allowed_y)) {
+		note_activity(server);
+		return;
+	}
+	if (allowed_x == dx && allowed_y == dy) {
+		wlr_cursor_warp_absolute(
+				server->cursor, event->device, event->x, event->y);
+	} else {
+		wlr_cursor_move(server->cursor, event->device, allowed_x, allowed_y);
+	}
 	process_motion(server, event->time_msec);
 }
 

@@ -3,6 +3,7 @@
  * off a surface, touch points, pointer constraints and a virtual pointer's
  * frames.
  */
+#include "pointer-constraints-unstable-v1-client-protocol.h"
 #include "tests/wlcs/edges.h"
 #include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
@@ -210,6 +211,101 @@ static bool touch_up_when_surface_goes(struct edges_server *server) {
 	return ok;
 }
 
+static void handle_locked(void *data, struct zwp_locked_pointer_v1 *locked) {
+	int *state = data;
+	*state = 1;
+}
+
+static void handle_unlocked(void *data, struct zwp_locked_pointer_v1 *locked) {
+	int *state = data;
+	*state = 2;
+}
+
+static const struct zwp_locked_pointer_v1_listener locked_listener = {
+		.locked = handle_locked,
+		.unlocked = handle_unlocked,
+};
+
+static void handle_confined(void *data, struct zwp_confined_pointer_v1 *c) {
+	int *state = data;
+	*state = 1;
+}
+
+static void handle_unconfined(void *data, struct zwp_confined_pointer_v1 *c) {
+	int *state = data;
+	*state = 2;
+}
+
+static const struct zwp_confined_pointer_v1_listener confined_listener = {
+		.confined = handle_confined,
+		.unconfined = handle_unconfined,
+};
+
+static bool pointer_lock(struct edges_server *server) {
+	struct edges_client client;
+	struct edges_window window;
+	if (!edges_client_connect(&client, server) ||
+			!edges_window_create(&window, &client, 100, 100, 100, 100)) {
+		return false;
+	}
+	if (client.constraints == NULL || client.pointer == NULL) {
+		return FAIL("no zwp_pointer_constraints_v1 or pointer");
+	}
+	WlcsPointer *pointer = edges_pointer_create(server);
+	edges_pointer_move_to(pointer, 150, 150);
+	bool ok = pointer_at(&client, window.surface, 50, 50, "before the lock");
+	int state = 0;
+	struct zwp_locked_pointer_v1 *locked =
+			zwp_pointer_constraints_v1_lock_pointer(client.constraints,
+					window.surface, client.pointer, NULL,
+					ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
+	zwp_locked_pointer_v1_add_listener(locked, &locked_listener, &state);
+	ok = ok && edges_roundtrip(&client) &&
+			CHECK(state == 1, "no locked event on the focused window");
+	edges_pointer_move_by(pointer, 10, 10);
+	ok = ok && pointer_at(&client, window.surface, 50, 50, "locked");
+	/* Another window takes the keyboard: the lock lets go. */
+	struct edges_window other;
+	ok = ok && edges_window_create(&other, &client, 50, 50, 400, 400) &&
+			CHECK(state == 2, "no unlocked event when the focus went");
+	pointer->destroy(pointer);
+	edges_client_disconnect(&client);
+	return ok;
+}
+
+static bool pointer_confine(struct edges_server *server) {
+	struct edges_client client;
+	struct edges_window window;
+	if (!edges_client_connect(&client, server) ||
+			!edges_window_create(&window, &client, 100, 100, 100, 100)) {
+		return false;
+	}
+	if (client.constraints == NULL || client.pointer == NULL) {
+		return FAIL("no zwp_pointer_constraints_v1 or pointer");
+	}
+	WlcsPointer *pointer = edges_pointer_create(server);
+	edges_pointer_move_to(pointer, 150, 150);
+	bool ok = pointer_at(&client, window.surface, 50, 50, "before");
+	int state = 0;
+	struct zwp_confined_pointer_v1 *confined =
+			zwp_pointer_constraints_v1_confine_pointer(client.constraints,
+					window.surface, client.pointer, NULL,
+					ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_ONESHOT);
+	zwp_confined_pointer_v1_add_listener(confined, &confined_listener, &state);
+	ok = ok && edges_roundtrip(&client) &&
+			CHECK(state == 1, "no confined event on the focused window");
+	edges_pointer_move_by(pointer, 500, 500);
+	ok = ok && edges_roundtrip(&client) &&
+			CHECK(client.pointer_focus == window.surface &&
+							client.pointer_x >= 99 && client.pointer_x < 100 &&
+							client.pointer_y >= 99 && client.pointer_y < 100,
+					"confined pointer at %.2f,%.2f on %p", client.pointer_x,
+					client.pointer_y, (void *)client.pointer_focus);
+	pointer->destroy(pointer);
+	edges_client_disconnect(&client);
+	return ok;
+}
+
 /* Nothing reaches a client before the virtual pointer's frame. */
 static bool virtual_pointer_frame(struct edges_server *server) {
 	struct edges_client receiver, sender;
@@ -256,6 +352,8 @@ const struct edges_case edges_input_cases[] = {
 		{"drag-keeps-pointer", drag_keeps_pointer},
 		{"touch-leaves-and-comes-back", touch_leaves_and_comes_back},
 		{"touch-up-when-surface-goes", touch_up_when_surface_goes},
+		{"pointer-lock", pointer_lock},
+		{"pointer-confine", pointer_confine},
 		{"virtual-pointer-frame", virtual_pointer_frame},
 		{NULL, NULL},
 };
