@@ -4,6 +4,7 @@
 #include "compositor/input/cursor.h"
 #include "compositor/input/pointer_constraints.h"
 #include "compositor/input/seat.h"
+#include "compositor/input/text_input.h"
 #include "compositor/listener.h"
 #include "compositor/lock/idle.h"
 #include "compositor/lock/lock.h"
@@ -280,7 +281,7 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 		goto error;
 	}
 	fw_cursor_scene_init(server);
-	if (!fw_constraints_init(server)) {
+	if (!fw_constraints_init(server) || !fw_text_input_init(server)) {
 		goto error;
 	}
 	if (!fw_protocols_init(server)) {
@@ -478,6 +479,7 @@ void fw_server_destroy(struct fw_server *server) {
 	fw_idle_destroy(server);
 	fw_lock_destroy(server);
 	fw_output_finish(server);
+	fw_text_input_finish(server);
 	fw_constraints_finish(server);
 	fw_cursor_scene_finish(server);
 	fw_cursor_finish(server);

@@ -33,6 +33,7 @@ struct fw_sched;
 struct fw_frame_schedule;
 struct fw_scheduler_protocol;
 struct fw_constraints;
+struct fw_text_input_relay;
 
 /*
  * The compositor: what server.c makes, in the order docs/architecture.md
@@ -140,6 +141,7 @@ struct fw_server {
 	struct wl_listener new_surface; /* cursor_scene.c */
 	struct wl_list virtual_pointers; /* fw_virtual_pointer.link */
 	struct fw_constraints *constraints; /* pointer_constraints.c */
+	struct fw_text_input_relay *text_input; /* text_input.c */
 
 	/* lock/ */
 	struct wlr_idle *idle;

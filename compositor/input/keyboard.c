@@ -3,6 +3,7 @@
 #include "compositor/input/default_keyboard.h"
 #include "compositor/input/input_config.h"
 #include "compositor/input/seat.h"
+#include "compositor/input/text_input.h"
 #include "compositor/listener.h"
 #include "compositor/lock/lock.h"
 #include "compositor/server.h"
@@ -28,6 +29,9 @@ static void handle_modifiers(struct wl_listener *listener, void *data) {
 	struct fw_keyboard *keyboard =
 			wl_container_of(listener, keyboard, modifiers);
 	struct fw_server *server = keyboard->server;
+	if (fw_text_input_forward_modifiers(server, keyboard->device)) {
+		return;
+	}
 	/* The seat sends the keymap of whichever keyboard spoke last. */
 	wlr_seat_set_keyboard(server->seat, keyboard->device);
 	wlr_seat_keyboard_notify_modifiers(
@@ -58,7 +62,7 @@ static void handle_key(struct wl_listener *listener, void *data) {
 			handled = fw_bindings_handle(server, modifiers, syms[i]);
 		}
 	}
-	if (handled) {
+	if (handled || fw_text_input_forward_key(server, keyboard->device, event)) {
 		return;
 	}
 	/* Focus is never given where input is refused; this is the backstop. */

@@ -485,6 +485,7 @@ WlcsTouch *edges_touch_create(struct edges_server *server) {
 /* Every case table, by concern. */
 static const struct edges_case *const tables[] = {
 		edges_input_cases,
+		edges_text_cases,
 };
 
 static const struct edges_case *find_case(const char *name) {
