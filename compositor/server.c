@@ -10,6 +10,7 @@
 #include "compositor/lock/lock.h"
 #include "compositor/output/frame_schedule.h"
 #include "compositor/output/output.h"
+#include "compositor/protocol_checks.h"
 #include "compositor/protocols.h"
 #include "compositor/sched/app_rules.h"
 #include "compositor/sched/ratings.h"
@@ -296,6 +297,10 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 	if (!fw_xdg_shell_init(server) || !fw_layer_shell_init(server)) {
 		goto error;
 	}
+	server->protocol_checks = fw_protocol_checks_create(server);
+	if (server->protocol_checks == NULL) {
+		goto error;
+	}
 
 	return server;
 
@@ -479,6 +484,8 @@ void fw_server_destroy(struct fw_server *server) {
 	fw_idle_destroy(server);
 	fw_lock_destroy(server);
 	fw_output_finish(server);
+	fw_protocol_checks_destroy(server->protocol_checks);
+	server->protocol_checks = NULL;
 	fw_text_input_finish(server);
 	fw_constraints_finish(server);
 	fw_cursor_scene_finish(server);

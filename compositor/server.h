@@ -33,6 +33,7 @@ struct fw_sched;
 struct fw_frame_schedule;
 struct fw_scheduler_protocol;
 struct fw_constraints;
+struct fw_protocol_checks;
 struct fw_text_input_relay;
 
 /*
@@ -56,6 +57,8 @@ struct fw_server {
 	struct wl_event_source *sigterm_source;
 	struct wl_event_source *sigchld_source;
 	struct fw_demo *demo;
+	/* The protocol errors wlroots 0.15 lets through (protocol_checks.c). */
+	struct fw_protocol_checks *protocol_checks;
 	pid_t child_pid; /* COMMAND, 0 when none or reaped */
 	bool started;
 	int exit_status;

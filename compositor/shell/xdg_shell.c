@@ -28,6 +28,7 @@ struct fw_xdg_view {
 	struct wl_listener request_fullscreen;
 	struct wl_listener set_title;
 	struct wl_listener set_app_id;
+	struct wl_listener set_parent;
 };
 
 struct fw_xdg_popup {
@@ -175,6 +176,7 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&xdg->request_fullscreen.link);
 	wl_list_remove(&xdg->set_title.link);
 	wl_list_remove(&xdg->set_app_id.link);
+	wl_list_remove(&xdg->set_parent.link);
 	fw_view_finish(&xdg->view);
 	free(xdg);
 }
@@ -225,6 +227,28 @@ static void handle_set_title(struct wl_listener *listener, void *data) {
 static void handle_set_app_id(struct wl_listener *listener, void *data) {
 	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, set_app_id);
 	fw_view_update_title(&xdg->view);
+}
+
+/*
+ * wlroots' xdg_toplevel_handle_set_parent takes the toplevel itself or one
+ * of its descendants as its parent. A toplevel that is its own ancestor
+ * loops wlroots' parent_unmap handling for ever, so the parent is undone
+ * before anything can walk it, and the client gets its error.
+ */
+static void handle_set_parent(struct wl_listener *listener, void *data) {
+	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, set_parent);
+	struct wlr_xdg_surface *xdg_surface = xdg->xdg_surface;
+	struct wlr_xdg_surface *ancestor = xdg_surface->toplevel->parent;
+	while (ancestor != NULL && ancestor != xdg_surface) {
+		ancestor = ancestor->toplevel->parent;
+	}
+	if (ancestor == NULL) {
+		return;
+	}
+	wlr_xdg_toplevel_set_parent(xdg_surface, NULL);
+	wl_resource_post_error(xdg_surface->toplevel->resource,
+			XDG_TOPLEVEL_ERROR_INVALID_PARENT,
+			"a toplevel cannot be its own parent or ancestor");
 }
 
 static void handle_popup_destroy(struct wl_listener *listener, void *data) {
@@ -351,6 +375,8 @@ static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
 			&xdg->set_title, &toplevel->events.set_title, handle_set_title);
 	fw_listener_connect(
 			&xdg->set_app_id, &toplevel->events.set_app_id, handle_set_app_id);
+	fw_listener_connect(
+			&xdg->set_parent, &toplevel->events.set_parent, handle_set_parent);
 	/*
 	 * wlroots 0.15 announces the surface at its first commit: what it
 	 * asked for before then is answered in the configure that commit

@@ -486,6 +486,7 @@ WlcsTouch *edges_touch_create(struct edges_server *server) {
 static const struct edges_case *const tables[] = {
 		edges_input_cases,
 		edges_text_cases,
+		edges_protocol_cases,
 };
 
 static const struct edges_case *find_case(const char *name) {
