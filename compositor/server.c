@@ -292,7 +292,9 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 		wlr_log(WLR_ERROR, "Cannot create the session lock or idle globals");
 		goto error;
 	}
-	fw_decoration_init(server);
+	if (!fw_decoration_init(server)) {
+		goto error;
+	}
 
 	if (!fw_xdg_shell_init(server) || !fw_layer_shell_init(server)) {
 		goto error;
@@ -484,6 +486,7 @@ void fw_server_destroy(struct fw_server *server) {
 	fw_idle_destroy(server);
 	fw_lock_destroy(server);
 	fw_output_finish(server);
+	fw_decoration_finish(server);
 	fw_protocol_checks_destroy(server->protocol_checks);
 	server->protocol_checks = NULL;
 	fw_text_input_finish(server);

@@ -33,6 +33,7 @@ struct fw_sched;
 struct fw_frame_schedule;
 struct fw_scheduler_protocol;
 struct fw_constraints;
+struct fw_decorations;
 struct fw_protocol_checks;
 struct fw_text_input_relay;
 
@@ -93,6 +94,7 @@ struct fw_server {
 	struct wlr_xdg_decoration_manager_v1 *xdg_decoration;
 	struct wl_listener new_xdg_decoration;
 	struct wlr_server_decoration_manager *server_decoration;
+	struct fw_decorations *decorations; /* decoration.c */
 	struct wlr_foreign_toplevel_manager_v1 *foreign_toplevel;
 	struct wlr_xdg_activation_v1 *xdg_activation;
 	struct wl_listener request_activate;

@@ -4,6 +4,7 @@
 #include "compositor/input/virtual_pointer.h"
 #include "compositor/listener.h"
 #include "compositor/lock/lock.h"
+#include "compositor/output/output.h"
 #include "compositor/server.h"
 #include "compositor/shell/layer_shell.h"
 #include "compositor/shell/view.h"
@@ -109,6 +110,31 @@ static void process_resize(struct fw_server *server) {
 		bottom += dy;
 		if (bottom <= top) {
 			bottom = top + 1;
+		}
+	}
+	/* The frame stays in what the output leaves for windows. */
+	struct fw_output *output =
+			fw_output_at(server, grab->geo.x + grab->geo.width / 2.0,
+					grab->geo.y + grab->geo.height / 2.0);
+	if (output != NULL) {
+		struct wlr_box area;
+		fw_output_usable_area(output, &area);
+		int b, t;
+		fw_view_frame_insets(view, &b, &t);
+		if (left < area.x + b) {
+			left = area.x + b;
+		}
+		if (top < area.y + t + b) {
+			top = area.y + t + b;
+		}
+		if (right > area.x + area.width - b) {
+			right = area.x + area.width - b;
+		}
+		if (bottom > area.y + area.height - b) {
+			bottom = area.y + area.height - b;
+		}
+		if (right <= left || bottom <= top) {
+			return;
 		}
 	}
 	/* xdg views move on commit, once the client took the new size. */
@@ -358,8 +384,20 @@ static void handle_button(struct wl_listener *listener, void *data) {
 			return;
 		}
 		if (surface == NULL && event->button == BTN_LEFT) {
-			/* A press on the title bar or border drags the window. */
-			fw_view_begin_interactive(view, FW_CURSOR_MOVE, 0);
+			switch (fw_view_frame_part(
+					view, server->cursor->x, server->cursor->y)) {
+			case FW_FRAME_CLOSE:
+				fw_view_close(view);
+				break;
+			case FW_FRAME_MAXIMIZE:
+				fw_view_maximize(view, !view->maximized);
+				break;
+			case FW_FRAME_TITLE:
+			case FW_FRAME_OTHER:
+				/* A press on the title bar or border drags the window. */
+				fw_view_begin_interactive(view, FW_CURSOR_MOVE, 0);
+				break;
+			}
 			return;
 		}
 	} else if (surface != NULL) {

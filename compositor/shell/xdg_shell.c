@@ -3,6 +3,7 @@
 #include "compositor/output/output.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
+#include "compositor/shell/decoration.h"
 #include "compositor/shell/view.h"
 #include <stdlib.h>
 #include <wlr/types/wlr_output_layout.h>
@@ -130,6 +131,8 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, map);
 	update_content_offset(xdg);
 	struct wlr_xdg_toplevel *toplevel = xdg->xdg_surface->toplevel;
+	xdg->view.decorated = fw_decoration_server_side(
+			xdg->view.server, xdg->xdg_surface->surface);
 	fw_view_map(&xdg->view, xdg->xdg_surface->surface, xdg->view.content, true);
 	/* Requests made before mapping are honoured now. */
 	if (toplevel->requested.fullscreen) {
@@ -197,6 +200,8 @@ static void handle_request_maximize(struct wl_listener *listener, void *data) {
 	if (!xdg->xdg_surface->mapped) {
 		/* Applied at map time; the initial configure tells the size. */
 		struct wlr_xdg_toplevel *toplevel = xdg->xdg_surface->toplevel;
+		xdg->view.decorated = fw_decoration_server_side(
+				xdg->view.server, xdg->xdg_surface->surface);
 		fw_view_plan_state(&xdg->view, toplevel->requested.maximized,
 				toplevel->requested.fullscreen);
 		return;
@@ -211,6 +216,8 @@ static void handle_request_fullscreen(
 			wl_container_of(listener, xdg, request_fullscreen);
 	if (!xdg->xdg_surface->mapped) {
 		struct wlr_xdg_toplevel *toplevel = xdg->xdg_surface->toplevel;
+		xdg->view.decorated = fw_decoration_server_side(
+				xdg->view.server, xdg->xdg_surface->surface);
 		fw_view_plan_state(&xdg->view, toplevel->requested.maximized,
 				toplevel->requested.fullscreen);
 		return;
@@ -383,6 +390,8 @@ static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
 	 * gets.
 	 */
 	if (toplevel->requested.maximized || toplevel->requested.fullscreen) {
+		xdg->view.decorated =
+				fw_decoration_server_side(server, xdg_surface->surface);
 		fw_view_plan_state(&xdg->view, toplevel->requested.maximized,
 				toplevel->requested.fullscreen);
 	}

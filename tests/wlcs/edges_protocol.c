@@ -150,6 +150,46 @@ static bool fresh_toplevel(struct edges_client *client,
 	return true;
 }
 
+static bool decoration_mode(
+		struct edges_server *server, int asked, uint32_t expected) {
+	struct edges_client client;
+	struct xdg_toplevel *toplevel;
+	struct zxdg_toplevel_decoration_v1 *decoration;
+	uint32_t mode = 0;
+	if (!edges_client_connect(&client, server) ||
+			!fresh_toplevel(&client, &toplevel, &decoration, &mode)) {
+		return false;
+	}
+	if (asked == 0) {
+		zxdg_toplevel_decoration_v1_unset_mode(decoration);
+	} else {
+		zxdg_toplevel_decoration_v1_set_mode(decoration, (uint32_t)asked);
+	}
+	for (int i = 0; i < 3 && mode == 0 && edges_roundtrip(&client); i++) {
+	}
+	edges_client_disconnect(&client);
+	return CHECK(mode == expected,
+			"decoration mode %d asked before the first commit: configure "
+			"%u, expected %u",
+			asked, mode, expected);
+}
+
+static bool decoration_client_before_commit(struct edges_server *server) {
+	return decoration_mode(server, ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE,
+			ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
+}
+
+static bool decoration_server_before_commit(struct edges_server *server) {
+	return decoration_mode(server, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE,
+			ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+}
+
+/* No preference: fairway's default, server-side. */
+static bool decoration_unset_before_commit(struct edges_server *server) {
+	return decoration_mode(
+			server, 0, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+}
+
 static bool decoration_twice(struct edges_server *server) {
 	struct edges_client client;
 	struct xdg_toplevel *toplevel;
@@ -305,6 +345,9 @@ const struct edges_case edges_protocol_cases[] = {
 		{"attach-before-configure", attach_before_configure},
 		{"parent-is-self", parent_is_self},
 		{"parent-is-descendant", parent_is_descendant},
+		{"decoration-client-before-commit", decoration_client_before_commit},
+		{"decoration-server-before-commit", decoration_server_before_commit},
+		{"decoration-unset-before-commit", decoration_unset_before_commit},
 		{"decoration-twice", decoration_twice},
 		{"decoration-orphaned", decoration_orphaned},
 		{"viewport-twice", viewport_twice},
