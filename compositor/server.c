@@ -376,6 +376,7 @@ bool fw_server_start(struct fw_server *server) {
 		setenv("WAYLAND_DISPLAY", socket_name, true);
 		/* Clients we start must not talk to a parent compositor by fd. */
 		unsetenv("WAYLAND_SOCKET");
+		fw_spawn_set_render_defaults();
 	}
 
 	if (!wlr_backend_start(server->backend)) {
