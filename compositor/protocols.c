@@ -8,15 +8,12 @@
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
 #include <wlr/types/wlr_gamma_control_v1.h>
 #include <wlr/types/wlr_idle.h>
-#include <wlr/types/wlr_input_method_v2.h>
 #include <wlr/types/wlr_keyboard_shortcuts_inhibit_v1.h>
-#include <wlr/types/wlr_pointer_constraints_v1.h>
 #include <wlr/types/wlr_pointer_gestures_v1.h>
 #include <wlr/types/wlr_primary_selection_v1.h>
 #include <wlr/types/wlr_relative_pointer_v1.h>
 #include <wlr/types/wlr_screencopy_v1.h>
 #include <wlr/types/wlr_tablet_v2.h>
-#include <wlr/types/wlr_text_input_v3.h>
 #include <wlr/types/wlr_viewporter.h>
 #include <wlr/types/wlr_xdg_activation_v1.h>
 #include <wlr/types/wlr_xdg_foreign_registry.h>
@@ -45,9 +42,6 @@ bool fw_protocols_init(struct fw_server *server) {
 			wlr_xdg_output_manager_v1_create(display, server->output_layout) !=
 					NULL;
 	ok = ok && wlr_tablet_v2_create(display) != NULL;
-	ok = ok && wlr_pointer_constraints_v1_create(display) != NULL;
-	ok = ok && wlr_input_method_manager_v2_create(display) != NULL;
-	ok = ok && wlr_text_input_manager_v3_create(display) != NULL;
 	ok = ok && wlr_export_dmabuf_manager_v1_create(display) != NULL;
 	ok = ok && wlr_screencopy_manager_v1_create(display) != NULL;
 	ok = ok && wlr_data_control_manager_v1_create(display) != NULL;

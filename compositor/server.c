@@ -2,12 +2,15 @@
 #include "compositor/config/config_apply.h"
 #include "compositor/demo.h"
 #include "compositor/input/cursor.h"
+#include "compositor/input/pointer_constraints.h"
 #include "compositor/input/seat.h"
+#include "compositor/input/text_input.h"
 #include "compositor/listener.h"
 #include "compositor/lock/idle.h"
 #include "compositor/lock/lock.h"
 #include "compositor/output/frame_schedule.h"
 #include "compositor/output/output.h"
+#include "compositor/protocol_checks.h"
 #include "compositor/protocols.h"
 #include "compositor/sched/app_rules.h"
 #include "compositor/sched/ratings.h"
@@ -212,6 +215,7 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 	wl_list_init(&server->views);
 	wl_list_init(&server->keyboards);
 	wl_list_init(&server->pointers);
+	wl_list_init(&server->virtual_pointers);
 
 	server->display = wl_display_create();
 	if (server->display == NULL) {
@@ -277,6 +281,10 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 	if (!fw_seat_init(server) || !fw_cursor_init(server)) {
 		goto error;
 	}
+	fw_cursor_scene_init(server);
+	if (!fw_constraints_init(server) || !fw_text_input_init(server)) {
+		goto error;
+	}
 	if (!fw_protocols_init(server)) {
 		goto error;
 	}
@@ -284,9 +292,15 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 		wlr_log(WLR_ERROR, "Cannot create the session lock or idle globals");
 		goto error;
 	}
-	fw_decoration_init(server);
+	if (!fw_decoration_init(server)) {
+		goto error;
+	}
 
 	if (!fw_xdg_shell_init(server) || !fw_layer_shell_init(server)) {
+		goto error;
+	}
+	server->protocol_checks = fw_protocol_checks_create(server);
+	if (server->protocol_checks == NULL) {
 		goto error;
 	}
 
@@ -362,6 +376,7 @@ bool fw_server_start(struct fw_server *server) {
 		setenv("WAYLAND_DISPLAY", socket_name, true);
 		/* Clients we start must not talk to a parent compositor by fd. */
 		unsetenv("WAYLAND_SOCKET");
+		fw_spawn_set_render_defaults();
 	}
 
 	if (!wlr_backend_start(server->backend)) {
@@ -472,6 +487,12 @@ void fw_server_destroy(struct fw_server *server) {
 	fw_idle_destroy(server);
 	fw_lock_destroy(server);
 	fw_output_finish(server);
+	fw_decoration_finish(server);
+	fw_protocol_checks_destroy(server->protocol_checks);
+	server->protocol_checks = NULL;
+	fw_text_input_finish(server);
+	fw_constraints_finish(server);
+	fw_cursor_scene_finish(server);
 	fw_cursor_finish(server);
 	fw_seat_finish(server);
 	if (server->backend != NULL) {

@@ -32,6 +32,10 @@ struct fw_idle;
 struct fw_sched;
 struct fw_frame_schedule;
 struct fw_scheduler_protocol;
+struct fw_constraints;
+struct fw_decorations;
+struct fw_protocol_checks;
+struct fw_text_input_relay;
 
 /*
  * The compositor: what server.c makes, in the order docs/architecture.md
@@ -54,6 +58,8 @@ struct fw_server {
 	struct wl_event_source *sigterm_source;
 	struct wl_event_source *sigchld_source;
 	struct fw_demo *demo;
+	/* The protocol errors wlroots 0.15 lets through (protocol_checks.c). */
+	struct fw_protocol_checks *protocol_checks;
 	pid_t child_pid; /* COMMAND, 0 when none or reaped */
 	bool started;
 	int exit_status;
@@ -88,6 +94,7 @@ struct fw_server {
 	struct wlr_xdg_decoration_manager_v1 *xdg_decoration;
 	struct wl_listener new_xdg_decoration;
 	struct wlr_server_decoration_manager *server_decoration;
+	struct fw_decorations *decorations; /* decoration.c */
 	struct wlr_foreign_toplevel_manager_v1 *foreign_toplevel;
 	struct wlr_xdg_activation_v1 *xdg_activation;
 	struct wl_listener request_activate;
@@ -128,6 +135,18 @@ struct fw_server {
 	bool cursor_placed; /* a device has moved the pointer (cursor.c) */
 	/* A window the pointer moves or resizes: cursor.c's alone. */
 	struct fw_cursor_grab grab;
+	/*
+	 * While a button is held, the pointer stays with the surface it was
+	 * pressed on (cursor.c): that surface's top-left in layout
+	 * coordinates, as it was at the press.
+	 */
+	double press_origin_x, press_origin_y;
+	struct wl_list touch_points; /* fw_touch_point.link (cursor.c) */
+	struct wl_event_source *refocus_idle; /* cursor_scene.c */
+	struct wl_listener new_surface; /* cursor_scene.c */
+	struct wl_list virtual_pointers; /* fw_virtual_pointer.link */
+	struct fw_constraints *constraints; /* pointer_constraints.c */
+	struct fw_text_input_relay *text_input; /* text_input.c */
 
 	/* lock/ */
 	struct wlr_idle *idle;

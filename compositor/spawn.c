@@ -1,8 +1,10 @@
 #include "compositor/spawn.h"
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -46,6 +48,33 @@ void fw_spawn_init(void) {
 		}
 	}
 	pthread_atfork(NULL, NULL, reset_child_state);
+}
+
+static bool have_render_node(void) {
+	DIR *dir = opendir("/dev/dri");
+	if (dir == NULL) {
+		return false;
+	}
+	bool found = false;
+	struct dirent *entry;
+	while (!found && (entry = readdir(dir)) != NULL) {
+		found = strncmp(entry->d_name, "renderD", 7) == 0;
+	}
+	closedir(dir);
+	return found;
+}
+
+void fw_spawn_set_render_defaults(void) {
+	/*
+	 * Without a GPU, GTK 4's default GL renderer runs on llvmpipe and its
+	 * first start compiles every shader in software: seconds of a blank
+	 * window on a loaded machine (docs/architecture.md has the numbers).
+	 * Its cairo renderer draws the same at once. A user's own choice
+	 * stands.
+	 */
+	if (getenv("GSK_RENDERER") == NULL && !have_render_node()) {
+		setenv("GSK_RENDERER", "cairo", true);
+	}
 }
 
 pid_t fw_spawn(char *const argv[]) {

@@ -18,4 +18,8 @@ bool fw_spawn_shell(const char *command);
 /* Reaps pid, killing its process group if it outlives a grace period. */
 void fw_spawn_wait_group(pid_t pid);
 
+/* The environment fairway gives the programs it starts, beyond the
+ * display's: GSK_RENDERER=cairo where there is no GPU and none was set. */
+void fw_spawn_set_render_defaults(void);
+
 #endif

@@ -19,6 +19,7 @@ void fw_config_init(struct fw_config *config) {
 			.xwayland = true,
 			.render_direct = true,
 			.frame_schedule = true,
+			.decorations_server = true,
 			/*
 			 * On: fairway competes with CPU-bound clients for the frames
 			 * they show, and an animation kept its rate better beside

@@ -125,6 +125,8 @@ struct fw_config {
 	size_t autostart_count;
 	struct fw_rule *rules; /* in file order: a later match wins */
 	size_t rule_count;
+	/* Server-side decorations for windows that state no preference. */
+	bool decorations_server;
 
 	/* Where the settings that both give came from. */
 	struct {

@@ -7,6 +7,7 @@
 #include "compositor/sched/ratings.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
+#include "compositor/shell/decoration.h"
 #include "compositor/spawn.h"
 #include "scheduler/gate.h"
 #include <signal.h>
@@ -175,6 +176,7 @@ bool fw_config_apply_reload(struct fw_server *server) {
 		fw_output_config_apply(output);
 	}
 	fw_input_config_reload(server);
+	fw_decoration_apply_config(server);
 	fw_sched_apply_config(server->sched);
 	fw_ratings_set_hint_targets(server->ratings, server->config.hints.targets);
 	fw_app_rules_set(

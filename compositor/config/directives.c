@@ -580,6 +580,19 @@ static void parse_rule(struct parser *parser, const struct line *line) {
 	*slot = rule;
 }
 
+/* decorations server|client: who draws the frame of a window that states
+ * no preference (shell/decoration.c). */
+static void parse_decorations(struct parser *parser, const struct line *line) {
+	struct fw_config *config = parser->config;
+	if (line->count != 2 ||
+			(strcmp(line->words[1], "server") != 0 &&
+					strcmp(line->words[1], "client") != 0)) {
+		line_error(config, line, "usage: decorations server|client");
+		return;
+	}
+	config->decorations_server = strcmp(line->words[1], "server") == 0;
+}
+
 static const struct {
 	const char *name;
 	void (*parse)(struct parser *parser, const struct line *line);
@@ -592,6 +605,7 @@ static const struct {
 		{"exec", parse_exec},
 		{"scheduler", parse_scheduler},
 		{"rule", parse_rule},
+		{"decorations", parse_decorations},
 };
 
 void fw_directives_read(struct parser *parser, const struct line *line) {
@@ -603,7 +617,7 @@ void fw_directives_read(struct parser *parser, const struct line *line) {
 	}
 	line_error(parser->config, line,
 			"unknown directive '%s' (bind, unbind, output, keyboard, pointer, "
-			"exec, scheduler, rule)",
+			"exec, scheduler, rule, decorations)",
 			line->words[0]);
 }
 

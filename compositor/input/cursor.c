@@ -1,7 +1,10 @@
 #include "compositor/input/cursor.h"
+#include "compositor/input/pointer_constraints.h"
 #include "compositor/input/seat.h"
+#include "compositor/input/virtual_pointer.h"
 #include "compositor/listener.h"
 #include "compositor/lock/lock.h"
+#include "compositor/output/output.h"
 #include "compositor/server.h"
 #include "compositor/shell/layer_shell.h"
 #include "compositor/shell/view.h"
@@ -109,6 +112,31 @@ static void process_resize(struct fw_server *server) {
 			bottom = top + 1;
 		}
 	}
+	/* The frame stays in what the output leaves for windows. */
+	struct fw_output *output =
+			fw_output_at(server, grab->geo.x + grab->geo.width / 2.0,
+					grab->geo.y + grab->geo.height / 2.0);
+	if (output != NULL) {
+		struct wlr_box area;
+		fw_output_usable_area(output, &area);
+		int b, t;
+		fw_view_frame_insets(view, &b, &t);
+		if (left < area.x + b) {
+			left = area.x + b;
+		}
+		if (top < area.y + t + b) {
+			top = area.y + t + b;
+		}
+		if (right > area.x + area.width - b) {
+			right = area.x + area.width - b;
+		}
+		if (bottom > area.y + area.height - b) {
+			bottom = area.y + area.height - b;
+		}
+		if (right <= left || bottom <= top) {
+			return;
+		}
+	}
 	/* xdg views move on commit, once the client took the new size. */
 	view->impl->configure(view, left, top, right - left, bottom - top);
 	if (view->type == FW_VIEW_XWAYLAND) {
@@ -134,29 +162,62 @@ static struct fw_view *input_target_at(struct fw_server *server, double lx,
 	return view;
 }
 
-/* The pointer's focus follows what is under it; false if it is nothing. */
-static bool update_pointer_focus(struct fw_server *server, uint32_t time_msec) {
+/*
+ * While a button is held the pointer stays with the surface it was pressed
+ * on, as on any desktop: a drag that leaves it keeps reporting to it, in
+ * its coordinates (wl_pointer's implicit grab). A drag-and-drop or another
+ * seat grab decides for itself.
+ */
+static bool implicit_grab(struct fw_server *server) {
 	struct wlr_seat *seat = server->seat;
-	double sx, sy;
-	struct wlr_surface *surface = NULL;
-	input_target_at(
-			server, server->cursor->x, server->cursor->y, &surface, &sx, &sy);
-	if (surface == NULL) {
-		wlr_xcursor_manager_set_cursor_image(
-				server->cursor_manager, "left_ptr", server->cursor);
-		wlr_seat_pointer_clear_focus(seat);
-		return false;
+	return seat->pointer_state.button_count > 0 &&
+			seat->pointer_state.focused_surface != NULL &&
+			!wlr_seat_pointer_has_grab(seat);
+}
+
+/*
+ * The pointer's focus follows what is under it. Returns whether the pointer
+ * is on a surface; *told whether its client heard of it (an enter, a leave
+ * or a motion), which a frame must then close.
+ */
+static bool update_pointer_focus(
+		struct fw_server *server, uint32_t time_msec, bool *told) {
+	struct wlr_seat *seat = server->seat;
+	struct wlr_surface *before = seat->pointer_state.focused_surface;
+	wl_fixed_t before_x = wl_fixed_from_double(seat->pointer_state.sx);
+	wl_fixed_t before_y = wl_fixed_from_double(seat->pointer_state.sy);
+	*told = false;
+	if (implicit_grab(server)) {
+		wlr_seat_pointer_notify_motion(seat, time_msec,
+				server->cursor->x - server->press_origin_x,
+				server->cursor->y - server->press_origin_y);
+	} else {
+		double sx, sy;
+		struct wlr_surface *surface = NULL;
+		input_target_at(server, server->cursor->x, server->cursor->y, &surface,
+				&sx, &sy);
+		if (surface == NULL) {
+			wlr_xcursor_manager_set_cursor_image(
+					server->cursor_manager, "left_ptr", server->cursor);
+			wlr_seat_pointer_clear_focus(seat);
+			*told = before != NULL;
+			return false;
+		}
+		if (before != surface) {
+			wlr_seat_pointer_notify_enter(seat, surface, sx, sy);
+		} else {
+			wlr_seat_pointer_notify_motion(seat, time_msec, sx, sy);
+		}
 	}
-	bool entering = seat->pointer_state.focused_surface != surface;
-	wlr_seat_pointer_notify_enter(seat, surface, sx, sy);
-	if (!entering) {
-		wlr_seat_pointer_notify_motion(seat, time_msec, sx, sy);
-	}
-	return true;
+	*told = seat->pointer_state.focused_surface != before ||
+			wl_fixed_from_double(seat->pointer_state.sx) != before_x ||
+			wl_fixed_from_double(seat->pointer_state.sy) != before_y;
+	return seat->pointer_state.focused_surface != NULL;
 }
 
 void fw_cursor_refocus(struct fw_server *server, uint32_t time_msec) {
-	if (update_pointer_focus(server, time_msec)) {
+	bool told;
+	if (update_pointer_focus(server, time_msec, &told)) {
 		note_pointer_client(server);
 	}
 }
@@ -171,13 +232,13 @@ void fw_cursor_scene_changed(struct fw_server *server) {
 			server->grab.mode != FW_CURSOR_PASSTHROUGH) {
 		return;
 	}
-	struct wlr_surface *before = server->seat->pointer_state.focused_surface;
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	update_pointer_focus(
-			server, (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000));
-	if (server->seat->pointer_state.focused_surface != before) {
-		/* No device frame follows: the enter and leave are one of their
+	bool told;
+	update_pointer_focus(server,
+			(uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000), &told);
+	if (told) {
+		/* No device frame follows: these events are a frame of their
 		 * own. */
 		wlr_seat_pointer_notify_frame(server->seat);
 	}
@@ -197,19 +258,36 @@ static void process_motion(struct fw_server *server, uint32_t time_msec) {
 		break;
 	}
 	fw_cursor_refocus(server, time_msec);
+	/* The pointer may have come into a constraint's region. */
+	fw_constraints_update(server);
+}
+
+/* A pointer constraint has its say on where the pointer goes next. */
+static bool constrain(struct fw_server *server, double *dx, double *dy) {
+	return server->grab.mode != FW_CURSOR_PASSTHROUGH ||
+			fw_constraints_allow_motion(server, dx, dy);
 }
 
 static void handle_motion(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, cursor_motion);
 	struct wlr_event_pointer_motion *event = data;
-	wlr_cursor_move(
-			server->cursor, event->device, event->delta_x, event->delta_y);
+	if (fw_virtual_pointer_hold(
+				server, event->device, FW_POINTER_MOTION, event)) {
+		return;
+	}
 	if (server->relative_pointer != NULL) {
 		wlr_relative_pointer_manager_v1_send_relative_motion(
 				server->relative_pointer, server->seat,
 				(uint64_t)event->time_msec * 1000, event->delta_x,
 				event->delta_y, event->unaccel_dx, event->unaccel_dy);
 	}
+	double dx = event->delta_x, dy = event->delta_y;
+	if (!constrain(server, &dx, &dy)) {
+		/* Locked: the client hears only the relative motion. */
+		note_activity(server);
+		return;
+	}
+	wlr_cursor_move(server->cursor, event->device, dx, dy);
 	process_motion(server, event->time_msec);
 }
 
@@ -217,13 +295,29 @@ static void handle_motion_absolute(struct wl_listener *listener, void *data) {
 	struct fw_server *server =
 			wl_container_of(listener, server, cursor_motion_absolute);
 	struct wlr_event_pointer_motion_absolute *event = data;
-	double old_x = server->cursor->x, old_y = server->cursor->y;
-	wlr_cursor_warp_absolute(server->cursor, event->device, event->x, event->y);
+	if (fw_virtual_pointer_hold(
+				server, event->device, FW_POINTER_MOTION_ABSOLUTE, event)) {
+		return;
+	}
+	double lx, ly;
+	wlr_cursor_absolute_to_layout_coords(
+			server->cursor, event->device, event->x, event->y, &lx, &ly);
+	double dx = lx - server->cursor->x, dy = ly - server->cursor->y;
 	if (server->relative_pointer != NULL) {
-		double dx = server->cursor->x - old_x, dy = server->cursor->y - old_y;
 		wlr_relative_pointer_manager_v1_send_relative_motion(
 				server->relative_pointer, server->seat,
 				(uint64_t)event->time_msec * 1000, dx, dy, dx, dy);
+	}
+	double allowed_x = dx, allowed_y = dy;
+	if (!constrain(server, &allowed_x, &allowed_y)) {
+		note_activity(server);
+		return;
+	}
+	if (allowed_x == dx && allowed_y == dy) {
+		wlr_cursor_warp_absolute(
+				server->cursor, event->device, event->x, event->y);
+	} else {
+		wlr_cursor_move(server->cursor, event->device, allowed_x, allowed_y);
 	}
 	process_motion(server, event->time_msec);
 }
@@ -249,6 +343,10 @@ static uint32_t nearest_edges(struct fw_server *server, struct fw_view *view) {
 static void handle_button(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, cursor_button);
 	struct wlr_event_pointer_button *event = data;
+	if (fw_virtual_pointer_hold(
+				server, event->device, FW_POINTER_BUTTON, event)) {
+		return;
+	}
 	note_activity(server);
 
 	if (event->state == WLR_BUTTON_RELEASED) {
@@ -259,9 +357,14 @@ static void handle_button(struct wl_listener *listener, void *data) {
 			fw_cursor_refocus(server, event->time_msec);
 			return;
 		}
+		bool grabbed = implicit_grab(server);
 		wlr_seat_pointer_notify_button(
 				server->seat, event->time_msec, event->button, event->state);
 		note_pointer_client(server);
+		if (grabbed && !implicit_grab(server)) {
+			/* The grab is over: the pointer goes to what is under it. */
+			fw_cursor_refocus(server, event->time_msec);
+		}
 		return;
 	}
 
@@ -281,21 +384,44 @@ static void handle_button(struct wl_listener *listener, void *data) {
 			return;
 		}
 		if (surface == NULL && event->button == BTN_LEFT) {
-			/* A press on the title bar or border drags the window. */
-			fw_view_begin_interactive(view, FW_CURSOR_MOVE, 0);
+			switch (fw_view_frame_part(
+					view, server->cursor->x, server->cursor->y)) {
+			case FW_FRAME_CLOSE:
+				fw_view_close(view);
+				break;
+			case FW_FRAME_MAXIMIZE:
+				fw_view_maximize(view, !view->maximized);
+				break;
+			case FW_FRAME_TITLE:
+			case FW_FRAME_OTHER:
+				/* A press on the title bar or border drags the window. */
+				fw_view_begin_interactive(view, FW_CURSOR_MOVE, 0);
+				break;
+			}
 			return;
 		}
 	} else if (surface != NULL) {
 		fw_layer_shell_focus_clicked(server, surface);
 	}
+	struct wlr_seat *seat = server->seat;
+	if (seat->pointer_state.button_count == 0 &&
+			seat->pointer_state.focused_surface != NULL) {
+		/* The surface the implicit grab holds to, and where it is. */
+		server->press_origin_x = server->cursor->x - seat->pointer_state.sx;
+		server->press_origin_y = server->cursor->y - seat->pointer_state.sy;
+	}
 	wlr_seat_pointer_notify_button(
-			server->seat, event->time_msec, event->button, event->state);
+			seat, event->time_msec, event->button, event->state);
 	note_pointer_client(server);
 }
 
 static void handle_axis(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, cursor_axis);
 	struct wlr_event_pointer_axis *event = data;
+	if (fw_virtual_pointer_hold(
+				server, event->device, FW_POINTER_AXIS, event)) {
+		return;
+	}
 	note_activity(server);
 	wlr_seat_pointer_notify_axis(server->seat, event->time_msec,
 			event->orientation, event->delta, event->delta_discrete,
@@ -306,6 +432,60 @@ static void handle_axis(struct wl_listener *listener, void *data) {
 static void handle_frame(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, cursor_frame);
 	wlr_seat_pointer_notify_frame(server->seat);
+}
+
+/*
+ * A touch point belongs to the surface it went down on until it goes up:
+ * it is reported there, in that surface's coordinates, wherever it moves,
+ * and it goes up when that surface goes.
+ */
+struct fw_touch_point {
+	struct wl_list link; /* fw_server.touch_points */
+	struct fw_server *server;
+	int32_t id;
+	double origin_x, origin_y; /* the surface's top-left, in layout */
+	struct wl_listener surface_destroy;
+};
+
+static struct fw_touch_point *touch_point_find(
+		struct fw_server *server, int32_t id) {
+	struct fw_touch_point *point;
+	wl_list_for_each(point, &server->touch_points, link) {
+		if (point->id == id) {
+			return point;
+		}
+	}
+	return NULL;
+}
+
+static void touch_point_destroy(struct fw_touch_point *point) {
+	if (point == NULL) {
+		return;
+	}
+	wl_list_remove(&point->link);
+	fw_listener_disconnect(&point->surface_destroy);
+	free(point);
+}
+
+static uint32_t now_msec(void) {
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000);
+}
+
+static void handle_touch_surface_destroy(
+		struct wl_listener *listener, void *data) {
+	struct fw_touch_point *point =
+			wl_container_of(listener, point, surface_destroy);
+	struct fw_server *server = point->server;
+	int32_t id = point->id;
+	touch_point_destroy(point);
+	/* wlroots forgets the surface and keeps the point; its client is
+	 * told the touch is over, as it would be when the finger lifts. */
+	if (wlr_seat_touch_get_point(server->seat, id) != NULL) {
+		wlr_seat_touch_notify_up(server->seat, now_msec(), id);
+		wlr_seat_touch_notify_frame(server->seat);
+	}
 }
 
 static void handle_touch_down(struct wl_listener *listener, void *data) {
@@ -322,19 +502,35 @@ static void handle_touch_down(struct wl_listener *listener, void *data) {
 	} else if (surface != NULL) {
 		fw_layer_shell_focus_clicked(server, surface);
 	}
-	if (surface != NULL) {
-		wlr_seat_touch_notify_down(server->seat, surface, event->time_msec,
-				event->touch_id, sx, sy);
-		fw_seat_note_input(server, NULL, surface);
+	if (surface == NULL) {
+		return;
 	}
+	touch_point_destroy(touch_point_find(server, event->touch_id));
+	struct fw_touch_point *point = calloc(1, sizeof(*point));
+	if (point != NULL) {
+		point->server = server;
+		point->id = event->touch_id;
+		point->origin_x = lx - sx;
+		point->origin_y = ly - sy;
+		fw_listener_connect(&point->surface_destroy, &surface->events.destroy,
+				handle_touch_surface_destroy);
+		wl_list_insert(&server->touch_points, &point->link);
+	}
+	wlr_seat_touch_notify_down(
+			server->seat, surface, event->time_msec, event->touch_id, sx, sy);
+	fw_seat_note_input(server, NULL, surface);
 }
 
 static void handle_touch_up(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, touch_up);
 	struct wlr_event_touch_up *event = data;
+	touch_point_destroy(touch_point_find(server, event->touch_id));
 	struct wlr_touch_point *point =
 			wlr_seat_touch_get_point(server->seat, event->touch_id);
-	if (point != NULL) {
+	if (point == NULL) {
+		return;
+	}
+	if (point->surface != NULL) {
 		fw_seat_note_input(server, NULL, point->surface);
 	}
 	wlr_seat_touch_notify_up(server->seat, event->time_msec, event->touch_id);
@@ -344,24 +540,18 @@ static void handle_touch_motion(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, touch_motion);
 	struct wlr_event_touch_motion *event = data;
 	note_activity(server);
-	struct wlr_touch_point *point =
+	struct fw_touch_point *point = touch_point_find(server, event->touch_id);
+	struct wlr_touch_point *seat_point =
 			wlr_seat_touch_get_point(server->seat, event->touch_id);
-	if (point == NULL) {
+	if (point == NULL || seat_point == NULL || seat_point->surface == NULL) {
 		return;
 	}
 	double lx, ly;
 	wlr_cursor_absolute_to_layout_coords(
 			server->cursor, event->device, event->x, event->y, &lx, &ly);
-	/* Touch points stay with the surface they went down on; motion off
-	 * that surface is not reported (we cannot map it to its coords). */
-	struct wlr_surface *surface = NULL;
-	double sx, sy;
-	input_target_at(server, lx, ly, &surface, &sx, &sy);
-	if (surface == point->surface) {
-		wlr_seat_touch_notify_motion(
-				server->seat, event->time_msec, event->touch_id, sx, sy);
-	}
-	fw_seat_note_input(server, NULL, point->surface);
+	wlr_seat_touch_notify_motion(server->seat, event->time_msec,
+			event->touch_id, lx - point->origin_x, ly - point->origin_y);
+	fw_seat_note_input(server, NULL, seat_point->surface);
 }
 
 static void handle_touch_frame(struct wl_listener *listener, void *data) {
@@ -369,7 +559,28 @@ static void handle_touch_frame(struct wl_listener *listener, void *data) {
 	wlr_seat_touch_notify_frame(server->seat);
 }
 
+void fw_cursor_play_event(struct fw_server *server, enum fw_pointer_event kind,
+		const void *event) {
+	/* The handlers take events as their signals give them. */
+	void *data = (void *)event;
+	switch (kind) {
+	case FW_POINTER_MOTION:
+		handle_motion(&server->cursor_motion, data);
+		break;
+	case FW_POINTER_MOTION_ABSOLUTE:
+		handle_motion_absolute(&server->cursor_motion_absolute, data);
+		break;
+	case FW_POINTER_BUTTON:
+		handle_button(&server->cursor_button, data);
+		break;
+	case FW_POINTER_AXIS:
+		handle_axis(&server->cursor_axis, data);
+		break;
+	}
+}
+
 bool fw_cursor_init(struct fw_server *server) {
+	wl_list_init(&server->touch_points);
 	server->cursor = wlr_cursor_create();
 	if (server->cursor == NULL) {
 		return false;
@@ -419,6 +630,10 @@ void fw_cursor_finish(struct fw_server *server) {
 	};
 	for (size_t i = 0; i < sizeof(listeners) / sizeof(listeners[0]); i++) {
 		fw_listener_disconnect(listeners[i]);
+	}
+	struct fw_touch_point *point, *tmp;
+	wl_list_for_each_safe(point, tmp, &server->touch_points, link) {
+		touch_point_destroy(point);
 	}
 	wlr_xcursor_manager_destroy(server->cursor_manager);
 	server->cursor_manager = NULL;

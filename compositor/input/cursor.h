@@ -35,6 +35,25 @@ void fw_cursor_refocus(struct fw_server *server, uint32_t time_msec);
  */
 void fw_cursor_scene_changed(struct fw_server *server);
 
+/*
+ * cursor_scene.c: a commit that changes what is under the pointer (a
+ * surface's size or input region, a subsurface's place or order) refocuses
+ * it, once a turn of the loop.
+ */
+void fw_cursor_scene_init(struct fw_server *server);
+void fw_cursor_scene_finish(struct fw_server *server);
+
+/* What a pointer device reports, as wlr_cursor relays it. */
+enum fw_pointer_event {
+	FW_POINTER_MOTION,
+	FW_POINTER_MOTION_ABSOLUTE,
+	FW_POINTER_BUTTON,
+	FW_POINTER_AXIS,
+};
+/* Plays a device's event (a wlr_event_pointer_*) as if it came now. */
+void fw_cursor_play_event(struct fw_server *server, enum fw_pointer_event kind,
+		const void *event);
+
 /* The pointer moves or resizes view from here on, until its button goes
  * up. */
 void fw_cursor_begin_grab(struct fw_server *server, struct fw_view *view,

@@ -55,5 +55,18 @@ void fw_default_keyboard_restore(
 			(current != NULL && current != leaving)) {
 		return;
 	}
+	/*
+	 * The seat keeps the keymap the leaving keyboard had. A client maps
+	 * the keys it got by the keymap in force when it reads them: Xwayland's
+	 * X clients ask the X server for it afresh after every change, and a
+	 * virtual keyboard that types a line and goes at once (wtype) would
+	 * otherwise have its keys read with the default keymap, one the keys
+	 * were not typed with.
+	 */
+	struct wlr_keyboard *keyboard = &server->default_keyboard->keyboard;
+	if (leaving != NULL && leaving->keymap != NULL &&
+			leaving->keymap != keyboard->keymap) {
+		wlr_keyboard_set_keymap(keyboard, leaving->keymap);
+	}
 	wlr_seat_set_keyboard(server->seat, server->default_keyboard->input_device);
 }

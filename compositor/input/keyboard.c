@@ -3,6 +3,7 @@
 #include "compositor/input/default_keyboard.h"
 #include "compositor/input/input_config.h"
 #include "compositor/input/seat.h"
+#include "compositor/input/text_input.h"
 #include "compositor/listener.h"
 #include "compositor/lock/lock.h"
 #include "compositor/server.h"
@@ -28,6 +29,9 @@ static void handle_modifiers(struct wl_listener *listener, void *data) {
 	struct fw_keyboard *keyboard =
 			wl_container_of(listener, keyboard, modifiers);
 	struct fw_server *server = keyboard->server;
+	if (fw_text_input_forward_modifiers(server, keyboard->device)) {
+		return;
+	}
 	/* The seat sends the keymap of whichever keyboard spoke last. */
 	wlr_seat_set_keyboard(server->seat, keyboard->device);
 	wlr_seat_keyboard_notify_modifiers(
@@ -58,7 +62,7 @@ static void handle_key(struct wl_listener *listener, void *data) {
 			handled = fw_bindings_handle(server, modifiers, syms[i]);
 		}
 	}
-	if (handled) {
+	if (handled || fw_text_input_forward_key(server, keyboard->device, event)) {
 		return;
 	}
 	/* Focus is never given where input is refused; this is the backstop. */
@@ -70,6 +74,19 @@ static void handle_key(struct wl_listener *listener, void *data) {
 	wlr_seat_keyboard_notify_key(
 			server->seat, event->time_msec, event->keycode, event->state);
 	note_focused_client(server);
+}
+
+/*
+ * A virtual keyboard's keymap reaches clients as soon as it is set, not
+ * with its first key: Xwayland's X clients look keys up in the keymap of
+ * the moment they read them, and one that arrived in the same batch as the
+ * first key left no time for that.
+ */
+static void handle_keymap(struct wl_listener *listener, void *data) {
+	struct fw_keyboard *keyboard = wl_container_of(listener, keyboard, keymap);
+	if (keyboard->device->keyboard->keymap != NULL) {
+		wlr_seat_set_keyboard(keyboard->server->seat, keyboard->device);
+	}
 }
 
 static bool is_virtual(struct wlr_input_device *device) {
@@ -96,6 +113,7 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	}
 	wl_list_remove(&keyboard->modifiers.link);
 	wl_list_remove(&keyboard->key.link);
+	wl_list_remove(&keyboard->keymap.link);
 	wl_list_remove(&keyboard->destroy.link);
 	wl_list_remove(&keyboard->link);
 	free(keyboard);
@@ -119,12 +137,14 @@ void fw_keyboard_create(
 	fw_listener_connect(
 			&keyboard->key, &device->keyboard->events.key, handle_key);
 	fw_listener_connect(
+			&keyboard->keymap, &device->keyboard->events.keymap, handle_keymap);
+	fw_listener_connect(
 			&keyboard->destroy, &device->events.destroy, handle_destroy);
 
 	wl_list_insert(&server->keyboards, &keyboard->link);
 	/* Without a keymap yet (a new virtual keyboard), the seat would send
-	 * clients an invalid keymap fd; it becomes the seat keyboard on its
-	 * first key or modifier event instead. */
+	 * clients an invalid keymap fd; it becomes the seat keyboard when its
+	 * keymap comes (handle_keymap). */
 	if (device->keyboard->keymap != NULL) {
 		wlr_seat_set_keyboard(server->seat, device);
 	}

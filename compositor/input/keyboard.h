@@ -13,6 +13,7 @@ struct fw_keyboard {
 
 	struct wl_listener modifiers;
 	struct wl_listener key;
+	struct wl_listener keymap;
 	struct wl_listener destroy;
 };
 

@@ -2,6 +2,7 @@
 #include "compositor/input/default_keyboard.h"
 #include "compositor/input/input_config.h"
 #include "compositor/input/keyboard.h"
+#include "compositor/input/virtual_pointer.h"
 #include "compositor/listener.h"
 #include "compositor/lock/lock.h"
 #include "compositor/output/frame_schedule.h"
@@ -141,7 +142,7 @@ static void handle_new_virtual_pointer(
 			wl_container_of(listener, server, new_virtual_pointer);
 	struct wlr_virtual_pointer_v1_new_pointer_event *event = data;
 	struct wlr_input_device *device = &event->new_pointer->input_device;
-	fw_seat_add_device(server, device);
+	fw_virtual_pointer_add(server, device);
 	if (event->suggested_output != NULL) {
 		wlr_cursor_map_input_to_output(
 				server->cursor, device, event->suggested_output);

@@ -71,6 +71,13 @@ static void handle_output_destroy(struct wl_listener *listener, void *data) {
 	free(output);
 }
 
+void fw_output_usable_area(struct fw_output *output, struct wlr_box *box) {
+	*box = output->usable_area;
+	if (box->width <= 0 || box->height <= 0) {
+		fw_output_box(output, box);
+	}
+}
+
 void fw_output_box(struct fw_output *output, struct wlr_box *box) {
 	struct wlr_box *layout_box = wlr_output_layout_get_box(
 			output->server->output_layout, output->wlr_output);

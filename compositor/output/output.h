@@ -37,6 +37,9 @@ struct fw_output *fw_output_at(struct fw_server *server, double lx, double ly);
 /* The output under the cursor, else the first one; NULL without outputs. */
 struct fw_output *fw_output_focused(struct fw_server *server);
 void fw_output_box(struct fw_output *output, struct wlr_box *box);
+/* What the output leaves for windows (less exclusive zones), else all of
+ * it. */
+void fw_output_usable_area(struct fw_output *output, struct wlr_box *box);
 void fw_output_update_manager(struct fw_server *server);
 /* Paints the output's damage and commits it, taking the presentation
  * feedback of the surfaces it shows. */

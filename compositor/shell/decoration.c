@@ -1,62 +1,262 @@
+/*
+ * Who draws a window's title bar, as the window and fairway agree on it.
+ *
+ * A client that asks for server-side decorations (xdg-decoration or KDE's
+ * server-decoration protocol) gets fairway's frame; one that asks for
+ * client-side ones, or uses neither protocol (xdg-shell's default: the
+ * client decorates itself), gets none; one that states no preference
+ * (xdg-decoration's unset_mode, or no set_mode yet; KDE's default mode)
+ * gets the configured default (fw_config.decorations_server). Where a
+ * client speaks both protocols, xdg-decoration's answer wins.
+ *
+ * wlroots 0.15 tells of an xdg decoration only once its toplevel has
+ * committed (decoration_manager_handle_get_toplevel_decoration); a mode
+ * asked for before that is answered at once here, from the request itself,
+ * so that the client's set_mode always gets its configure.
+ */
 #include "compositor/shell/decoration.h"
 #include "compositor/listener.h"
 #include "compositor/server.h"
 #include "compositor/shell/view.h"
 #include <stdlib.h>
+#include <string.h>
 #include <wlr/types/wlr_server_decoration.h>
 #include <wlr/types/wlr_xdg_decoration_v1.h>
-#include <wlr/util/log.h>
+#include <wlr/types/wlr_xdg_shell.h>
 
-/* We always draw the frame ourselves; clients are told so. */
-struct fw_xdg_decoration {
-	struct wlr_xdg_toplevel_decoration_v1 *decoration;
+struct fw_decorations {
+	struct fw_server *server;
+	struct wl_protocol_logger *logger;
+	struct wl_listener new_xdg;
+	struct wl_listener new_kde;
+};
+
+/* A decoration object of either protocol, followed for its changes. */
+struct fw_decoration {
+	struct fw_server *server;
+	struct wlr_surface *surface;
 	struct wl_listener request_mode;
 	struct wl_listener destroy;
 };
 
-static void handle_request_mode(struct wl_listener *listener, void *data) {
-	struct fw_xdg_decoration *deco =
-			wl_container_of(listener, deco, request_mode);
-	wlr_xdg_toplevel_decoration_v1_set_mode(
-			deco->decoration, WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+static enum wlr_xdg_toplevel_decoration_v1_mode xdg_answer(
+		struct fw_server *server,
+		enum wlr_xdg_toplevel_decoration_v1_mode requested) {
+	if (requested == WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_NONE) {
+		return server->config.decorations_server
+				? WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE
+				: WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE;
+	}
+	return requested;
 }
 
-static void handle_destroy(struct wl_listener *listener, void *data) {
-	struct fw_xdg_decoration *deco = wl_container_of(listener, deco, destroy);
-	wl_list_remove(&deco->request_mode.link);
-	wl_list_remove(&deco->destroy.link);
+bool fw_decoration_server_side(
+		struct fw_server *server, struct wlr_surface *surface) {
+	if (server->xdg_decoration != NULL && wlr_surface_is_xdg_surface(surface)) {
+		struct wlr_xdg_surface *xdg_surface =
+				wlr_xdg_surface_from_wlr_surface(surface);
+		struct wlr_xdg_toplevel_decoration_v1 *decoration;
+		wl_list_for_each(
+				decoration, &server->xdg_decoration->decorations, link) {
+			if (decoration->surface == xdg_surface) {
+				return xdg_answer(server, decoration->requested_mode) ==
+						WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE;
+			}
+		}
+	}
+	if (server->server_decoration != NULL) {
+		struct wlr_server_decoration *decoration;
+		wl_list_for_each(
+				decoration, &server->server_decoration->decorations, link) {
+			if (decoration->surface == surface) {
+				return decoration->mode ==
+						WLR_SERVER_DECORATION_MANAGER_MODE_SERVER;
+			}
+		}
+	}
+	return false;
+}
+
+/* The window's frame follows what was agreed, once it is on screen. */
+static void refresh(struct fw_server *server, struct wlr_surface *surface) {
+	struct fw_view *view = fw_view_from_surface(server, surface);
+	if (view != NULL) {
+		fw_view_set_decorated(view, fw_decoration_server_side(server, surface));
+	}
+}
+
+static void decoration_destroy(struct fw_decoration *deco) {
+	fw_listener_disconnect(&deco->request_mode);
+	fw_listener_disconnect(&deco->destroy);
 	free(deco);
 }
 
-static void handle_new_xdg_decoration(
-		struct wl_listener *listener, void *data) {
+static void handle_xdg_request_mode(struct wl_listener *listener, void *data) {
+	struct fw_decoration *deco = wl_container_of(listener, deco, request_mode);
 	struct wlr_xdg_toplevel_decoration_v1 *decoration = data;
-	struct fw_xdg_decoration *deco = calloc(1, sizeof(*deco));
-	if (deco == NULL) {
-		return;
-	}
-	deco->decoration = decoration;
-	fw_listener_connect(&deco->request_mode, &decoration->events.request_mode,
-			handle_request_mode);
-	fw_listener_connect(
-			&deco->destroy, &decoration->events.destroy, handle_destroy);
 	wlr_xdg_toplevel_decoration_v1_set_mode(
-			decoration, WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+			decoration, xdg_answer(deco->server, decoration->requested_mode));
+	refresh(deco->server, deco->surface);
 }
 
-void fw_decoration_init(struct fw_server *server) {
+static void handle_xdg_destroy(struct wl_listener *listener, void *data) {
+	struct fw_decoration *deco = wl_container_of(listener, deco, destroy);
+	struct fw_server *server = deco->server;
+	struct wlr_surface *surface = deco->surface;
+	decoration_destroy(deco);
+	/* Without it, the client decorates itself again. */
+	refresh(server, surface);
+}
+
+static void handle_new_xdg(struct wl_listener *listener, void *data) {
+	struct fw_decorations *decorations =
+			wl_container_of(listener, decorations, new_xdg);
+	struct wlr_xdg_toplevel_decoration_v1 *decoration = data;
+	struct fw_decoration *deco = calloc(1, sizeof(*deco));
+	if (deco == NULL) {
+		wl_resource_post_no_memory(decoration->resource);
+		return;
+	}
+	deco->server = decorations->server;
+	deco->surface = decoration->surface->surface;
+	fw_listener_connect(&deco->request_mode, &decoration->events.request_mode,
+			handle_xdg_request_mode);
+	fw_listener_connect(
+			&deco->destroy, &decoration->events.destroy, handle_xdg_destroy);
+	handle_xdg_request_mode(&deco->request_mode, decoration);
+}
+
+static void handle_kde_mode(struct wl_listener *listener, void *data) {
+	struct fw_decoration *deco = wl_container_of(listener, deco, request_mode);
+	refresh(deco->server, deco->surface);
+}
+
+static void handle_kde_destroy(struct wl_listener *listener, void *data) {
+	struct fw_decoration *deco = wl_container_of(listener, deco, destroy);
+	struct fw_server *server = deco->server;
+	struct wlr_surface *surface = deco->surface;
+	decoration_destroy(deco);
+	refresh(server, surface);
+}
+
+static void handle_new_kde(struct wl_listener *listener, void *data) {
+	struct fw_decorations *decorations =
+			wl_container_of(listener, decorations, new_kde);
+	struct wlr_server_decoration *decoration = data;
+	struct fw_decoration *deco = calloc(1, sizeof(*deco));
+	if (deco == NULL) {
+		wl_resource_post_no_memory(decoration->resource);
+		return;
+	}
+	deco->server = decorations->server;
+	deco->surface = decoration->surface;
+	fw_listener_connect(
+			&deco->request_mode, &decoration->events.mode, handle_kde_mode);
+	fw_listener_connect(
+			&deco->destroy, &decoration->events.destroy, handle_kde_destroy);
+	refresh(deco->server, deco->surface);
+}
+
+/* set_mode and unset_mode of a decoration wlroots has not announced yet. */
+static void handle_request(void *data, enum wl_protocol_logger_type type,
+		const struct wl_protocol_logger_message *message) {
+	if (type != WL_PROTOCOL_LOGGER_REQUEST ||
+			(strcmp(message->message->name, "set_mode") != 0 &&
+					strcmp(message->message->name, "unset_mode") != 0) ||
+			strcmp(wl_resource_get_class(message->resource),
+					"zxdg_toplevel_decoration_v1") != 0) {
+		return;
+	}
+	struct fw_decorations *decorations = data;
+	struct fw_server *server = decorations->server;
+	struct wlr_xdg_toplevel_decoration_v1 *decoration;
+	wl_list_for_each(decoration, &server->xdg_decoration->decorations, link) {
+		if (decoration->resource != message->resource) {
+			continue;
+		}
+		if (decoration->added) {
+			/* handle_xdg_request_mode answers. */
+			return;
+		}
+		enum wlr_xdg_toplevel_decoration_v1_mode requested =
+				WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_NONE;
+		if (message->arguments_count == 1) {
+			uint32_t mode = message->arguments[0].u;
+			if (mode != WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE &&
+					mode != WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE) {
+				/* wlroots takes it as it is; no answer to a bad mode. */
+				return;
+			}
+			requested = mode;
+		}
+		wlr_xdg_toplevel_decoration_v1_set_mode(
+				decoration, xdg_answer(server, requested));
+		return;
+	}
+}
+
+void fw_decoration_apply_config(struct fw_server *server) {
+	if (server->decorations == NULL) {
+		return;
+	}
+	wlr_server_decoration_manager_set_default_mode(server->server_decoration,
+			server->config.decorations_server
+					? WLR_SERVER_DECORATION_MANAGER_MODE_SERVER
+					: WLR_SERVER_DECORATION_MANAGER_MODE_CLIENT);
+	/* Windows that left the choice to fairway are told the new one. */
+	struct wlr_xdg_toplevel_decoration_v1 *decoration;
+	wl_list_for_each(decoration, &server->xdg_decoration->decorations, link) {
+		if (decoration->requested_mode ==
+				WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_NONE) {
+			wlr_xdg_toplevel_decoration_v1_set_mode(
+					decoration, xdg_answer(server, decoration->requested_mode));
+		}
+	}
+	struct fw_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (view->mapped && view->type == FW_VIEW_XDG) {
+			fw_view_set_decorated(
+					view, fw_decoration_server_side(server, view->surface));
+		}
+	}
+}
+
+bool fw_decoration_init(struct fw_server *server) {
+	struct fw_decorations *decorations = calloc(1, sizeof(*decorations));
+	if (decorations == NULL) {
+		return false;
+	}
+	decorations->server = server;
+	server->decorations = decorations;
 	server->server_decoration =
 			wlr_server_decoration_manager_create(server->display);
-	if (server->server_decoration != NULL) {
-		wlr_server_decoration_manager_set_default_mode(
-				server->server_decoration,
-				WLR_SERVER_DECORATION_MANAGER_MODE_SERVER);
-	}
 	server->xdg_decoration =
 			wlr_xdg_decoration_manager_v1_create(server->display);
-	if (server->xdg_decoration != NULL) {
-		fw_listener_connect(&server->new_xdg_decoration,
-				&server->xdg_decoration->events.new_toplevel_decoration,
-				handle_new_xdg_decoration);
+	decorations->logger = wl_display_add_protocol_logger(
+			server->display, handle_request, decorations);
+	if (server->server_decoration == NULL || server->xdg_decoration == NULL ||
+			decorations->logger == NULL) {
+		return false;
 	}
+	fw_decoration_apply_config(server);
+	fw_listener_connect(&decorations->new_kde,
+			&server->server_decoration->events.new_decoration, handle_new_kde);
+	fw_listener_connect(&decorations->new_xdg,
+			&server->xdg_decoration->events.new_toplevel_decoration,
+			handle_new_xdg);
+	return true;
+}
+
+void fw_decoration_finish(struct fw_server *server) {
+	struct fw_decorations *decorations = server->decorations;
+	if (decorations == NULL) {
+		return;
+	}
+	if (decorations->logger != NULL) {
+		wl_protocol_logger_destroy(decorations->logger);
+	}
+	fw_listener_disconnect(&decorations->new_kde);
+	fw_listener_disconnect(&decorations->new_xdg);
+	free(decorations);
+	server->decorations = NULL;
 }

@@ -26,6 +26,10 @@ static const double text_rgba[4] = {1.0, 1.0, 1.0, 1.0};
 struct fw_title {
 	struct wlr_scene_tree *tree;
 	struct wlr_scene_buffer *text; /* NULL while there is nothing to show */
+	struct wlr_scene_buffer *buttons; /* maximize and close, at the right */
+	bool buttons_maximized;
+	int buttons_height;
+	float buttons_scale;
 	char *shown;
 	int width, height;
 	float scale;
@@ -130,13 +134,79 @@ static struct wlr_buffer *draw_text(const char *text, int width, int height,
 	return buffer;
 }
 
+/*
+ * The maximize and close buttons, side by side, each a height x height box:
+ * a square (two overlapping ones for a maximized window) and a cross,
+ * drawn in the text's colour over the bar.
+ */
+static struct wlr_buffer *draw_buttons(
+		int height, float scale, bool maximized) {
+	int size = (int)ceil(height * scale);
+	cairo_surface_t *image =
+			cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 2 * size, size);
+	cairo_t *cr = cairo_create(image);
+	cairo_scale(cr, scale, scale);
+	cairo_set_source_rgba(
+			cr, text_rgba[0], text_rgba[1], text_rgba[2], text_rgba[3]);
+	cairo_set_line_width(cr, 1.0);
+	double inset = height * 0.3, side = height - 2 * inset;
+	if (maximized) {
+		double small = side * 0.75;
+		cairo_rectangle(cr, inset + side - small + 0.5, inset + 0.5, small - 1,
+				small - 1);
+		cairo_rectangle(cr, inset + 0.5, inset + side - small + 0.5, small - 1,
+				small - 1);
+	} else {
+		cairo_rectangle(cr, inset + 0.5, inset + 0.5, side - 1, side - 1);
+	}
+	cairo_stroke(cr);
+	cairo_set_line_width(cr, 1.5);
+	cairo_move_to(cr, height + inset, inset);
+	cairo_line_to(cr, height + inset + side, inset + side);
+	cairo_move_to(cr, height + inset + side, inset);
+	cairo_line_to(cr, height + inset, inset + side);
+	cairo_stroke(cr);
+	cairo_destroy(cr);
+	struct wlr_buffer *buffer = fw_cairo_buffer_create(image);
+	cairo_surface_destroy(image);
+	return buffer;
+}
+
+static void update_buttons(struct fw_title *title, int width, int height,
+		float scale, bool maximized) {
+	if (title->buttons == NULL || title->buttons_height != height ||
+			title->buttons_scale != scale ||
+			title->buttons_maximized != maximized) {
+		if (title->buttons != NULL) {
+			wlr_scene_node_destroy(&title->buttons->node);
+			title->buttons = NULL;
+		}
+		struct wlr_buffer *buffer = draw_buttons(height, scale, maximized);
+		if (buffer == NULL) {
+			return;
+		}
+		title->buttons = wlr_scene_buffer_create(&title->tree->node, buffer);
+		wlr_buffer_drop(buffer);
+		if (title->buttons == NULL) {
+			return;
+		}
+		wlr_scene_buffer_set_dest_size(title->buttons, 2 * height, height);
+		title->buttons_height = height;
+		title->buttons_scale = scale;
+		title->buttons_maximized = maximized;
+	}
+	wlr_scene_node_set_position(&title->buttons->node, width - 2 * height, 0);
+}
+
 void fw_titlebar_update(struct fw_title *title, const char *text, int x, int y,
-		int width, int height, float scale) {
+		int width, int height, float scale, bool maximized) {
 	wlr_scene_node_set_position(&title->tree->node, x, y);
+	update_buttons(title, width, height, scale, maximized);
 	if (text == NULL) {
 		text = "";
 	}
-	int avail = width - 2 * TITLE_PADDING;
+	/* The text stops short of the buttons. */
+	int avail = width - 2 * TITLE_PADDING - 2 * height;
 	if (title->shown != NULL && strcmp(title->shown, text) == 0 &&
 			title->width == avail && title->height == height &&
 			title->scale == scale) {

@@ -24,13 +24,13 @@ static const float border_focused[4] = {0.25f, 0.50f, 0.85f, 1.0f};
 static const float border_unfocused[4] = {0.20f, 0.20f, 0.20f, 1.0f};
 
 static bool ensure_tree(struct fw_view *view);
+static void fit_new(struct fw_view *view);
 
 bool fw_view_init(struct fw_view *view, enum fw_view_type type,
 		const struct fw_view_impl *impl, struct fw_server *server) {
 	view->type = type;
 	view->impl = impl;
 	view->server = server;
-	view->decorated = true;
 	wl_list_init(&view->link);
 	if (!ensure_tree(view)) {
 		return false;
@@ -90,7 +90,34 @@ static void draw_title(struct fw_view *view, int width) {
 	const int b = FW_BORDER_WIDTH, t = FW_TITLEBAR_HEIGHT;
 	fw_titlebar_update(view->title,
 			view->mapped ? view->impl->get_title(view) : NULL, -b, -t - b,
-			width + 2 * b, t, view_scale(view));
+			width + 2 * b, t, view_scale(view), view->maximized);
+}
+
+void fw_view_frame_insets(struct fw_view *view, int *border, int *titlebar) {
+	bool framed = view->decorated && !view->fullscreen;
+	*border = framed ? FW_BORDER_WIDTH : 0;
+	*titlebar = framed ? FW_TITLEBAR_HEIGHT : 0;
+}
+
+enum fw_frame_part fw_view_frame_part(
+		struct fw_view *view, double lx, double ly) {
+	int b, t;
+	fw_view_frame_insets(view, &b, &t);
+	int width, height;
+	view->impl->get_size(view, &width, &height);
+	double x = lx - view->x, y = ly - view->y;
+	if (t == 0 || y < -t - b || y >= -b || x < -b || x >= width + b) {
+		return FW_FRAME_OTHER;
+	}
+	switch (fw_titlebar_button_at((int)(x + b), width + 2 * b, t)) {
+	case FW_TITLEBAR_CLOSE:
+		return FW_FRAME_CLOSE;
+	case FW_TITLEBAR_MAXIMIZE:
+		return FW_FRAME_MAXIMIZE;
+	case FW_TITLEBAR_NO_BUTTON:
+		break;
+	}
+	return FW_FRAME_TITLE;
 }
 
 void fw_view_update_frame(struct fw_view *view) {
@@ -144,19 +171,18 @@ void fw_view_move(struct fw_view *view, int x, int y) {
 static void place_view(struct fw_view *view) {
 	struct fw_server *server = view->server;
 	struct fw_output *output = fw_output_focused(server);
+	int b, t;
+	fw_view_frame_insets(view, &b, &t);
 	if (output == NULL) {
-		fw_view_move(
-				view, FW_BORDER_WIDTH, FW_TITLEBAR_HEIGHT + FW_BORDER_WIDTH);
+		fw_view_move(view, b, t + b);
 		return;
 	}
-	struct wlr_box area = output->usable_area;
-	if (area.width <= 0 || area.height <= 0) {
-		fw_output_box(output, &area);
-	}
+	struct wlr_box area;
+	fw_output_usable_area(output, &area);
 	int width, height;
 	view->impl->get_size(view, &width, &height);
-	int frame_w = width + 2 * FW_BORDER_WIDTH;
-	int frame_h = height + FW_TITLEBAR_HEIGHT + 2 * FW_BORDER_WIDTH;
+	int frame_w = width + 2 * b;
+	int frame_h = height + t + 2 * b;
 	int step = 32 * (server->cascade % 10);
 	server->cascade++;
 	int x = area.x + step, y = area.y + step;
@@ -172,8 +198,7 @@ static void place_view(struct fw_view *view) {
 	if (y < area.y) {
 		y = area.y;
 	}
-	fw_view_move(view, x + FW_BORDER_WIDTH,
-			y + FW_TITLEBAR_HEIGHT + FW_BORDER_WIDTH);
+	fw_view_move(view, x + b, y + t + b);
 }
 
 static void handle_toplevel_request_activate(
@@ -309,6 +334,7 @@ void fw_view_map(struct fw_view *view, struct wlr_surface *surface,
 	wl_list_insert(&view->server->views, &view->link);
 	if (place) {
 		place_view(view);
+		fit_new(view);
 	} else {
 		fw_view_move(view, view->x, view->y);
 	}
@@ -397,15 +423,62 @@ void fw_view_cycle_focus(struct fw_server *server) {
 
 /* A maximized window fills what the output leaves for windows. */
 static void fit_to_area(struct fw_view *view, struct fw_output *output) {
-	struct wlr_box area = output->usable_area;
-	if (area.width <= 0 || area.height <= 0) {
-		fw_output_box(output, &area);
-	}
-	int b = view->decorated ? FW_BORDER_WIDTH : 0;
-	int t = view->decorated ? FW_TITLEBAR_HEIGHT : 0;
+	struct wlr_box area;
+	fw_output_usable_area(output, &area);
+	int b, t;
+	fw_view_frame_insets(view, &b, &t);
 	fw_view_move(view, area.x + b, area.y + t + b);
 	view->impl->configure(view, area.x + b, area.y + t + b, area.width - 2 * b,
 			area.height - t - 2 * b);
+}
+
+void fw_view_max_size(struct fw_view *view, struct fw_output *output,
+		int *width, int *height) {
+	struct wlr_box area;
+	fw_output_usable_area(output, &area);
+	int b, t;
+	fw_view_frame_insets(view, &b, &t);
+	*width = area.width - 2 * b;
+	*height = area.height - t - 2 * b;
+}
+
+/*
+ * A new window that chose a size larger than what its output leaves for
+ * windows is told to fit; it is placed first, at the size it has, with its
+ * top-left corner inside that space.
+ */
+static void fit_new(struct fw_view *view) {
+	struct fw_output *output = fw_output_focused(view->server);
+	if (output == NULL || view->maximized || view->fullscreen) {
+		return;
+	}
+	int max_width, max_height, width, height;
+	fw_view_max_size(view, output, &max_width, &max_height);
+	view->impl->get_size(view, &width, &height);
+	if ((width <= max_width && height <= max_height) || max_width < 1 ||
+			max_height < 1) {
+		return;
+	}
+	view->impl->configure(view, view->x, view->y,
+			width < max_width ? width : max_width,
+			height < max_height ? height : max_height);
+}
+
+void fw_view_set_decorated(struct fw_view *view, bool decorated) {
+	if (view->decorated == decorated) {
+		return;
+	}
+	view->decorated = decorated;
+	if (!view->mapped) {
+		return;
+	}
+	if (view->maximized && !view->fullscreen) {
+		struct fw_output *output = fw_output_at(view->server, view->x, view->y);
+		if (output != NULL) {
+			fit_to_area(view, output);
+		}
+	}
+	fw_view_update_frame(view);
 }
 
 void fw_view_refit_maximized(
@@ -446,6 +519,7 @@ void fw_view_maximize(struct fw_view *view, bool maximized) {
 		/* xdg-shell wants a configure in answer to every request. */
 		view->impl->set_maximized(view, view->maximized);
 	}
+	fw_view_update_frame(view);
 	if (view->toplevel_handle != NULL) {
 		wlr_foreign_toplevel_handle_v1_set_maximized(
 				view->toplevel_handle, view->maximized);
@@ -507,9 +581,11 @@ void fw_view_plan_state(struct fw_view *view, bool maximized, bool fullscreen) {
 	if (output == NULL || (!maximized && !fullscreen)) {
 		return;
 	}
-	struct wlr_box area = output->usable_area;
-	if (fullscreen || area.width <= 0 || area.height <= 0) {
+	struct wlr_box area;
+	if (fullscreen) {
 		fw_output_box(output, &area);
+	} else {
+		fw_output_usable_area(output, &area);
 	}
 	int b = view->decorated && !fullscreen ? FW_BORDER_WIDTH : 0;
 	int t = view->decorated && !fullscreen ? FW_TITLEBAR_HEIGHT : 0;

@@ -89,6 +89,24 @@ void fw_view_close(struct fw_view *view);
 /* The pointer moves or resizes the window from here on (input/cursor.h). */
 void fw_view_begin_interactive(
 		struct fw_view *view, enum fw_cursor_mode mode, uint32_t edges);
+/* Whether fairway draws the window's frame (decoration.c decides). */
+void fw_view_set_decorated(struct fw_view *view, bool decorated);
+/* The frame around the window geometry: 0 and 0 without one. */
+void fw_view_frame_insets(struct fw_view *view, int *border, int *titlebar);
+/* The largest window geometry that fits, frame and all, in what output
+ * leaves for windows. */
+void fw_view_max_size(struct fw_view *view, struct fw_output *output,
+		int *width, int *height);
+
+enum fw_frame_part {
+	FW_FRAME_OTHER, /* not the title bar: the border, or no frame */
+	FW_FRAME_TITLE,
+	FW_FRAME_MAXIMIZE,
+	FW_FRAME_CLOSE,
+};
+/* The part of the view's frame at layout position (lx, ly). */
+enum fw_frame_part fw_view_frame_part(
+		struct fw_view *view, double lx, double ly);
 void fw_view_update_title(struct fw_view *view);
 struct fw_view *fw_view_at(struct fw_server *server, double lx, double ly,
 		struct wlr_surface **surface, double *sx, double *sy);

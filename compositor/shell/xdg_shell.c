@@ -3,6 +3,7 @@
 #include "compositor/output/output.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
+#include "compositor/shell/decoration.h"
 #include "compositor/shell/view.h"
 #include <stdlib.h>
 #include <wlr/types/wlr_output_layout.h>
@@ -14,6 +15,9 @@ struct fw_xdg_view {
 	struct fw_view view;
 	struct wlr_xdg_surface *xdg_surface;
 	int last_width, last_height;
+	/* Where the window geometry began in the main surface, once known. */
+	int last_geo_x, last_geo_y;
+	bool geo_known;
 
 	struct wl_listener map;
 	struct wl_listener unmap;
@@ -25,6 +29,7 @@ struct fw_xdg_view {
 	struct wl_listener request_fullscreen;
 	struct wl_listener set_title;
 	struct wl_listener set_app_id;
+	struct wl_listener set_parent;
 };
 
 struct fw_xdg_popup {
@@ -93,10 +98,28 @@ static const struct fw_view_impl xdg_view_impl = {
  * The window geometry starts at the view's (0,0): wlroots' scene node for
  * an xdg surface already sits its surface at minus the geometry's offset,
  * so the content node itself stays at (0,0).
+ *
+ * A client that never set its window geometry has the bounds of its
+ * surfaces for one: a subsurface that moves out past the main surface's
+ * edge moves that geometry's origin. The main surface stays where it was
+ * on screen then, and the view moves instead; a geometry the client set
+ * is the client's to place.
  */
 static void update_content_offset(struct fw_xdg_view *xdg) {
+	struct wlr_xdg_surface *xdg_surface = xdg->xdg_surface;
+	struct fw_view *view = &xdg->view;
 	struct wlr_box box;
-	wlr_xdg_surface_get_geometry(xdg->xdg_surface, &box);
+	wlr_xdg_surface_get_geometry(xdg_surface, &box);
+	if (xdg->geo_known && view->mapped && !view->maximized &&
+			!view->fullscreen &&
+			wlr_box_empty(&xdg_surface->current.geometry) &&
+			(box.x != xdg->last_geo_x || box.y != xdg->last_geo_y)) {
+		fw_view_move(view, view->x + box.x - xdg->last_geo_x,
+				view->y + box.y - xdg->last_geo_y);
+	}
+	xdg->last_geo_x = box.x;
+	xdg->last_geo_y = box.y;
+	xdg->geo_known = true;
 	if (box.width != xdg->last_width || box.height != xdg->last_height) {
 		xdg->last_width = box.width;
 		xdg->last_height = box.height;
@@ -108,6 +131,8 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, map);
 	update_content_offset(xdg);
 	struct wlr_xdg_toplevel *toplevel = xdg->xdg_surface->toplevel;
+	xdg->view.decorated = fw_decoration_server_side(
+			xdg->view.server, xdg->xdg_surface->surface);
 	fw_view_map(&xdg->view, xdg->xdg_surface->surface, xdg->view.content, true);
 	/* Requests made before mapping are honoured now. */
 	if (toplevel->requested.fullscreen) {
@@ -154,6 +179,7 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&xdg->request_fullscreen.link);
 	wl_list_remove(&xdg->set_title.link);
 	wl_list_remove(&xdg->set_app_id.link);
+	wl_list_remove(&xdg->set_parent.link);
 	fw_view_finish(&xdg->view);
 	free(xdg);
 }
@@ -174,6 +200,8 @@ static void handle_request_maximize(struct wl_listener *listener, void *data) {
 	if (!xdg->xdg_surface->mapped) {
 		/* Applied at map time; the initial configure tells the size. */
 		struct wlr_xdg_toplevel *toplevel = xdg->xdg_surface->toplevel;
+		xdg->view.decorated = fw_decoration_server_side(
+				xdg->view.server, xdg->xdg_surface->surface);
 		fw_view_plan_state(&xdg->view, toplevel->requested.maximized,
 				toplevel->requested.fullscreen);
 		return;
@@ -188,6 +216,8 @@ static void handle_request_fullscreen(
 			wl_container_of(listener, xdg, request_fullscreen);
 	if (!xdg->xdg_surface->mapped) {
 		struct wlr_xdg_toplevel *toplevel = xdg->xdg_surface->toplevel;
+		xdg->view.decorated = fw_decoration_server_side(
+				xdg->view.server, xdg->xdg_surface->surface);
 		fw_view_plan_state(&xdg->view, toplevel->requested.maximized,
 				toplevel->requested.fullscreen);
 		return;
@@ -204,6 +234,28 @@ static void handle_set_title(struct wl_listener *listener, void *data) {
 static void handle_set_app_id(struct wl_listener *listener, void *data) {
 	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, set_app_id);
 	fw_view_update_title(&xdg->view);
+}
+
+/*
+ * wlroots' xdg_toplevel_handle_set_parent takes the toplevel itself or one
+ * of its descendants as its parent. A toplevel that is its own ancestor
+ * loops wlroots' parent_unmap handling for ever, so the parent is undone
+ * before anything can walk it, and the client gets its error.
+ */
+static void handle_set_parent(struct wl_listener *listener, void *data) {
+	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, set_parent);
+	struct wlr_xdg_surface *xdg_surface = xdg->xdg_surface;
+	struct wlr_xdg_surface *ancestor = xdg_surface->toplevel->parent;
+	while (ancestor != NULL && ancestor != xdg_surface) {
+		ancestor = ancestor->toplevel->parent;
+	}
+	if (ancestor == NULL) {
+		return;
+	}
+	wlr_xdg_toplevel_set_parent(xdg_surface, NULL);
+	wl_resource_post_error(xdg_surface->toplevel->resource,
+			XDG_TOPLEVEL_ERROR_INVALID_PARENT,
+			"a toplevel cannot be its own parent or ancestor");
 }
 
 static void handle_popup_destroy(struct wl_listener *listener, void *data) {
@@ -330,12 +382,16 @@ static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
 			&xdg->set_title, &toplevel->events.set_title, handle_set_title);
 	fw_listener_connect(
 			&xdg->set_app_id, &toplevel->events.set_app_id, handle_set_app_id);
+	fw_listener_connect(
+			&xdg->set_parent, &toplevel->events.set_parent, handle_set_parent);
 	/*
 	 * wlroots 0.15 announces the surface at its first commit: what it
 	 * asked for before then is answered in the configure that commit
 	 * gets.
 	 */
 	if (toplevel->requested.maximized || toplevel->requested.fullscreen) {
+		xdg->view.decorated =
+				fw_decoration_server_side(server, xdg_surface->surface);
 		fw_view_plan_state(&xdg->view, toplevel->requested.maximized,
 				toplevel->requested.fullscreen);
 	}

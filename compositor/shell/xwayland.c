@@ -2,6 +2,7 @@
 #include "compositor/input/seat.h"
 #include "compositor/kill_timer.h"
 #include "compositor/listener.h"
+#include "compositor/output/output.h"
 #include "compositor/sched/client.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
@@ -33,6 +34,7 @@ struct fw_xwayland_view {
 	struct wl_listener request_activate;
 	struct wl_listener set_title;
 	struct wl_listener set_class;
+	struct wl_listener set_decorations;
 };
 
 /* An override-redirect window (menus, tooltips): placed where X says. */
@@ -107,6 +109,17 @@ static const struct fw_view_impl xwl_view_impl = {
 		.get_app_id = xwl_get_app_id,
 };
 
+/* An X window is framed unless its Motif hints ask for no decorations. */
+static bool wants_frame(struct wlr_xwayland_surface *xsurface) {
+	return xsurface->decorations == WLR_XWAYLAND_SURFACE_DECORATIONS_ALL;
+}
+
+static void handle_set_decorations(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_view *xwl =
+			wl_container_of(listener, xwl, set_decorations);
+	fw_view_set_decorated(&xwl->view, wants_frame(xwl->xsurface));
+}
+
 static void handle_commit(struct wl_listener *listener, void *data) {
 	struct fw_xwayland_view *xwl = wl_container_of(listener, xwl, commit);
 	/* The X window size changes with its buffer: keep the frame around it. */
@@ -123,6 +136,7 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	}
 	fw_listener_connect(
 			&xwl->commit, &xsurface->surface->events.commit, handle_commit);
+	xwl->view.decorated = wants_frame(xsurface);
 	fw_view_map(&xwl->view, xsurface->surface, content, true);
 	if (xsurface->fullscreen) {
 		fw_view_fullscreen(&xwl->view, true);
@@ -157,6 +171,7 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&xwl->request_activate.link);
 	wl_list_remove(&xwl->set_title.link);
 	wl_list_remove(&xwl->set_class.link);
+	wl_list_remove(&xwl->set_decorations.link);
 	fw_view_finish(&xwl->view);
 	free(xwl);
 }
@@ -166,8 +181,22 @@ static void handle_request_configure(struct wl_listener *listener, void *data) {
 			wl_container_of(listener, xwl, request_configure);
 	struct wlr_xwayland_surface_configure_event *event = data;
 	if (!xwl->view.mapped) {
+		/* The size it asks for, no larger than what fits on screen. */
+		int width = event->width, height = event->height;
+		struct fw_output *output = fw_output_focused(xwl->view.server);
+		if (output != NULL) {
+			xwl->view.decorated = wants_frame(xwl->xsurface);
+			int max_width, max_height;
+			fw_view_max_size(&xwl->view, output, &max_width, &max_height);
+			if (max_width > 0 && width > max_width) {
+				width = max_width;
+			}
+			if (max_height > 0 && height > max_height) {
+				height = max_height;
+			}
+		}
 		wlr_xwayland_surface_configure(
-				xwl->xsurface, event->x, event->y, event->width, event->height);
+				xwl->xsurface, event->x, event->y, width, height);
 		return;
 	}
 	/* Mapped windows may resize themselves but we keep their place. */
@@ -257,6 +286,8 @@ static void create_view(
 			&xwl->set_title, &xsurface->events.set_title, handle_set_title);
 	fw_listener_connect(
 			&xwl->set_class, &xsurface->events.set_class, handle_set_class);
+	fw_listener_connect(&xwl->set_decorations,
+			&xsurface->events.set_decorations, handle_set_decorations);
 }
 
 static void unmanaged_map(struct wl_listener *listener, void *data) {

@@ -306,6 +306,8 @@ static void handle_registry_global(void *data, struct wl_registry *registry,
 	} else if (strcmp(interface, xdg_activation_v1_interface.name) == 0) {
 		client->activation = wl_registry_bind(
 				registry, name, &xdg_activation_v1_interface, 1);
+	} else {
+		fw_test_client_bind_decoration(client, registry, name, interface);
 	}
 }
 
@@ -376,6 +378,10 @@ static const char usage[] =
 		"                        'activate';\n"
 		"                        exit when stdin closes\n"
 		"  --idle-inhibit        hold an idle inhibitor on the window\n"
+		"  --decoration MODE     who draws the frame, as the window asks:\n"
+		"                        server, client or unset (xdg-decoration;\n"
+		"                        default server), kde-server, kde-client\n"
+		"                        (KDE's protocol), none (neither)\n"
 		"Prints one line per event on stdout.\n";
 
 static int parse_options(struct test_client *client, int argc, char *argv[],
@@ -397,6 +403,7 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 			{"maximized", no_argument, NULL, 'M'},
 			{"commands", no_argument, NULL, 'C'},
 			{"idle-inhibit", no_argument, NULL, 'I'},
+			{"decoration", required_argument, NULL, 'D'},
 			{"help", no_argument, NULL, 'h'},
 			{0},
 	};
@@ -476,6 +483,12 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 			break;
 		case 'I':
 			client->idle_inhibit = true;
+			break;
+		case 'D':
+			if (!fw_test_client_parse_decoration(client, optarg)) {
+				fputs(usage, stderr);
+				return 2;
+			}
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -675,6 +688,10 @@ int main(int argc, char *argv[]) {
 	if (client.maximized) {
 		xdg_toplevel_set_maximized(client.toplevel);
 	}
+	if (!fw_test_client_decorate(&client)) {
+		status = 1;
+		goto out;
+	}
 	if (client.idle_inhibit) {
 		client.idle_inhibitor = zwp_idle_inhibit_manager_v1_create_inhibitor(
 				client.idle_inhibit_manager, client.surface);
@@ -685,6 +702,7 @@ int main(int argc, char *argv[]) {
 	status = run(&client, duration, watch_stdin);
 
 out:
+	fw_test_client_undecorate(&client);
 	if (client.idle_inhibitor != NULL) {
 		zwp_idle_inhibitor_v1_destroy(client.idle_inhibitor);
 	}

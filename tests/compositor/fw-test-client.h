@@ -16,6 +16,16 @@ struct popup {
 	bool mapped;
 };
 
+/* --decoration: what the window asks for, and through which protocol. */
+enum fw_decoration_mode {
+	FW_DECORATION_SERVER, /* xdg-decoration, server-side (the default) */
+	FW_DECORATION_CLIENT, /* xdg-decoration, client-side */
+	FW_DECORATION_UNSET, /* xdg-decoration, no preference */
+	FW_DECORATION_NONE, /* neither protocol */
+	FW_DECORATION_KDE_SERVER,
+	FW_DECORATION_KDE_CLIENT,
+};
+
 struct test_client {
 	struct wl_display *display;
 	struct wl_registry *registry;
@@ -28,6 +38,11 @@ struct test_client {
 	struct zwp_idle_inhibit_manager_v1 *idle_inhibit_manager;
 	struct zwp_idle_inhibitor_v1 *idle_inhibitor;
 	struct xdg_activation_v1 *activation;
+	struct zxdg_decoration_manager_v1 *decoration_manager;
+	struct zxdg_toplevel_decoration_v1 *toplevel_decoration;
+	struct org_kde_kwin_server_decoration_manager *kde_manager;
+	struct org_kde_kwin_server_decoration *kde_decoration;
+	enum fw_decoration_mode decoration;
 
 	struct wl_surface *surface;
 	struct xdg_surface *xdg_surface;
@@ -63,6 +78,15 @@ struct test_client {
 /* Prints "WHAT-requested" once the compositor has handled what was just
  * sent. */
 void report_when_done(struct test_client *client, const char *what);
+
+/* fw-test-client-decoration.c */
+bool fw_test_client_parse_decoration(
+		struct test_client *client, const char *mode);
+bool fw_test_client_bind_decoration(struct test_client *client,
+		struct wl_registry *registry, uint32_t name, const char *interface);
+/* After the toplevel is made, before its first commit. */
+bool fw_test_client_decorate(struct test_client *client);
+void fw_test_client_undecorate(struct test_client *client);
 
 /* fw-test-client-input.c */
 extern const struct wl_seat_listener fw_test_client_seat_listener;

@@ -11,9 +11,10 @@ need_prog grim
 text=ffffff
 
 # bar_region X Y W: the title bar above a window whose content is at X,Y
-# and W wide (border 2, bar 20).
+# and W wide (border 2, bar 20), less the maximize and close buttons at its
+# right end (two 20-pixel boxes), which are drawn in the title's colour.
 bar_region() {
-	echo "$(($1 - 2)) $(($2 - 22)) $(($3 + 4)) 20"
+	echo "$(($1 - 2)) $(($2 - 22)) $(($3 + 4 - 40)) 20"
 }
 
 # title_box REGION: the box of the title colour's pixels in that region of
@@ -57,7 +58,7 @@ xdg_titles() {
 	wait_color_settled 30 3366cc 50000
 	set -- "$1" $BBOX
 	region=$(bar_region $2 $3 $4)
-	bar_right=$(($2 + $4 + 2))
+	bar_right=$(($2 + $4 + 2 - 40))
 
 	wait_until 20 "the title 'ab' in the bar" title_narrower_than "$region" 30
 	set -- $TITLE

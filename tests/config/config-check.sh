@@ -19,6 +19,7 @@ keyboard repeat-rate 30
 frobnicate now
 bind Super+y exec 'unterminated
 rule app_id=foo priority 99
+decorations sideways
 CONF
 "$FAIRWAY" --check-config "$bad" >"$FW_TMP/bad.out" 2>"$FW_TMP/bad.err"
 status=$?
@@ -29,13 +30,14 @@ for want in \
 	"$bad:6: bad match 'title=foo'" \
 	"$bad:8: unknown directive 'frobnicate'" \
 	"$bad:9: unterminated ' quote" \
-	"$bad:10: bad priority '99'"; do
+	"$bad:10: bad priority '99'" \
+	"$bad:11: usage: decorations server|client"; do
 	grep -qF "$want" "$FW_TMP/bad.err" || fail "no \"$want\" in: $(cat "$FW_TMP/bad.err")"
 done
 lines=$(wc -l <"$FW_TMP/bad.err")
-[ "$lines" -eq 6 ] || fail "$lines lines of errors, want 6: $(cat "$FW_TMP/bad.err")"
+[ "$lines" -eq 7 ] || fail "$lines lines of errors, want 7: $(cat "$FW_TMP/bad.err")"
 [ -s "$FW_TMP/bad.out" ] && fail "--check-config printed on stdout for a bad file"
-log "6 errors, each with its line"
+log "7 errors, each with its line"
 
 # The =FILE form, and a file that is not there.
 "$FAIRWAY" --check-config="$bad" >/dev/null 2>&1 && fail "--check-config=FILE passed a bad file"
@@ -59,6 +61,7 @@ scheduler hint-map background:policy=batch,nice=5
 rule app_id=foot priority 5 hint interactive
 rule exe=fairway-* priority -2
 rule class=XTerm hint background
+decorations client
 CONF
 out=$("$FAIRWAY" --check-config "$good" 2>"$FW_TMP/good.err") ||
 	fail "--check-config failed on a good file: $(cat "$FW_TMP/good.err")"

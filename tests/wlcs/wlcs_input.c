@@ -12,6 +12,7 @@
 #include "compositor/input/seat.h"
 #include "compositor/server.h"
 #include "tests/wlcs/wlcs_module.h"
+#include <math.h>
 #include <stdlib.h>
 #include <time.h>
 #include <wlr/interfaces/wlr_input_device.h>
@@ -77,6 +78,12 @@ static void to_unit(
 			wlr_output_layout_get_box(server->output_layout, NULL);
 	*x = box->width > 0 ? (lx - box->x) / box->width : 0;
 	*y = box->height > 0 ? (ly - box->y) / box->height : 0;
+	while (box->width > 0 && *x * box->width + box->x < lx) {
+		*x = nextafter(*x, 2.0);
+	}
+	while (box->height > 0 && *y * box->height + box->y < ly) {
+		*y = nextafter(*y, 2.0);
+	}
 }
 
 struct input_call {

@@ -1,0 +1,16 @@
+#ifndef FAIRWAY_COMPOSITOR_PROTOCOL_CHECKS_H
+#define FAIRWAY_COMPOSITOR_PROTOCOL_CHECKS_H
+
+struct fw_server;
+struct fw_protocol_checks;
+
+/*
+ * The protocol errors wlroots 0.15 and libwayland let through, raised as
+ * the protocols define them (protocol_checks.c lists them). Create after
+ * the shells and the decoration managers, before any client connects.
+ */
+struct fw_protocol_checks *fw_protocol_checks_create(struct fw_server *server);
+/* Accepts NULL. */
+void fw_protocol_checks_destroy(struct fw_protocol_checks *checks);
+
+#endif
