@@ -372,7 +372,8 @@ static const char usage[] =
 		"  --truncate-after-map  once shown, shrink the buffer's pool to 0\n"
 		"  --maximized           ask to be maximized before mapping\n"
 		"  --commands            read commands from stdin, one a line:\n"
-		"                        'title TEXT', 'maximize', 'unmaximize',\n"
+		"                        'title TEXT', 'app-id TEXT', 'maximize',\n"
+		"                        'unmaximize',\n"
 		"                        'activate';\n"
 		"                        exit when stdin closes\n"
 		"  --idle-inhibit        hold an idle inhibitor on the window\n"
@@ -495,6 +496,8 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 static void run_command(struct test_client *client, const char *line) {
 	if (strncmp(line, "title ", 6) == 0) {
 		xdg_toplevel_set_title(client->toplevel, line + 6);
+	} else if (strncmp(line, "app-id ", 7) == 0) {
+		xdg_toplevel_set_app_id(client->toplevel, line + 7);
 	} else if (strcmp(line, "maximize") == 0) {
 		xdg_toplevel_set_maximized(client->toplevel);
 	} else if (strcmp(line, "unmaximize") == 0) {
