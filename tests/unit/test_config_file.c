@@ -1,9 +1,11 @@
 #include "compositor/config/config_file.h"
 #include "tests/unit/check.h"
+#include <fcntl.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xkbcommon/xkbcommon.h>
 
@@ -312,6 +314,27 @@ static void test_bad_keymap(void) {
 	config_destroy(config);
 }
 
+/*
+ * A last line that ends in blanks, a tab or a CR and no newline: each is
+ * read to its end (the parser once stepped past the trimmed length only,
+ * and spun for ever). The meson timeout turns a hang into a failure.
+ */
+static void test_trailing_blanks(void) {
+	static const char *const empty[] = {" ", "\t", "\r", " \t\r", "\n \r",
+			"# a comment\r", "# a comment \t"};
+	for (size_t i = 0; i < sizeof(empty) / sizeof(*empty); i++) {
+		config_destroy(parse(empty[i], true));
+	}
+	static const char *const exec[] = {"exec true\r\n\r", "exec true ",
+			"exec true\t \r", "\r\nexec true\n\t"};
+	for (size_t i = 0; i < sizeof(exec) / sizeof(*exec); i++) {
+		struct fw_config *config = parse(exec[i], true);
+		CHECK_INT(config->autostart_count, 1);
+		CHECK_STR(config->autostart[0], "true");
+		config_destroy(config);
+	}
+}
+
 static void test_load(void) {
 	struct fw_config *config = config_create();
 	CHECK(!fw_config_file_load(config, "/nonexistent/fairway.conf"));
@@ -333,6 +356,29 @@ static void test_load(void) {
 	CHECK(fw_config_output(config, "X-1", &out) && out.scale == 2);
 	config_destroy(config);
 	unlink(path);
+
+	/* No regular file: refused, never waited on. */
+	CHECK(mkfifo(path, 0600) == 0);
+	config = config_create();
+	CHECK(!fw_config_file_load(config, path));
+	CHECK(strstr(config->errors[0], "not a regular file") != NULL);
+	config_destroy(config);
+	unlink(path);
+	config = config_create();
+	CHECK(!fw_config_file_load(config, "/tmp"));
+	CHECK(strstr(config->errors[0], "not a regular file") != NULL);
+	config_destroy(config);
+
+	/* Nor one past FW_CONFIG_MAX_BYTES. */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	CHECK(fd >= 0);
+	CHECK(ftruncate(fd, FW_CONFIG_MAX_BYTES + 1) == 0);
+	close(fd);
+	config = config_create();
+	CHECK(!fw_config_file_load(config, path));
+	CHECK(strstr(config->errors[0], "larger than") != NULL);
+	config_destroy(config);
+	unlink(path);
 }
 
 int main(void) {
@@ -344,6 +390,7 @@ int main(void) {
 	RUN_TEST(test_rules);
 	RUN_TEST(test_errors);
 	RUN_TEST(test_bad_keymap);
+	RUN_TEST(test_trailing_blanks);
 	RUN_TEST(test_load);
 	return 0;
 }
