@@ -88,14 +88,31 @@ static void line_finish(struct line *line) {
 	line->count = 0;
 }
 
+/*
+ * Reads one line. The first line with words must begin with a directive:
+ * otherwise the file is no configuration (fairway --check-config
+ * /etc/shadow), nothing more of it is read, and no word of it is echoed.
+ * False when the file is not to be read further.
+ */
 static bool parse_line(struct parser *parser, struct line *line) {
 	const char *why = NULL;
-	if (!split_line(line, &why)) {
+	bool split = split_line(line, &why);
+	if (!parser->seen_directive &&
+			(!split ||
+					(line->count > 0 &&
+							!fw_directives_known(line->words[0])))) {
+		fw_config_add_error(parser->config, line->path, line->number,
+				"not a fairway configuration file: its first line is no "
+				"directive; nothing in it is read");
+		return false;
+	}
+	if (!split) {
 		fw_config_add_error(
 				parser->config, line->path, line->number, "%s", why);
 		return true;
 	}
 	if (line->count > 0) {
+		parser->seen_directive = true;
 		fw_directives_read(parser, line);
 	}
 	return true;
@@ -154,7 +171,8 @@ bool fw_config_file_parse(
  * Why fairway will not read the file it opened, or NULL. Never anything
  * but a regular file, which cannot block (a fifo would stop the event
  * loop on a reload) nor run on for ever (/dev/zero), and of a bounded
- * size.
+ * size. As root, only a file root owns that no one else may write: a
+ * configuration runs commands (exec, bind) as root.
  */
 static const char *refusal(const struct stat *st) {
 	if (!S_ISREG(st->st_mode)) {
@@ -162,6 +180,12 @@ static const char *refusal(const struct stat *st) {
 	}
 	if (st->st_size > FW_CONFIG_MAX_BYTES) {
 		return "larger than 1 MiB";
+	}
+	if (geteuid() == 0 && st->st_uid != 0) {
+		return "fairway runs as root, and the file is not root's";
+	}
+	if (geteuid() == 0 && (st->st_mode & (S_IWGRP | S_IWOTH))) {
+		return "fairway runs as root, and others may write the file";
 	}
 	return NULL;
 }

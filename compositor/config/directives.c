@@ -594,6 +594,25 @@ static const struct {
 		{"rule", parse_rule},
 };
 
+bool fw_directives_known(const char *name) {
+	for (size_t i = 0; i < sizeof(directives) / sizeof(*directives); i++) {
+		if (strcmp(name, directives[i].name) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Whether a word could be a misspelt directive: a short lower-case name.
+ * Anything else is not echoed in the error: it may be a line of a file
+ * that is no configuration at all (a password, a key).
+ */
+static bool looks_like_a_name(const char *word) {
+	size_t len = strspn(word, "abcdefghijklmnopqrstuvwxyz0123456789-_");
+	return len > 0 && len <= 24 && word[len] == '\0';
+}
+
 void fw_directives_read(struct parser *parser, const struct line *line) {
 	for (size_t i = 0; i < sizeof(directives) / sizeof(*directives); i++) {
 		if (strcmp(line->words[0], directives[i].name) == 0) {
@@ -601,10 +620,16 @@ void fw_directives_read(struct parser *parser, const struct line *line) {
 			return;
 		}
 	}
-	line_error(parser->config, line,
-			"unknown directive '%s' (bind, unbind, output, keyboard, pointer, "
-			"exec, scheduler, rule)",
-			line->words[0]);
+	if (looks_like_a_name(line->words[0])) {
+		line_error(parser->config, line,
+				"unknown directive '%s' (bind, unbind, output, keyboard, "
+				"pointer, exec, scheduler, rule)",
+				line->words[0]);
+	} else {
+		line_error(parser->config, line,
+				"no directive (bind, unbind, output, keyboard, pointer, exec, "
+				"scheduler, rule) begins this line");
+	}
 }
 
 static void ignore_xkb_log(struct xkb_context *context,

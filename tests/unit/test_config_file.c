@@ -335,6 +335,67 @@ static void test_trailing_blanks(void) {
 	}
 }
 
+/*
+ * A file that is no configuration (--check-config /etc/shadow) gets one
+ * error and no word of it is echoed; in a configuration, a line that
+ * begins with something no directive could be called is not echoed
+ * either, while a misspelt directive still is.
+ */
+static void test_no_echo(void) {
+	struct fw_config *config =
+			parse("s3cret-token\nexec true\nroot:x:0:0\n", false);
+	CHECK_INT(config->error_count, 1);
+	CHECK(strstr(config->errors[0], "cfg:1: not a fairway configuration") ==
+			config->errors[0]);
+	CHECK_INT(config->autostart_count, 0);
+	config_destroy(config);
+	config = parse("\n# comment\nalice:$y$j9T$hash:20228::::::\n", false);
+	CHECK_INT(config->error_count, 1);
+	CHECK(strstr(config->errors[0], "alice") == NULL);
+	config_destroy(config);
+	config = parse("exec true\nfrobnicate now\nroot:x:0:0 tail\n", false);
+	CHECK_INT(config->error_count, 2);
+	CHECK(strstr(config->errors[0], "unknown directive 'frobnicate'") != NULL);
+	CHECK(strstr(config->errors[1], "cfg:3: ") == config->errors[1]);
+	CHECK(strstr(config->errors[1], "root") == NULL);
+	config_destroy(config);
+}
+
+/* As root, only a file root owns and no one else may write. */
+static void test_load_as_root(void) {
+	if (geteuid() != 0) {
+		fprintf(stderr, "not root: ownership checks skipped\n");
+		return;
+	}
+	char path[] = "/tmp/fw-config-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	CHECK(write(fd, "exec true\n", 10) == 10);
+	close(fd);
+	static const struct {
+		uid_t uid;
+		mode_t mode;
+		bool ok;
+	} cases[] = {
+			{0, 0644, true},
+			{0, 0600, true},
+			{0, 0664, false},
+			{0, 0646, false},
+			{65534, 0644, false},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		CHECK(chown(path, cases[i].uid, (gid_t)-1) == 0);
+		CHECK(chmod(path, cases[i].mode) == 0);
+		struct fw_config *config = config_create();
+		CHECK(fw_config_file_load(config, path) == cases[i].ok);
+		if (!cases[i].ok) {
+			CHECK(strstr(config->errors[0], "fairway runs as root") != NULL);
+		}
+		config_destroy(config);
+	}
+	unlink(path);
+}
+
 static void test_load(void) {
 	struct fw_config *config = config_create();
 	CHECK(!fw_config_file_load(config, "/nonexistent/fairway.conf"));
@@ -391,6 +452,8 @@ int main(void) {
 	RUN_TEST(test_errors);
 	RUN_TEST(test_bad_keymap);
 	RUN_TEST(test_trailing_blanks);
+	RUN_TEST(test_no_echo);
+	RUN_TEST(test_load_as_root);
 	RUN_TEST(test_load);
 	return 0;
 }
