@@ -167,9 +167,6 @@ int hints_replay(const char *state_dir);
 /* The same, as_user saying whether to replay with the user's privileges. */
 int hints_replay_as(const char *state_dir, bool as_user);
 
-/* For hints_proc_create: whatever uid, as long as it is one (no setuid). */
-#define HINTS_ANY_UID ((uid_t)-1)
-
 /*
  * Starts tracking a process. Takes pidfd (-1: one is opened here; the
  * caller's, pinned at accept (peer.h), names the peer beyond doubt). Its
