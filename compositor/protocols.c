@@ -1,7 +1,6 @@
 #include "compositor/protocols.h"
-#include "compositor/listener.h"
 #include "compositor/server.h"
-#include "compositor/shell/view.h"
+#include "compositor/shell/activation.h"
 #include <wlr/types/wlr_data_control_v1.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_export_dmabuf_v1.h>
@@ -18,22 +17,11 @@
 #include <wlr/types/wlr_tablet_v2.h>
 #include <wlr/types/wlr_text_input_v3.h>
 #include <wlr/types/wlr_viewporter.h>
-#include <wlr/types/wlr_xdg_activation_v1.h>
 #include <wlr/types/wlr_xdg_foreign_registry.h>
 #include <wlr/types/wlr_xdg_foreign_v1.h>
 #include <wlr/types/wlr_xdg_foreign_v2.h>
 #include <wlr/types/wlr_xdg_output_v1.h>
 #include <wlr/util/log.h>
-
-static void handle_request_activate(struct wl_listener *listener, void *data) {
-	struct fw_server *server =
-			wl_container_of(listener, server, request_activate);
-	struct wlr_xdg_activation_v1_request_activate_event *event = data;
-	struct fw_view *view = fw_view_from_surface(server, event->surface);
-	if (view != NULL) {
-		fw_view_focus(view);
-	}
-}
 
 bool fw_protocols_init(struct fw_server *server) {
 	struct wl_display *display = server->display;
@@ -71,14 +59,7 @@ bool fw_protocols_init(struct fw_server *server) {
 	server->idle = wlr_idle_create(display);
 	server->relative_pointer = wlr_relative_pointer_manager_v1_create(display);
 	server->foreign_toplevel = wlr_foreign_toplevel_manager_v1_create(display);
-	server->xdg_activation = wlr_xdg_activation_v1_create(display);
-	if (server->idle == NULL || server->relative_pointer == NULL ||
-			server->foreign_toplevel == NULL ||
-			server->xdg_activation == NULL) {
-		return false;
-	}
-	fw_listener_connect(&server->request_activate,
-			&server->xdg_activation->events.request_activate,
-			handle_request_activate);
-	return true;
+	server->activation = fw_activation_create(server);
+	return server->idle != NULL && server->relative_pointer != NULL &&
+			server->foreign_toplevel != NULL && server->activation != NULL;
 }

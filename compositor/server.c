@@ -13,6 +13,7 @@
 #include "compositor/sched/ratings.h"
 #include "compositor/sched/sched.h"
 #include "compositor/sched/scheduler_protocol.h"
+#include "compositor/shell/activation.h"
 #include "compositor/shell/decoration.h"
 #include "compositor/shell/layer_shell.h"
 #include "compositor/shell/titlebar.h"
@@ -44,7 +45,6 @@
 #include <wlr/types/wlr_presentation_time.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_server_decoration.h>
-#include <wlr/types/wlr_xdg_activation_v1.h>
 #include <wlr/types/wlr_xdg_decoration_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
@@ -467,7 +467,8 @@ void fw_server_destroy(struct fw_server *server) {
 	fw_xdg_shell_finish(server);
 	fw_layer_shell_finish(server);
 	fw_listener_disconnect(&server->new_xdg_decoration);
-	fw_listener_disconnect(&server->request_activate);
+	fw_activation_destroy(server->activation);
+	server->activation = NULL;
 	/* Before the cursor, layout and outputs they listen to. */
 	fw_idle_destroy(server);
 	fw_lock_destroy(server);

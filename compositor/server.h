@@ -89,8 +89,7 @@ struct fw_server {
 	struct wl_listener new_xdg_decoration;
 	struct wlr_server_decoration_manager *server_decoration;
 	struct wlr_foreign_toplevel_manager_v1 *foreign_toplevel;
-	struct wlr_xdg_activation_v1 *xdg_activation;
-	struct wl_listener request_activate;
+	struct fw_activation *activation; /* shell/activation.h */
 	struct wl_list views; /* fw_view.link, front to back */
 	int cascade; /* next placement offset step */
 	struct wlr_xwayland *xwayland;
