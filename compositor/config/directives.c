@@ -506,12 +506,50 @@ static bool parse_hint(const char *text, struct fw_rule *rule) {
 	return ok;
 }
 
+/*
+ * Whether a rule gives more than a client has by itself: a priority above
+ * 0, or a hint that lowers nice (interactive and output do by default).
+ */
+static bool raises(const struct fw_rule *rule) {
+	if (rule->has_priority && rule->priority > 0) {
+		return true;
+	}
+	if (rule->hint == FW_HINT_CLASS) {
+		return rule->class == RATINGS_INTERACTIVE ||
+				rule->class == RATINGS_OUTPUT;
+	}
+	return rule->hint == FW_HINT_TARGET && !rule->target.keep &&
+			rule->target.set_nice && rule->target.nice < 0;
+}
+
+/*
+ * Whether any client can make the rule match it: an app_id or an X class
+ * is the client's to choose, and so is an executable's path where the
+ * pattern leaves its directory open (any user may put a copy there).
+ */
+static bool matches_chosen_name(const struct fw_rule *rule) {
+	if (rule->match != FW_MATCH_EXE) {
+		return true;
+	}
+	const char *last_slash = strrchr(rule->pattern, '/');
+	return last_slash == NULL ||
+			strcspn(rule->pattern, "*?[") <
+			(size_t)(last_slash - rule->pattern);
+}
+
 static void parse_rule(struct parser *parser, const struct line *line) {
 	struct fw_config *config = parser->config;
-	if (line->count < 4 || line->count % 2 != 0) {
+	/* A last word "spoofable" says the file means what it says. */
+	size_t count = line->count;
+	bool spoofable =
+			count > 2 && strcmp(line->words[count - 1], "spoofable") == 0;
+	if (spoofable) {
+		count--;
+	}
+	if (count < 4 || count % 2 != 0) {
 		line_error(config, line,
 				"usage: rule app_id|class|exe=PATTERN [priority N] [hint "
-				"CLASS|keep|KEY=VALUE,...]");
+				"CLASS|keep|KEY=VALUE,...] [spoofable]");
 		return;
 	}
 	struct fw_rule rule = {.line = line->number};
@@ -535,7 +573,13 @@ static void parse_rule(struct parser *parser, const struct line *line) {
 		line_error(config, line, "empty pattern in '%s'", match);
 		return;
 	}
-	for (size_t i = 2; i < line->count; i += 2) {
+	if (rule.match == FW_MATCH_EXE && eq[1] != '/' && eq[1] != '*') {
+		line_error(config, line,
+				"exe= matches the executable's full path: exe=/usr/bin/NAME, "
+				"or exe=*/NAME for a copy anywhere");
+		return;
+	}
+	for (size_t i = 2; i < count; i += 2) {
 		const char *key = line->words[i], *value = line->words[i + 1];
 		if (strcmp(key, "priority") == 0) {
 			if (!sched_parse_int(value, -20, 20, &rule.priority)) {
@@ -569,6 +613,18 @@ static void parse_rule(struct parser *parser, const struct line *line) {
 		return;
 	}
 	rule.pattern = strdup(eq + 1);
+	if (rule.pattern != NULL && matches_chosen_name(&rule)) {
+		rule.claimable = true;
+		if (raises(&rule) && !spoofable) {
+			line_error(config, line,
+					"any client can claim '%s' (it chooses that name "
+					"itself): a priority above 0 or a hint that lowers nice "
+					"needs 'spoofable' at the end of the rule",
+					match);
+			free(rule.pattern);
+			return;
+		}
+	}
 	struct fw_rule *slot = rule.pattern != NULL
 			? fw_config_grow(&config->rules, &config->rule_count, sizeof(*slot))
 			: NULL;

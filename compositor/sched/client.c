@@ -8,7 +8,8 @@
 #include <wlr/util/log.h>
 
 void fw_client_process_read(struct fw_client_process *process, pid_t pid) {
-	*process = (struct fw_client_process){.pid = pid};
+	fw_client_process_finish(process);
+	process->pid = pid;
 	if (pid <= 0) {
 		return;
 	}
@@ -39,7 +40,13 @@ void fw_client_process_read(struct fw_client_process *process, pid_t pid) {
 		size_t n = strnlen(base, sizeof(process->exe) - 1);
 		memcpy(process->exe, base, n);
 		process->exe[n] = '\0';
+		process->path = strdup(target);
 	}
+}
+
+void fw_client_process_finish(struct fw_client_process *process) {
+	free(process->path);
+	*process = (struct fw_client_process){0};
 }
 
 bool fw_client_identify(struct fw_client *client) {
@@ -94,6 +101,7 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	}
 	wl_list_remove(&client->destroy.link);
 	wl_list_remove(&client->link);
+	fw_client_process_finish(&client->process);
 	free(client);
 }
 

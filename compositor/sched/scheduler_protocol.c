@@ -640,6 +640,12 @@ static void self_handle_lower_priority(struct wl_client *client,
 				priority, stats.client_priority);
 		return;
 	}
+	/* No rule raises it again (app_rules.c). */
+	struct fw_client *record = fw_client_get(client);
+	if (record != NULL) {
+		record->self_lowered = true;
+		record->self_priority = priority;
+	}
 	fw_sched_set_client_priority(sp->server->sched, client, priority);
 	fairway_scheduler_self_v1_send_priority(resource, priority);
 }

@@ -2,11 +2,13 @@
 # Per-application rules keyed on names a client chooses give it nothing it
 # should not have:
 #
-# a. a flooder run through a symlink named Xwayland is not matched by
-#    `rule exe=Xwayland priority 5 hint interactive` (comm and the link's
-#    name are the caller's to choose);
+# a. exe= is the full path: `rule exe=Xwayland ...` is refused, and a
+#    flooder run through a symlink named Xwayland, or copied to a path
+#    ending in /usr/bin/Xwayland, is not matched by exe=/usr/bin/Xwayland
+#    (comm and the link's name are the caller's to choose);
 # b. a client that calls itself by another's app_id gets no priority above
-#    0 and no interactive hint from that app's rule;
+#    0 and no interactive hint from that app's rule, unless the file says
+#    the rule is spoofable;
 # c. a client that a negative app_id rule lowered keeps that priority when
 #    it changes its app_id;
 # d. a priority a client lowered for itself (fairway_scheduler_self_v1) is
@@ -63,26 +65,69 @@ not_raised() {
 	log "$1: pid $2 priority $p, attributes $FW_SEEN"
 }
 
-# a. A symlink named Xwayland.
-mkdir -m 755 "$FW_TMP/bin"
+priority_is() {
+	FW_SEEN="client_priority $(priority_of "$1")"
+	[ "$(priority_of "$1")" = "$2" ]
+}
+# refused TEXT WHAT: --check-config refuses the rule TEXT, saying WHAT.
+refused() {
+	printf '%s\n' "$1" >"$FW_TMP/check.conf"
+	"$FAIRWAY" --check-config "$FW_TMP/check.conf" >"$FW_TMP/check.out" 2>&1 &&
+		fail "--check-config took '$1'"
+	grep -q "$2" "$FW_TMP/check.out" ||
+		fail "--check-config on '$1' said: $(cat "$FW_TMP/check.out")"
+	log "'$1': $(cat "$FW_TMP/check.out")"
+}
+
+# a. exe= is the executable's full path: a name is refused, and neither a
+# symlink named Xwayland nor a copy at a path that ends like Xwayland's
+# matches the real one's, while the path of the executable a rule names
+# does.
+refused 'rule exe=Xwayland priority 5 hint interactive' 'full path'
+mkdir -p -m 755 "$FW_TMP/bin" "$FW_TMP/usr/bin"
 ln -s "$FW_TEST_CLIENT" "$FW_TMP/bin/Xwayland"
-start_with symlink 'rule exe=Xwayland priority 5 hint interactive'
-start_bg nice -n 3 "$FW_TMP/bin/Xwayland" --app-id flooder --color 3060c0 \
-	--size 200x200 >"$FW_TMP/symlink.out" 2>&1
+cp "$FW_TEST_CLIENT" "$FW_TMP/usr/bin/Xwayland"
+cp "$FW_TEST_CLIENT" "$FW_TMP/bin/named"
+start_with symlink "rule exe=/usr/bin/Xwayland priority 5 hint interactive
+rule exe=$FW_TMP/bin/named priority 4"
+start_bg nice -n 3 "$FW_TMP/bin/Xwayland" --color 3060c0 --size 200x200 \
+	>"$FW_TMP/symlink.out" 2>&1
 flooder=$BG_PID
+start_bg nice -n 3 "$FW_TMP/usr/bin/Xwayland" --color 3060c0 --size 200x200 \
+	>"$FW_TMP/copy.out" 2>&1
+copy=$BG_PID
+start_bg "$FW_TMP/bin/named" --color 3060c0 --size 200x200 \
+	>"$FW_TMP/named.out" 2>&1
+named=$BG_PID
 wait_until 20 "the symlinked client mapped" has_line "$FW_TMP/symlink.out" '^mapped'
+wait_until 20 "the copy mapped" has_line "$FW_TMP/copy.out" '^mapped'
+wait_until 20 "client_priority 4 for the executable the rule names" \
+	priority_is "$named" 4
 settled "$flooder"
+settled "$copy"
 not_raised "a symlink named Xwayland" "$flooder"
+not_raised "a copy at */usr/bin/Xwayland" "$copy"
 fw_stop
 
-# b. Another app's app_id.
-start_with claim 'rule app_id=org.example.trusted priority 5 hint interactive'
+# b. Another app's app_id: refused unless the file says any client may
+# claim it; as a file found by itself, the claimer gets nothing; said
+# "spoofable", it gets what the file says.
+rule='rule app_id=org.example.trusted priority 5 hint interactive'
+refused "$rule" spoofable
+start_with claim "$rule"
 start_bg nice -n 3 "$FW_TEST_CLIENT" --app-id org.example.trusted \
 	--color 3060c0 --size 200x200 >"$FW_TMP/claim.out" 2>&1
 claimer=$BG_PID
 wait_until 20 "the claiming client mapped" has_line "$FW_TMP/claim.out" '^mapped'
 settled "$claimer"
 not_raised "an app_id claimed" "$claimer"
+fw_stop
+start_with spoofable "$rule spoofable"
+start_bg "$FW_TEST_CLIENT" --app-id org.example.trusted --color 3060c0 \
+	--size 200x200 >"$FW_TMP/spoofable.out" 2>&1
+said=$BG_PID
+wait_until 20 "client_priority 5 where the file says spoofable" \
+	priority_is "$said" 5
 fw_stop
 
 # c. A new app_id after a negative rule matched.
@@ -93,10 +138,6 @@ mkfifo "$FW_TMP/escape.cmd"
 game=$!
 FW_HELPERS="$FW_HELPERS $game"
 wait_until 20 "the game mapped" has_line "$FW_TMP/escape.out" '^mapped'
-priority_is() {
-	FW_SEEN="client_priority $(priority_of "$1")"
-	[ "$(priority_of "$1")" = "$2" ]
-}
 wait_until 20 "the game lowered to -5" priority_is "$game" -5
 echo "app-id org.example.other" >"$FW_TMP/escape.cmd"
 wait_until 20 "the new app_id handled" has_line "$FW_TMP/escape.out" '^command-requested'

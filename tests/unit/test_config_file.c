@@ -198,25 +198,33 @@ static void test_flags_win(void) {
 
 static void test_rules(void) {
 	struct fw_config *config =
-			parse("rule app_id=org.gnome.* priority 5\n"
-				  "rule exe=make hint background priority -10\n"
-				  "rule class=XTerm hint interactive\n"
-				  "rule exe=mpv hint policy=batch,nice=5,slice_us=0\n"
-				  "rule exe=top hint keep\n",
+			parse("rule app_id=org.gnome.* priority 5 spoofable\n"
+				  "rule exe=/usr/bin/make hint background priority -10\n"
+				  "rule class=XTerm hint interactive spoofable\n"
+				  "rule exe=*/mpv hint policy=batch,nice=5,slice_us=0\n"
+				  "rule exe=/usr/bin/top hint keep\n"
+				  "rule exe=/opt/*/bin/game priority -3\n"
+				  "rule app_id=org.example.* priority -2 hint background\n",
 					true);
-	CHECK_INT(config->rule_count, 5);
+	CHECK_INT(config->rule_count, 7);
 	const struct fw_rule *r = &config->rules[0];
 	CHECK_INT(r->match, FW_MATCH_APP_ID);
 	CHECK_STR(r->pattern, "org.gnome.*");
 	CHECK(r->has_priority && r->priority == 5 && r->hint == FW_HINT_NONE);
+	CHECK(r->claimable);
 	CHECK_INT(r->line, 1);
 	r = &config->rules[1];
 	CHECK_INT(r->match, FW_MATCH_EXE);
 	CHECK(r->has_priority && r->priority == -10);
 	CHECK(r->hint == FW_HINT_CLASS && r->class == RATINGS_BACKGROUND);
+	CHECK(!r->claimable);
 	r = &config->rules[2];
 	CHECK_INT(r->match, FW_MATCH_X_CLASS);
 	CHECK(!r->has_priority && r->class == RATINGS_INTERACTIVE);
+	CHECK(r->claimable);
+	/* A directory left open is anyone's to fill. */
+	CHECK(config->rules[3].claimable && config->rules[5].claimable);
+	CHECK(config->rules[6].claimable && !config->rules[4].claimable);
 	/* A target of its own, in hint-map's words. */
 	r = &config->rules[3];
 	CHECK_INT(r->hint, FW_HINT_TARGET);
@@ -270,10 +278,18 @@ static void test_errors(void) {
 			{"rule title=foot priority 1", "bad match 'title=foot'"},
 			{"rule app_id= priority 1", "empty pattern"},
 			{"rule app_id=foot priority 21", "bad priority '21'"},
-			{"rule exe=foot hint urgent", "bad hint 'urgent'"},
-			{"rule exe=foot hint nice=-30", "bad hint 'nice=-30'"},
-			{"rule exe=foot hint policy=fifo", "bad hint 'policy=fifo'"},
-			{"rule exe=foot nice 3", "unknown rule setting 'nice'"},
+			{"rule exe=/usr/bin/foot hint urgent", "bad hint 'urgent'"},
+			{"rule exe=/usr/bin/foot hint nice=-30", "bad hint 'nice=-30'"},
+			{"rule exe=/usr/bin/foot hint policy=fifo",
+					"bad hint 'policy=fifo'"},
+			{"rule exe=/usr/bin/foot nice 3", "unknown rule setting 'nice'"},
+			{"rule exe=foot priority -1", "exe= matches the executable's full"},
+			{"rule app_id=foot priority 1", "needs 'spoofable'"},
+			{"rule app_id=foot hint interactive", "needs 'spoofable'"},
+			{"rule app_id=foot hint output", "needs 'spoofable'"},
+			{"rule class=XTerm hint nice=-1", "needs 'spoofable'"},
+			{"rule exe=*/foot priority 2", "needs 'spoofable'"},
+			{"rule app_id=foot spoofable", "usage: rule"},
 			{"rule class=XTerm priority 3", "share Xwayland's connection"},
 	};
 	const size_t count = sizeof(cases) / sizeof(*cases);
