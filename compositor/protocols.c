@@ -1,4 +1,5 @@
 #include "compositor/protocols.h"
+#include "compositor/lock/capture.h"
 #include "compositor/server.h"
 #include "compositor/shell/activation.h"
 #include <wlr/types/wlr_data_control_v1.h>
@@ -36,9 +37,18 @@ bool fw_protocols_init(struct fw_server *server) {
 	ok = ok && wlr_pointer_constraints_v1_create(display) != NULL;
 	ok = ok && wlr_input_method_manager_v2_create(display) != NULL;
 	ok = ok && wlr_text_input_manager_v3_create(display) != NULL;
-	ok = ok && wlr_export_dmabuf_manager_v1_create(display) != NULL;
-	ok = ok && wlr_screencopy_manager_v1_create(display) != NULL;
-	ok = ok && wlr_data_control_manager_v1_create(display) != NULL;
+	struct wlr_export_dmabuf_manager_v1 *export_dmabuf =
+			wlr_export_dmabuf_manager_v1_create(display);
+	struct wlr_screencopy_manager_v1 *screencopy =
+			wlr_screencopy_manager_v1_create(display);
+	struct wlr_data_control_manager_v1 *data_control =
+			wlr_data_control_manager_v1_create(display);
+	ok = ok && export_dmabuf != NULL && screencopy != NULL &&
+			data_control != NULL;
+	/* What reads the screen and the clipboard stops while locked. */
+	ok = ok &&
+			(server->capture = fw_capture_create(
+					 server, screencopy, export_dmabuf)) != NULL;
 	ok = ok && wlr_primary_selection_v1_device_manager_create(display) != NULL;
 	ok = ok && wlr_viewporter_create(display) != NULL;
 	ok = ok && wlr_keyboard_shortcuts_inhibit_v1_create(display) != NULL;

@@ -1,9 +1,11 @@
 #include "compositor/server.h"
 #include "compositor/config/config_apply.h"
 #include "compositor/demo.h"
+#include "compositor/globals.h"
 #include "compositor/input/cursor.h"
 #include "compositor/input/seat.h"
 #include "compositor/listener.h"
+#include "compositor/lock/capture.h"
 #include "compositor/lock/idle.h"
 #include "compositor/lock/lock.h"
 #include "compositor/output/frame_schedule.h"
@@ -280,6 +282,7 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 	if (!fw_protocols_init(server)) {
 		goto error;
 	}
+	fw_globals_init(server);
 	if (!fw_lock_create(server) || !fw_idle_create(server)) {
 		wlr_log(WLR_ERROR, "Cannot create the session lock or idle globals");
 		goto error;
@@ -391,8 +394,8 @@ bool fw_server_start(struct fw_server *server) {
 		fw_ratings_add_output(server->ratings, output->wlr_output);
 	}
 	/* Without it fairway runs on; only fairway-top has nothing to show. */
-	server->scheduler_protocol =
-			fw_scheduler_protocol_create(server, fw_view_app_ids);
+	server->scheduler_protocol = fw_scheduler_protocol_create(
+			server, &server->config.sched, fw_view_app_ids);
 	wlr_log(WLR_INFO, "Running on WAYLAND_DISPLAY=%s DISPLAY=%s", socket_name,
 			server->xwayland != NULL ? server->xwayland->display_name : "");
 
@@ -456,6 +459,7 @@ void fw_server_destroy(struct fw_server *server) {
 		/* What clients' resources left to free later (keyboard.c). */
 		wl_event_loop_dispatch_idle(server->loop);
 	}
+	fw_globals_finish(server);
 	fw_scheduler_protocol_destroy(server->scheduler_protocol);
 	server->scheduler_protocol = NULL;
 	fw_spawn_wait_group(server->child_pid);
@@ -472,6 +476,8 @@ void fw_server_destroy(struct fw_server *server) {
 	/* Before the cursor, layout and outputs they listen to. */
 	fw_idle_destroy(server);
 	fw_lock_destroy(server);
+	fw_capture_destroy(server->capture);
+	server->capture = NULL;
 	fw_output_finish(server);
 	fw_cursor_finish(server);
 	fw_seat_finish(server);

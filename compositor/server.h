@@ -132,6 +132,7 @@ struct fw_server {
 	struct wlr_idle *idle;
 	struct fw_idle *idle_policy; /* idle.c: inhibitors, ext-idle-notify */
 	struct fw_lock *lock; /* lock.c: session lock, input inhibitor */
+	struct fw_capture *capture; /* lock/capture.c */
 
 	/* sched/ */
 	struct fw_sched *sched; /* the socket, the gate, the run loop */

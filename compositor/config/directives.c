@@ -428,8 +428,58 @@ static void parse_exec(struct parser *parser, const struct line *line) {
 	*slot = command;
 }
 
+/* Adds a copy of word to *list; false when out of memory. */
+static bool add_word(char ***list, size_t *count, const char *word) {
+	char *copy = strdup(word);
+	char **slot =
+			copy != NULL ? fw_config_grow(list, count, sizeof(*slot)) : NULL;
+	if (slot == NULL) {
+		free(copy);
+		return false;
+	}
+	*slot = copy;
+	return true;
+}
+
+/*
+ * scheduler manager PATH... | none: the executables, by full path, whose
+ * clients are shown fairway_scheduler_manager_v1. A later line replaces
+ * an earlier one.
+ */
+static void parse_manager(struct fw_config *config, const struct line *line) {
+	struct fw_sched_config *sched = &config->sched;
+	for (size_t i = 0; i < sched->manager_exe_count; i++) {
+		free(sched->manager_exes[i]);
+	}
+	free(sched->manager_exes);
+	sched->manager_exes = NULL;
+	sched->manager_exe_count = 0;
+	sched->manager_exes_set = true;
+	if (line->count == 3 && strcmp(line->words[2], "none") == 0) {
+		return;
+	}
+	for (size_t i = 2; i < line->count; i++) {
+		const char *path = line->words[i];
+		if (path[0] != '/' || strpbrk(path, "*?[") != NULL) {
+			line_error(config, line,
+					"scheduler manager takes executables by their full "
+					"path, with no pattern: '%s'",
+					path);
+			return;
+		}
+		if (!add_word(&sched->manager_exes, &sched->manager_exe_count, path)) {
+			line_error(config, line, "out of memory");
+			return;
+		}
+	}
+}
+
 static void parse_scheduler(struct parser *parser, const struct line *line) {
 	struct fw_config *config = parser->config;
+	if (line->count >= 3 && strcmp(line->words[1], "manager") == 0) {
+		parse_manager(config, line);
+		return;
+	}
 	if (line->count != 3) {
 		line_error(config, line, "usage: scheduler SETTING VALUE");
 		return;
@@ -452,7 +502,7 @@ static void parse_scheduler(struct parser *parser, const struct line *line) {
 	if (strcmp(key, "hint-map") != 0) {
 		line_error(config, line,
 				"unknown scheduler setting '%s' (interval, max-slice, "
-				"hint-map)",
+				"hint-map, manager)",
 				key);
 		return;
 	}
@@ -636,6 +686,30 @@ static void parse_rule(struct parser *parser, const struct line *line) {
 	*slot = rule;
 }
 
+/* sandbox allow GLOBAL...: privileged globals sandboxed clients see too. */
+static void parse_sandbox(struct parser *parser, const struct line *line) {
+	struct fw_config *config = parser->config;
+	if (line->count < 3 || strcmp(line->words[1], "allow") != 0) {
+		line_error(config, line, "usage: sandbox allow GLOBAL...");
+		return;
+	}
+	for (size_t i = 2; i < line->count; i++) {
+		const char *name = line->words[i];
+		if (!fw_config_privileged_global(name)) {
+			line_error(config, line,
+					"'%s' is no privileged global (a sandboxed client sees "
+					"the others anyway)",
+					name);
+			return;
+		}
+		if (!add_word(&config->sandbox_allow, &config->sandbox_allow_count,
+					name)) {
+			line_error(config, line, "out of memory");
+			return;
+		}
+	}
+}
+
 static const struct {
 	const char *name;
 	void (*parse)(struct parser *parser, const struct line *line);
@@ -648,6 +722,7 @@ static const struct {
 		{"exec", parse_exec},
 		{"scheduler", parse_scheduler},
 		{"rule", parse_rule},
+		{"sandbox", parse_sandbox},
 };
 
 bool fw_directives_known(const char *name) {
@@ -679,12 +754,12 @@ void fw_directives_read(struct parser *parser, const struct line *line) {
 	if (looks_like_a_name(line->words[0])) {
 		line_error(parser->config, line,
 				"unknown directive '%s' (bind, unbind, output, keyboard, "
-				"pointer, exec, scheduler, rule)",
+				"pointer, exec, scheduler, rule, sandbox)",
 				line->words[0]);
 	} else {
 		line_error(parser->config, line,
 				"no directive (bind, unbind, output, keyboard, pointer, exec, "
-				"scheduler, rule) begins this line");
+				"scheduler, rule, sandbox) begins this line");
 	}
 }
 

@@ -56,6 +56,8 @@ struct fw_client {
 	 * whatever name it takes after.
 	 */
 	bool *kept_rules;
+	/* fw_client_sandboxed's answer, once its process is known. */
+	bool sandbox_known, sandboxed;
 	/* scheduler_protocol.c: it lowered its own priority, to this. */
 	bool self_lowered;
 	int self_priority;
@@ -122,6 +124,12 @@ bool fw_client_is_xwayland(struct wl_client *client);
 bool fw_client_identify(struct fw_client *client);
 /* A pidfd of its known process for the caller to keep, or -1. */
 int fw_client_dup_pidfd(const struct fw_client *client);
+/*
+ * Whether the client runs in a sandbox (Flatpak's /.flatpak-info in its
+ * process's root), read once its process is known; true for NULL and for
+ * a client whose root cannot be read.
+ */
+bool fw_client_sandboxed(struct fw_client *client);
 
 /*
  * Reads what process pid is called from /proc: "" (and no path) where it

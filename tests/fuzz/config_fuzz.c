@@ -33,8 +33,8 @@ static int count_lines(const char *text) {
 
 /* Whether the first line with words starts with no directive's name. */
 static bool starts_with_no_directive(const char *text) {
-	static const char *const names[] = {"bind", "unbind", "output",
-			"keyboard", "pointer", "exec", "scheduler", "rule"};
+	static const char *const names[] = {"bind", "unbind", "output", "keyboard",
+			"pointer", "exec", "scheduler", "rule", "sandbox"};
 	const char *p = text;
 	for (;;) {
 		p += strspn(p, " \t\r\n");

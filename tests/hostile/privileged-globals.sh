@@ -5,10 +5,14 @@
 # 1. a client in a Flatpak sandbox (/.flatpak-info in its root,
 #    fw-flatpak-run.sh) is shown none of them, while one outside is;
 # 2. while the session is locked, the clipboard cannot be read through
-#    data-control (wl-paste) and the screen cannot be copied (grim), and
-#    both work again once it is unlocked.
+#    data-control (wl-paste) and the screen cannot be copied (grim), not
+#    even by a client that bound screencopy before the lock
+#    (fw-test-capture), and all of it works again once it is unlocked,
+#    with the clipboard as it was;
+# 3. "sandbox allow" in the configuration shows a sandboxed client the
+#    globals it names, and only those.
 . "$FW_TESTS_DIR/lib.sh"
-: "${FW_TEST_LOCKER:?}" "${FW_FLATPAK_RUN:?}"
+: "${FW_TEST_LOCKER:?}" "${FW_FLATPAK_RUN:?}" "${FW_TEST_CAPTURE:?}"
 need_prog wayland-info
 need_prog wl-copy
 need_prog wl-paste
@@ -55,6 +59,13 @@ pasted() {
 	[ "$FW_SEEN" = "$secret" ]
 }
 wait_until 20 "the clipboard to hold the secret" pasted
+mkfifo "$FW_TMP/capture.cmd"
+"$FW_TEST_CAPTURE" <>"$FW_TMP/capture.cmd" >"$FW_TMP/capture.out" \
+	2>"$FW_TMP/capture.err" &
+FW_HELPERS="$FW_HELPERS $!"
+wait_until 20 "the capturing client bound" has_line "$FW_TMP/capture.out" '^bound'
+echo capture >"$FW_TMP/capture.cmd"
+wait_until 20 "a capture before the lock" has_line "$FW_TMP/capture.out" '^ready'
 mkfifo "$FW_TMP/locker.cmd"
 "$FW_TEST_LOCKER" --color 30c060 <>"$FW_TMP/locker.cmd" >"$FW_TMP/locker.out" \
 	2>"$FW_TMP/locker.err" &
@@ -65,9 +76,36 @@ grep -q "$secret" "$FW_TMP/locked.paste" &&
 	fail "wl-paste read the clipboard while locked"
 timeout 10 grim -t ppm "$FW_TMP/locked.ppm" >"$FW_TMP/locked.grim" 2>&1 &&
 	fail "grim copied the screen while locked"
+# answered N: a line past the first N of its answers; FW_SEEN, the last.
+answered() {
+	seen=$(cat "$FW_TMP/capture.out")
+	FW_SEEN=$(printf '%s\n' "$seen" | tail -n 1)
+	[ "$(printf '%s\n' "$seen" | wc -l)" -gt "$1" ]
+}
+n=$(wc -l <"$FW_TMP/capture.out")
+echo capture >"$FW_TMP/capture.cmd"
+wait_until 20 "the bound client's capture answered" answered "$n"
+[ "$FW_SEEN" = failed ] ||
+	fail "a client bound before the lock captured the screen while locked: $FW_SEEN"
 log "locked: wl-paste said '$(head -c 100 "$FW_TMP/locked.paste")', grim $(head -c 100 "$FW_TMP/locked.grim")"
 echo unlock >"$FW_TMP/locker.cmd"
 wait_until 20 "the session unlocked" has_line "$FW_TMP/locker.out" '^unlocked'
 wait_until 20 "the clipboard back after the unlock" pasted
 screenshot || fail "grim failed after the unlock"
+n=$(wc -l <"$FW_TMP/capture.out")
+echo capture >"$FW_TMP/capture.cmd"
+wait_until 20 "the bound client's capture after the unlock" answered "$n"
+[ "$FW_SEEN" = ready ] || fail "the bound client cannot capture after the unlock: $FW_SEEN"
+fw_stop
+
+# 3. What the configuration lets a sandbox have.
+echo "sandbox allow zwlr_screencopy_manager_v1 zwlr_gamma_control_manager_v1" \
+	>"$XDG_CONFIG_HOME/fairway/config"
+fw_start --no-xwayland
+"$FW_FLATPAK_RUN" wayland-info >"$FW_TMP/allowed.info" 2>&1 ||
+	fail "wayland-info in a sandbox failed: $(tail -n 3 "$FW_TMP/allowed.info")"
+allowed=$(shown "$FW_TMP/allowed.info" | tr '\n' ' ')
+[ "$allowed" = "zwlr_screencopy_manager_v1 zwlr_gamma_control_manager_v1 " ] ||
+	fail "with sandbox allow, a sandboxed client is shown: $allowed"
+log "sandbox allow: $allowed"
 pass
