@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <xkbcommon/xkbcommon.h>
 
@@ -167,14 +168,22 @@ bool fw_config_file_parse(
 	return config->error_count == errors_before;
 }
 
+/* /dev/null: no configuration at all (--config /dev/null), read as "". */
+static bool is_dev_null(const struct stat *st) {
+	return S_ISCHR(st->st_mode) && st->st_rdev == makedev(1, 3);
+}
+
 /*
  * Why fairway will not read the file it opened, or NULL. Never anything
- * but a regular file, which cannot block (a fifo would stop the event
- * loop on a reload) nor run on for ever (/dev/zero), and of a bounded
- * size. As root, only a file root owns that no one else may write: a
- * configuration runs commands (exec, bind) as root.
+ * but a regular file (or /dev/null), which cannot block (a fifo would
+ * stop the event loop on a reload) nor run on for ever (/dev/zero), and
+ * of a bounded size. As root, only a file root owns that no one else may
+ * write: a configuration runs commands (exec, bind) as root.
  */
 static const char *refusal(const struct stat *st) {
+	if (is_dev_null(st)) {
+		return NULL;
+	}
 	if (!S_ISREG(st->st_mode)) {
 		return "not a regular file";
 	}

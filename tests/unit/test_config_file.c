@@ -446,6 +446,13 @@ static void test_load(void) {
 	CHECK(strstr(config->errors[0], "not a regular file") != NULL);
 	config_destroy(config);
 
+	/* /dev/null is no configuration at all, not a refused one. */
+	config = config_create();
+	CHECK(fw_config_file_load(config, "/dev/null"));
+	CHECK_INT(config->error_count, 0);
+	CHECK_INT(config->binding_count, 4);
+	config_destroy(config);
+
 	/* Nor one past FW_CONFIG_MAX_BYTES. */
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	CHECK(fd >= 0);
