@@ -1,7 +1,7 @@
 #include "compositor/protocols.h"
-#include "compositor/listener.h"
+#include "compositor/lock/capture.h"
 #include "compositor/server.h"
-#include "compositor/shell/view.h"
+#include "compositor/shell/activation.h"
 #include <wlr/types/wlr_data_control_v1.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_export_dmabuf_v1.h>
@@ -15,22 +15,11 @@
 #include <wlr/types/wlr_screencopy_v1.h>
 #include <wlr/types/wlr_tablet_v2.h>
 #include <wlr/types/wlr_viewporter.h>
-#include <wlr/types/wlr_xdg_activation_v1.h>
 #include <wlr/types/wlr_xdg_foreign_registry.h>
 #include <wlr/types/wlr_xdg_foreign_v1.h>
 #include <wlr/types/wlr_xdg_foreign_v2.h>
 #include <wlr/types/wlr_xdg_output_v1.h>
 #include <wlr/util/log.h>
-
-static void handle_request_activate(struct wl_listener *listener, void *data) {
-	struct fw_server *server =
-			wl_container_of(listener, server, request_activate);
-	struct wlr_xdg_activation_v1_request_activate_event *event = data;
-	struct fw_view *view = fw_view_from_surface(server, event->surface);
-	if (view != NULL) {
-		fw_view_focus(view);
-	}
-}
 
 bool fw_protocols_init(struct fw_server *server) {
 	struct wl_display *display = server->display;
@@ -42,9 +31,18 @@ bool fw_protocols_init(struct fw_server *server) {
 			wlr_xdg_output_manager_v1_create(display, server->output_layout) !=
 					NULL;
 	ok = ok && wlr_tablet_v2_create(display) != NULL;
-	ok = ok && wlr_export_dmabuf_manager_v1_create(display) != NULL;
-	ok = ok && wlr_screencopy_manager_v1_create(display) != NULL;
-	ok = ok && wlr_data_control_manager_v1_create(display) != NULL;
+	struct wlr_export_dmabuf_manager_v1 *export_dmabuf =
+			wlr_export_dmabuf_manager_v1_create(display);
+	struct wlr_screencopy_manager_v1 *screencopy =
+			wlr_screencopy_manager_v1_create(display);
+	struct wlr_data_control_manager_v1 *data_control =
+			wlr_data_control_manager_v1_create(display);
+	ok = ok && export_dmabuf != NULL && screencopy != NULL &&
+			data_control != NULL;
+	/* What reads the screen and the clipboard stops while locked. */
+	ok = ok &&
+			(server->capture = fw_capture_create(
+					 server, screencopy, export_dmabuf)) != NULL;
 	ok = ok && wlr_primary_selection_v1_device_manager_create(display) != NULL;
 	ok = ok && wlr_viewporter_create(display) != NULL;
 	ok = ok && wlr_keyboard_shortcuts_inhibit_v1_create(display) != NULL;
@@ -65,14 +63,7 @@ bool fw_protocols_init(struct fw_server *server) {
 	server->idle = wlr_idle_create(display);
 	server->relative_pointer = wlr_relative_pointer_manager_v1_create(display);
 	server->foreign_toplevel = wlr_foreign_toplevel_manager_v1_create(display);
-	server->xdg_activation = wlr_xdg_activation_v1_create(display);
-	if (server->idle == NULL || server->relative_pointer == NULL ||
-			server->foreign_toplevel == NULL ||
-			server->xdg_activation == NULL) {
-		return false;
-	}
-	fw_listener_connect(&server->request_activate,
-			&server->xdg_activation->events.request_activate,
-			handle_request_activate);
-	return true;
+	server->activation = fw_activation_create(server);
+	return server->idle != NULL && server->relative_pointer != NULL &&
+			server->foreign_toplevel != NULL && server->activation != NULL;
 }

@@ -1,11 +1,13 @@
 #include "compositor/server.h"
 #include "compositor/config/config_apply.h"
 #include "compositor/demo.h"
+#include "compositor/globals.h"
 #include "compositor/input/cursor.h"
 #include "compositor/input/pointer_constraints.h"
 #include "compositor/input/seat.h"
 #include "compositor/input/text_input.h"
 #include "compositor/listener.h"
+#include "compositor/lock/capture.h"
 #include "compositor/lock/idle.h"
 #include "compositor/lock/lock.h"
 #include "compositor/output/frame_schedule.h"
@@ -16,6 +18,7 @@
 #include "compositor/sched/ratings.h"
 #include "compositor/sched/sched.h"
 #include "compositor/sched/scheduler_protocol.h"
+#include "compositor/shell/activation.h"
 #include "compositor/shell/decoration.h"
 #include "compositor/shell/layer_shell.h"
 #include "compositor/shell/titlebar.h"
@@ -47,7 +50,6 @@
 #include <wlr/types/wlr_presentation_time.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_server_decoration.h>
-#include <wlr/types/wlr_xdg_activation_v1.h>
 #include <wlr/types/wlr_xdg_decoration_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
@@ -288,6 +290,7 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 	if (!fw_protocols_init(server)) {
 		goto error;
 	}
+	fw_globals_init(server);
 	if (!fw_lock_create(server) || !fw_idle_create(server)) {
 		wlr_log(WLR_ERROR, "Cannot create the session lock or idle globals");
 		goto error;
@@ -406,8 +409,8 @@ bool fw_server_start(struct fw_server *server) {
 		fw_ratings_add_output(server->ratings, output->wlr_output);
 	}
 	/* Without it fairway runs on; only fairway-top has nothing to show. */
-	server->scheduler_protocol =
-			fw_scheduler_protocol_create(server, fw_view_app_ids);
+	server->scheduler_protocol = fw_scheduler_protocol_create(
+			server, &server->config.sched, fw_view_app_ids);
 	wlr_log(WLR_INFO, "Running on WAYLAND_DISPLAY=%s DISPLAY=%s", socket_name,
 			server->xwayland != NULL ? server->xwayland->display_name : "");
 
@@ -471,6 +474,7 @@ void fw_server_destroy(struct fw_server *server) {
 		/* What clients' resources left to free later (keyboard.c). */
 		wl_event_loop_dispatch_idle(server->loop);
 	}
+	fw_globals_finish(server);
 	fw_scheduler_protocol_destroy(server->scheduler_protocol);
 	server->scheduler_protocol = NULL;
 	fw_spawn_wait_group(server->child_pid);
@@ -482,10 +486,13 @@ void fw_server_destroy(struct fw_server *server) {
 	fw_xdg_shell_finish(server);
 	fw_layer_shell_finish(server);
 	fw_listener_disconnect(&server->new_xdg_decoration);
-	fw_listener_disconnect(&server->request_activate);
+	fw_activation_destroy(server->activation);
+	server->activation = NULL;
 	/* Before the cursor, layout and outputs they listen to. */
 	fw_idle_destroy(server);
 	fw_lock_destroy(server);
+	fw_capture_destroy(server->capture);
+	server->capture = NULL;
 	fw_output_finish(server);
 	fw_decoration_finish(server);
 	fw_protocol_checks_destroy(server->protocol_checks);

@@ -96,8 +96,7 @@ struct fw_server {
 	struct wlr_server_decoration_manager *server_decoration;
 	struct fw_decorations *decorations; /* decoration.c */
 	struct wlr_foreign_toplevel_manager_v1 *foreign_toplevel;
-	struct wlr_xdg_activation_v1 *xdg_activation;
-	struct wl_listener request_activate;
+	struct fw_activation *activation; /* shell/activation.h */
 	struct wl_list views; /* fw_view.link, front to back */
 	int cascade; /* next placement offset step */
 	struct wlr_xwayland *xwayland;
@@ -152,6 +151,7 @@ struct fw_server {
 	struct wlr_idle *idle;
 	struct fw_idle *idle_policy; /* idle.c: inhibitors, ext-idle-notify */
 	struct fw_lock *lock; /* lock.c: session lock, input inhibitor */
+	struct fw_capture *capture; /* lock/capture.c */
 
 	/* sched/ */
 	struct fw_sched *sched; /* the socket, the gate, the run loop */

@@ -95,7 +95,7 @@ pid_t fw_spawn(char *const argv[]) {
 	return pid;
 }
 
-bool fw_spawn_shell(const char *command) {
+bool fw_spawn_shell(const char *command, const char *activation_token) {
 	pid_t pid = fork();
 	if (pid < 0) {
 		wlr_log_errno(WLR_ERROR, "fork failed");
@@ -107,6 +107,12 @@ bool fw_spawn_shell(const char *command) {
 		/* The grandchild is reparented to init: we never reap it. */
 		pid_t grandchild = fork();
 		if (grandchild == 0) {
+			/* Its own token, or none: never one fairway was given. */
+			if (activation_token != NULL) {
+				setenv("XDG_ACTIVATION_TOKEN", activation_token, 1);
+			} else {
+				unsetenv("XDG_ACTIVATION_TOKEN");
+			}
 			execl("/bin/sh", "/bin/sh", "-c", command, (char *)NULL);
 			_exit(127);
 		}

@@ -12,8 +12,11 @@ void fw_spawn_init(void);
 
 /* Starts argv in its own process group; returns its pid or -1. */
 pid_t fw_spawn(char *const argv[]);
-/* Starts a shell command line detached from us (double fork). */
-bool fw_spawn_shell(const char *command);
+/*
+ * Starts a shell command line detached from us (double fork), with
+ * activation_token (NULL: none) as its $XDG_ACTIVATION_TOKEN.
+ */
+bool fw_spawn_shell(const char *command, const char *activation_token);
 
 /* Reaps pid, killing its process group if it outlives a grace period. */
 void fw_spawn_wait_group(pid_t pid);

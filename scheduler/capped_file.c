@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct capped_file {
@@ -15,9 +16,60 @@ struct capped_file {
 	unsigned rotations;
 };
 
+/* Why an existing file is not one to write over, or NULL. */
+static const char *foreign(const struct stat *st) {
+	if (!S_ISREG(st->st_mode)) {
+		return "not a regular file";
+	}
+	if (st->st_uid != geteuid()) {
+		return "owned by another user";
+	}
+	if (st->st_nlink != 1) {
+		return "it has other links";
+	}
+	return NULL;
+}
+
+/*
+ * Opens path to write from its start. fairway may run as root and the
+ * path may lie where others write (/tmp, a user's directory), so: never
+ * through a symlink, never a fifo or a device (not even opened: a fifo
+ * would block, a device act), and an existing file only if it is a
+ * regular file of fairway's uid with one link, which is then truncated.
+ * NULL with errno, and the reason logged, otherwise.
+ */
 static FILE *open_out(const char *path) {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
+	struct stat st;
+	const char *why = NULL;
+	if (lstat(path, &st) == 0) {
+		why = S_ISLNK(st.st_mode) ? "a symbolic link" : foreign(&st);
+	}
+	int fd = -1;
+	if (why == NULL) {
+		fd = open(path,
+				O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+						O_CLOEXEC,
+				0600);
+		if (fd < 0 && errno == ELOOP) {
+			why = "a symbolic link";
+		} else if (fd < 0) {
+			return NULL;
+		} else if (fstat(fd, &st) != 0) {
+			why = strerror(errno);
+		} else {
+			/* Checked again on what was opened: it may have changed. */
+			why = foreign(&st);
+		}
+	}
+	if (why == NULL && (ftruncate(fd, 0) != 0 || fcntl(fd, F_SETFL, 0) != 0)) {
+		why = strerror(errno);
+	}
+	if (why != NULL) {
+		sched_log(SCHED_LOG_ERROR, "refusing to write %s: %s", path, why);
+		if (fd >= 0) {
+			close(fd);
+		}
+		errno = EPERM;
 		return NULL;
 	}
 	FILE *out = fdopen(fd, "w");

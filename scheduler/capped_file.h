@@ -13,7 +13,11 @@
  */
 struct capped_file;
 
-/* Creates (or truncates) path; NULL with errno if it cannot be. */
+/*
+ * Creates path, mode 0600, or truncates it if it is a regular file of
+ * fairway's uid with one link; never a symlink, a fifo, a device or
+ * another user's file (logged). NULL with errno if it cannot be.
+ */
 struct capped_file *capped_file_open(const char *path, size_t cap);
 /* Flushes and closes. Accepts NULL. */
 void capped_file_close(struct capped_file *file);

@@ -1,6 +1,7 @@
 #include "scheduler/hints.h"
 #include "scheduler/log.h"
 #include "scheduler/peer.h"
+#include "scheduler/privilege.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <sched.h>
@@ -12,17 +13,24 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* The lowest nice fairway may give pid's threads (20: none below theirs). */
-static int lowest_nice(struct hints *hints, pid_t pid) {
-	if (hints->cap_sys_nice) {
-		return -20;
-	}
-	/* Without the capability the target's own RLIMIT_NICE decides. */
+/* The lowest nice pid's own RLIMIT_NICE allows (20: none below theirs). */
+static int rlimit_nice_floor(pid_t pid) {
 	struct rlimit lim;
 	if (prlimit(pid, RLIMIT_NICE, NULL, &lim) != 0 || lim.rlim_cur == 0) {
 		return 20;
 	}
 	return 20 - (int)(lim.rlim_cur > 40 ? 40 : lim.rlim_cur);
+}
+
+/* The lowest nice fairway may give pid's threads. */
+static int lowest_nice(struct hints *hints, pid_t pid) {
+	return hints->cap_sys_nice ? -20 : rlimit_nice_floor(pid);
+}
+
+/* The lowest nice from which a restore could bring a thread back. */
+static int lowest_undoable_nice(struct hints *hints, pid_t pid) {
+	return hints->undo_as_user ? rlimit_nice_floor(pid)
+							   : lowest_nice(hints, pid);
 }
 
 static void compute_target(struct hints_proc *proc,
@@ -34,8 +42,9 @@ static void compute_target(struct hints_proc *proc,
 		return;
 	}
 	int floor = lowest_nice(hints, proc->pid);
-	/* What a raised nice and SCHED_IDLE both need to be undone. */
-	bool restorable = floor <= orig->nice;
+	/* What a raised nice and SCHED_IDLE both need to be undone, by a
+	 * restore here or by a journal's replay after a crash. */
+	bool restorable = lowest_undoable_nice(hints, proc->pid) <= orig->nice;
 	out->policy = target->policy;
 	if (out->policy == SCHED_IDLE && !restorable) {
 		/* The kernel lets a thread leave SCHED_IDLE only for a nice
@@ -313,6 +322,7 @@ struct hints *hints_create(
 	wl_list_init(&hints->procs);
 	hint_kernel_probe(&hints->kernel);
 	hints->cap_sys_nice = hint_have_cap_sys_nice();
+	hints->undo_as_user = privilege_beyond_user();
 	struct rlimit lim = {0};
 	getrlimit(RLIMIT_NICE, &lim);
 	if (config->mode == HINTS_ON) {
@@ -575,18 +585,40 @@ static void restore_entry(const struct hint_journal_entry *entry, void *data) {
 	}
 }
 
-int hints_replay(const char *state_dir) {
+int hints_replay_as(const char *state_dir, bool as_user) {
 	if (state_dir == NULL) {
 		return 0;
+	}
+	struct privilege_saved saved;
+	if (as_user) {
+		if (!privilege_drop_nice(&saved)) {
+			sched_log(SCHED_LOG_ERROR,
+					"hints: journals in %s not replayed: they must be with "
+					"the user's privileges only, and CAP_SYS_NICE could not "
+					"be dropped",
+					state_dir);
+			return -1;
+		}
+		sched_log(SCHED_LOG_INFO,
+				"hints: journals in %s, which the user's processes may "
+				"write, are replayed with the user's privileges only",
+				state_dir);
 	}
 	struct hint_kernel info;
 	hint_kernel_probe(&info);
 	int count = hint_journal_replay(state_dir, restore_entry, &info);
+	if (as_user) {
+		privilege_restore(&saved);
+	}
 	if (count > 0) {
 		sched_log(SCHED_LOG_INFO,
 				"hints: restored %d thread(s) from an old journal", count);
 	}
 	return count;
+}
+
+int hints_replay(const char *state_dir) {
+	return hints_replay_as(state_dir, privilege_beyond_user());
 }
 
 void hints_set_targets(struct hints *hints,

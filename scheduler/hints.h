@@ -123,6 +123,12 @@ struct hints_proc {
 struct hints {
 	struct hints_config config;
 	bool cap_sys_nice;
+	/*
+	 * The journal is replayed with the user's privileges only
+	 * (privilege.h): no change is made that those could not undo after
+	 * a crash (SCHED_IDLE, a raised nice), whatever fairway may do now.
+	 */
+	bool undo_as_user;
 	/* What the kernel takes (hint_attr.h): probed, then learnt. */
 	struct hint_kernel kernel;
 	struct hint_journal *journal; /* NULL: none (dry-run, no runtime dir) */
@@ -151,11 +157,15 @@ void hints_destroy(struct hints *hints);
  * Restores what crashed fairways left in state_dir; entries replayed, or
  * -1 if the directory is refused. Only fairway's own journals are read,
  * and an entry only restores what fairway could have changed (hints.c).
+ * Where fairway holds privilege its user does not (privilege.h), the
+ * directory is one the user's processes may write, and the journals are
+ * replayed with the user's privileges only: CAP_SYS_NICE is dropped
+ * meanwhile, so the kernel lets an entry do what the user could and no
+ * more.
  */
 int hints_replay(const char *state_dir);
-
-/* For hints_proc_create: whatever uid, as long as it is one (no setuid). */
-#define HINTS_ANY_UID ((uid_t)-1)
+/* The same, as_user saying whether to replay with the user's privileges. */
+int hints_replay_as(const char *state_dir, bool as_user);
 
 /*
  * Starts tracking a process. Takes pidfd (-1: one is opened here; the

@@ -1,5 +1,6 @@
 #include "scheduler/peer.h"
 #include "scheduler/log.h"
+#include "scheduler/unix_peers.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -172,6 +173,55 @@ bool peer_pin_socket(struct peer *peer, int fd, uint64_t accepted_ticks) {
 		pidfd = -1; /* before 6.5: pidfd_open and the start time */
 	}
 	return peer_pin_pid(peer, cred.pid, cred.uid, pidfd, accepted_ticks);
+}
+
+bool peer_pin_x_client(
+		struct peer *peer, pid_t pid, const struct peer *xwayland) {
+	peer_finish(peer);
+	const char *why = NULL;
+	int pidfd = -1;
+	uint64_t start = 0;
+	if (xwayland->pidfd < 0) {
+		why = "Xwayland itself is not pinned";
+	} else if (pid <= 0 || pid == getpid() || pid == xwayland->pid) {
+		why = "not an X client's pid";
+	} else if ((pidfd = (int)syscall(SYS_pidfd_open, pid, 0)) < 0 ||
+			!peer_start_time(pid, pid, &start)) {
+		why = "gone";
+	} else if (!peer_uids_are(pid, xwayland->uid)) {
+		why = "its real, effective and saved uids are not all Xwayland's";
+	} else {
+		switch (unix_peers_connected(pid, xwayland->pid)) {
+		case UNIX_PEERS_YES:
+			break;
+		case UNIX_PEERS_NO:
+			why = "it holds no connection to Xwayland";
+			break;
+		case UNIX_PEERS_UNKNOWN:
+			why = "its connections cannot be read";
+			break;
+		}
+	}
+	/* Checked last: what was read above was theirs. */
+	if (why == NULL && (!pidfd_alive(pidfd) || !pidfd_alive(xwayland->pidfd))) {
+		why = "gone";
+	}
+	if (why != NULL) {
+		sched_log(SCHED_LOG_INFO,
+				"X client pid %d (Xwayland pid %d, uid %u) not pinned: %s",
+				(int)pid, (int)xwayland->pid, (unsigned)xwayland->uid, why);
+		if (pidfd >= 0) {
+			close(pidfd);
+		}
+		return false;
+	}
+	*peer = (struct peer){
+			.pid = pid,
+			.uid = xwayland->uid,
+			.pidfd = pidfd,
+			.start = start,
+	};
+	return true;
 }
 
 void peer_pass_credentials(int fd, bool on) {

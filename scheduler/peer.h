@@ -60,6 +60,22 @@ bool peer_pin_pid(struct peer *peer, pid_t pid, uid_t uid, int pidfd,
 		uint64_t seen_ticks);
 
 /*
+ * Pins the X client that Xwayland (xwayland, pinned) reports as pid, at
+ * once, when fairway learns of it. X-Resource's pid is the one the X
+ * client's socket peer had when it connected: by now that process may
+ * have handed its connection to a child and exited, and the number gone
+ * to anyone. So the process that has the pid now is pinned (pidfd_open)
+ * and taken for the X client only if its real, effective and saved uids
+ * are all Xwayland's, and it holds a socket whose peer Xwayland holds
+ * (unix_peers.h): a client of Xwayland's, or a process one handed its
+ * connection to. Both are read while the pidfd shows it alive. From then
+ * on the pidfd names it; its pid is never looked up again. False, with the
+ * reason logged ("X client pid N not pinned: ..."), when it is not.
+ */
+bool peer_pin_x_client(
+		struct peer *peer, pid_t pid, const struct peer *xwayland);
+
+/*
  * Asks the kernel to attach the writer's credentials to what fd receives,
  * for peer_pin_pid; `on` false stops it once they are known.
  */

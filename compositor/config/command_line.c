@@ -41,6 +41,9 @@ static const char usage_text[] =
 		"                       damaged pixel once, with pixman; scene is\n"
 		"                       wlr_scene's own pass (default direct)\n"
 		"  --no-xwayland        do not start XWayland\n"
+		"  --screenshots-while-locked  let screencopy and export-dmabuf\n"
+		"                       capture the lock screen (tests of what a\n"
+		"                       lock shows); the clipboard stays closed\n"
 		"  --demo               start demo clients and print a periodic report\n"
 		"  --hints off|dry-run|on  kernel scheduling hints for clients from\n"
 		"                       their output and input (default on; dry-run\n"
@@ -146,6 +149,7 @@ enum {
 	OPT_STATS,
 	OPT_TRACE,
 	OPT_NO_XWAYLAND,
+	OPT_SCREENSHOTS_WHILE_LOCKED,
 	OPT_DEMO,
 	OPT_HINTS,
 	OPT_HINT_MAP,
@@ -186,6 +190,8 @@ int fw_command_line_parse(struct fw_config *config, int argc, char *argv[]) {
 			{"render", required_argument, NULL, OPT_RENDER},
 			{"frame-schedule", required_argument, NULL, OPT_FRAME_SCHEDULE},
 			{"no-xwayland", no_argument, NULL, OPT_NO_XWAYLAND},
+			{"screenshots-while-locked", no_argument, NULL,
+					OPT_SCREENSHOTS_WHILE_LOCKED},
 			{"demo", no_argument, NULL, OPT_DEMO},
 			{"hints", required_argument, NULL, OPT_HINTS},
 			{"hint-map", required_argument, NULL, OPT_HINT_MAP},
@@ -270,6 +276,9 @@ int fw_command_line_parse(struct fw_config *config, int argc, char *argv[]) {
 			break;
 		case OPT_NO_XWAYLAND:
 			config->xwayland = false;
+			break;
+		case OPT_SCREENSHOTS_WHILE_LOCKED:
+			config->screenshots_while_locked = true;
 			break;
 		case OPT_DEMO:
 			config->demo = true;

@@ -63,6 +63,14 @@ void fw_config_finish(struct fw_config *config) {
 		free(config->rules[i].pattern);
 	}
 	free(config->rules);
+	for (size_t i = 0; i < config->sched.manager_exe_count; i++) {
+		free(config->sched.manager_exes[i]);
+	}
+	free(config->sched.manager_exes);
+	for (size_t i = 0; i < config->sandbox_allow_count; i++) {
+		free(config->sandbox_allow[i]);
+	}
+	free(config->sandbox_allow);
 	for (size_t i = 0; i < config->error_count; i++) {
 		free(config->errors[i]);
 	}
@@ -77,6 +85,11 @@ void fw_config_finish(struct fw_config *config) {
 	config->autostart_count = config->rule_count = config->error_count = 0;
 	input->xkb_rules = input->xkb_model = input->xkb_layout = NULL;
 	input->xkb_variant = input->xkb_options = NULL;
+	config->sched.manager_exes = NULL;
+	config->sched.manager_exe_count = 0;
+	config->sched.manager_exes_set = false;
+	config->sandbox_allow = NULL;
+	config->sandbox_allow_count = 0;
 }
 
 bool fw_config_take(
@@ -239,4 +252,41 @@ struct xkb_keymap *fw_config_keymap(
 	};
 	return xkb_keymap_new_from_names(
 			context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS);
+}
+
+/* What sway 1.7 offers every client and a sandbox should not have. */
+static const char *const privileged_globals[] = {
+		"zwlr_screencopy_manager_v1",
+		"zwlr_export_dmabuf_manager_v1",
+		"zwlr_data_control_manager_v1",
+		"zwp_virtual_keyboard_manager_v1",
+		"zwlr_virtual_pointer_manager_v1",
+		"zwp_input_method_manager_v2",
+		"zwlr_foreign_toplevel_manager_v1",
+		"zwlr_gamma_control_manager_v1",
+		"zwlr_output_manager_v1",
+		"zwlr_output_power_manager_v1",
+		"zwlr_input_inhibit_manager_v1",
+		"ext_session_lock_manager_v1",
+		"fairway_scheduler_manager_v1",
+};
+
+bool fw_config_privileged_global(const char *interface) {
+	for (size_t i = 0;
+			i < sizeof(privileged_globals) / sizeof(*privileged_globals); i++) {
+		if (strcmp(interface, privileged_globals[i]) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+bool fw_config_sandbox_allows(
+		const struct fw_config *config, const char *interface) {
+	for (size_t i = 0; i < config->sandbox_allow_count; i++) {
+		if (strcmp(interface, config->sandbox_allow[i]) == 0) {
+			return true;
+		}
+	}
+	return false;
 }

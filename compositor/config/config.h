@@ -96,6 +96,9 @@ struct fw_config {
 	 * file's scheduler lines'. */
 	struct fw_sched_config sched;
 	bool xwayland;
+	/* --screenshots-while-locked: lock/capture.h lets screencopy and
+	 * export-dmabuf capture the lock screen. */
+	bool screenshots_while_locked;
 	bool render_direct; /* --render: render.c's pass, else wlr_scene's */
 	bool frame_schedule; /* --frame-schedule auto (frame_schedule.c) */
 	bool demo;
@@ -127,6 +130,9 @@ struct fw_config {
 	size_t rule_count;
 	/* Server-side decorations for windows that state no preference. */
 	bool decorations_server;
+	/* sandbox allow: privileged globals shown to sandboxed clients too. */
+	char **sandbox_allow;
+	size_t sandbox_allow_count;
 
 	/* Where the settings that both give came from. */
 	struct {
@@ -156,6 +162,17 @@ __attribute__((format(printf, 4, 5))) void fw_config_add_error(
 		...);
 /* Grows *array by one zeroed element of size; NULL when out of memory. */
 void *fw_config_grow(void *array, size_t *count, size_t size);
+
+/*
+ * Whether interface names a privileged global: one that reads the screen
+ * or the clipboard, makes input, or manages outputs, other clients or the
+ * session. A sandboxed client is shown none of them unless the file's
+ * "sandbox allow" names it (globals.c).
+ */
+bool fw_config_privileged_global(const char *interface);
+/* Whether the file's "sandbox allow" names interface. */
+bool fw_config_sandbox_allows(
+		const struct fw_config *config, const char *interface);
 
 /* The binding for these modifiers and this keysym (any case), or NULL. */
 const struct fw_binding *fw_config_binding(

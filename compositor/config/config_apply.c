@@ -7,6 +7,7 @@
 #include "compositor/sched/ratings.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
+#include "compositor/shell/activation.h"
 #include "compositor/shell/decoration.h"
 #include "compositor/spawn.h"
 #include "scheduler/gate.h"
@@ -153,7 +154,7 @@ void fw_config_apply_autostart(struct fw_server *server) {
 	for (size_t i = 0; i < server->config.autostart_count; i++) {
 		const char *command = server->config.autostart[i];
 		wlr_log(WLR_INFO, "Autostart: %s", command);
-		fw_spawn_shell(command);
+		fw_spawn_shell(command, fw_activation_issue(server->activation));
 	}
 }
 

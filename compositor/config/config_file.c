@@ -1,9 +1,13 @@
 #include "compositor/config/config_file.h"
 #include "compositor/config/parser.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 #include <xkbcommon/xkbcommon.h>
 
 /*
@@ -85,16 +89,34 @@ static void line_finish(struct line *line) {
 	line->count = 0;
 }
 
-static void parse_line(struct parser *parser, struct line *line) {
+/*
+ * Reads one line. The first line with words must begin with a directive:
+ * otherwise the file is no configuration (fairway --check-config
+ * /etc/shadow), nothing more of it is read, and no word of it is echoed.
+ * False when the file is not to be read further.
+ */
+static bool parse_line(struct parser *parser, struct line *line) {
 	const char *why = NULL;
-	if (!split_line(line, &why)) {
+	bool split = split_line(line, &why);
+	if (!parser->seen_directive &&
+			(!split ||
+					(line->count > 0 &&
+							!fw_directives_known(line->words[0])))) {
+		fw_config_add_error(parser->config, line->path, line->number,
+				"not a fairway configuration file: its first line is no "
+				"directive; nothing in it is read");
+		return false;
+	}
+	if (!split) {
 		fw_config_add_error(
 				parser->config, line->path, line->number, "%s", why);
-		return;
+		return true;
 	}
 	if (line->count > 0) {
+		parser->seen_directive = true;
 		fw_directives_read(parser, line);
 	}
+	return true;
 }
 
 /* What fairway did before it read a file. */
@@ -118,29 +140,95 @@ bool fw_config_file_parse(
 	}
 	struct parser parser = {.config = config};
 	const char *p = text;
-	for (int number = 1; *p != '\0'; number++) {
+	bool more = true;
+	for (int number = 1; more && *p != '\0'; number++) {
 		const char *end = strchr(p, '\n');
-		size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
-		char *copy = strndup(p, len);
+		size_t line_len = end != NULL ? (size_t)(end - p) : strlen(p);
+		char *copy = strndup(p, line_len);
 		if (copy == NULL) {
 			fw_config_add_error(config, path, number, "out of memory");
 			break;
 		}
 		/* Trailing blanks (and a CR) are no part of the last word. */
+		size_t len = line_len;
 		while (len > 0 && strchr(" \t\r", copy[len - 1]) != NULL) {
 			copy[--len] = '\0';
 		}
 		const char *start = copy + strspn(copy, " \t");
 		if (*start != '\0' && *start != '#') {
 			struct line line = {.path = path, .number = number, .text = start};
-			parse_line(&parser, &line);
+			more = parse_line(&parser, &line);
 			line_finish(&line);
 		}
 		free(copy);
-		p = end != NULL ? end + 1 : p + len;
+		/* Past the whole line as it was, not as it was trimmed. */
+		p = end != NULL ? end + 1 : p + line_len;
 	}
 	fw_directives_check_keymap(&parser, path);
 	return config->error_count == errors_before;
+}
+
+/* /dev/null: no configuration at all (--config /dev/null), read as "". */
+static bool is_dev_null(const struct stat *st) {
+	return S_ISCHR(st->st_mode) && st->st_rdev == makedev(1, 3);
+}
+
+/*
+ * Why fairway will not read the file it opened, or NULL. Never anything
+ * but a regular file (or /dev/null), which cannot block (a fifo would
+ * stop the event loop on a reload) nor run on for ever (/dev/zero), and
+ * of a bounded size. As root, only a file root owns that no one else may
+ * write: a configuration runs commands (exec, bind) as root.
+ */
+static const char *refusal(const struct stat *st) {
+	if (is_dev_null(st)) {
+		return NULL;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		return "not a regular file";
+	}
+	if (st->st_size > FW_CONFIG_MAX_BYTES) {
+		return "larger than 1 MiB";
+	}
+	if (geteuid() == 0 && st->st_uid != 0) {
+		return "fairway runs as root, and the file is not root's";
+	}
+	if (geteuid() == 0 && (st->st_mode & (S_IWGRP | S_IWOTH))) {
+		return "fairway runs as root, and others may write the file";
+	}
+	return NULL;
+}
+
+/* The whole file, NUL-terminated, in *text; false with errno. */
+static bool read_whole(int fd, size_t size, char **text) {
+	char *buf = malloc(size + 2);
+	if (buf == NULL) {
+		return false;
+	}
+	size_t got = 0;
+	/* One byte more than fstat said: a file that grew is refused. */
+	while (got < size + 1) {
+		ssize_t n = read(fd, buf + got, size + 1 - got);
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+		if (n < 0) {
+			free(buf);
+			return false;
+		}
+		if (n == 0) {
+			break;
+		}
+		got += (size_t)n;
+	}
+	if (got > size) {
+		free(buf);
+		errno = EFBIG;
+		return false;
+	}
+	buf[got] = '\0';
+	*text = buf;
+	return true;
 }
 
 bool fw_config_file_load(struct fw_config *config, const char *path) {
@@ -151,29 +239,24 @@ bool fw_config_file_load(struct fw_config *config, const char *path) {
 		}
 		return true;
 	}
-	FILE *file = fopen(path, "re");
-	if (file == NULL) {
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
 		fw_config_add_error(
 				config, path, 0, "cannot read: %s", strerror(errno));
 		return false;
 	}
+	struct stat st;
+	const char *why = fstat(fd, &st) != 0 ? strerror(errno) : refusal(&st);
 	char *text = NULL;
-	size_t size = 0;
-	FILE *memory = open_memstream(&text, &size);
-	char buf[4096];
-	size_t n;
-	while (memory != NULL && (n = fread(buf, 1, sizeof(buf), file)) > 0) {
-		fwrite(buf, 1, n, memory);
+	if (why == NULL && !read_whole(fd, (size_t)st.st_size, &text)) {
+		why = strerror(errno);
 	}
-	int read_error = ferror(file) ? EIO : 0;
-	fclose(file);
-	if (memory == NULL || fclose(memory) != 0 || read_error != 0) {
-		free(text);
-		fw_config_add_error(config, path, 0, "cannot read: %s",
-				strerror(read_error != 0 ? read_error : ENOMEM));
+	close(fd);
+	if (why != NULL) {
+		fw_config_add_error(config, path, 0, "not read: %s", why);
 		return false;
 	}
-	if (strlen(text) != size) {
+	if (strlen(text) != (size_t)st.st_size) {
 		free(text);
 		fw_config_add_error(
 				config, path, 0, "not a text file (it holds a NUL byte)");

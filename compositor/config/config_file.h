@@ -19,9 +19,15 @@
  */
 bool fw_config_file_parse(
 		struct fw_config *config, const char *path, const char *text);
+/* No configuration file is larger: it is a few dozen lines. */
+#define FW_CONFIG_MAX_BYTES (1024 * 1024)
+
 /*
  * The same, reading the file at path; a file that cannot be read is an
- * error too. NULL path: no file, the built-in bindings alone.
+ * error too, and so is one that is no regular file (/dev/null reads as an
+ * empty one), is larger than FW_CONFIG_MAX_BYTES, or, when fairway runs
+ * as root, is not root's or may be written by others. NULL path: no
+ * file, the built-in bindings alone.
  */
 bool fw_config_file_load(struct fw_config *config, const char *path);
 

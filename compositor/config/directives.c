@@ -428,8 +428,58 @@ static void parse_exec(struct parser *parser, const struct line *line) {
 	*slot = command;
 }
 
+/* Adds a copy of word to *list; false when out of memory. */
+static bool add_word(char ***list, size_t *count, const char *word) {
+	char *copy = strdup(word);
+	char **slot =
+			copy != NULL ? fw_config_grow(list, count, sizeof(*slot)) : NULL;
+	if (slot == NULL) {
+		free(copy);
+		return false;
+	}
+	*slot = copy;
+	return true;
+}
+
+/*
+ * scheduler manager PATH... | none: the executables, by full path, whose
+ * clients are shown fairway_scheduler_manager_v1. A later line replaces
+ * an earlier one.
+ */
+static void parse_manager(struct fw_config *config, const struct line *line) {
+	struct fw_sched_config *sched = &config->sched;
+	for (size_t i = 0; i < sched->manager_exe_count; i++) {
+		free(sched->manager_exes[i]);
+	}
+	free(sched->manager_exes);
+	sched->manager_exes = NULL;
+	sched->manager_exe_count = 0;
+	sched->manager_exes_set = true;
+	if (line->count == 3 && strcmp(line->words[2], "none") == 0) {
+		return;
+	}
+	for (size_t i = 2; i < line->count; i++) {
+		const char *path = line->words[i];
+		if (path[0] != '/' || strpbrk(path, "*?[") != NULL) {
+			line_error(config, line,
+					"scheduler manager takes executables by their full "
+					"path, with no pattern: '%s'",
+					path);
+			return;
+		}
+		if (!add_word(&sched->manager_exes, &sched->manager_exe_count, path)) {
+			line_error(config, line, "out of memory");
+			return;
+		}
+	}
+}
+
 static void parse_scheduler(struct parser *parser, const struct line *line) {
 	struct fw_config *config = parser->config;
+	if (line->count >= 3 && strcmp(line->words[1], "manager") == 0) {
+		parse_manager(config, line);
+		return;
+	}
 	if (line->count != 3) {
 		line_error(config, line, "usage: scheduler SETTING VALUE");
 		return;
@@ -452,7 +502,7 @@ static void parse_scheduler(struct parser *parser, const struct line *line) {
 	if (strcmp(key, "hint-map") != 0) {
 		line_error(config, line,
 				"unknown scheduler setting '%s' (interval, max-slice, "
-				"hint-map)",
+				"hint-map, manager)",
 				key);
 		return;
 	}
@@ -506,12 +556,50 @@ static bool parse_hint(const char *text, struct fw_rule *rule) {
 	return ok;
 }
 
+/*
+ * Whether a rule gives more than a client has by itself: a priority above
+ * 0, or a hint that lowers nice (interactive and output do by default).
+ */
+static bool raises(const struct fw_rule *rule) {
+	if (rule->has_priority && rule->priority > 0) {
+		return true;
+	}
+	if (rule->hint == FW_HINT_CLASS) {
+		return rule->class == RATINGS_INTERACTIVE ||
+				rule->class == RATINGS_OUTPUT;
+	}
+	return rule->hint == FW_HINT_TARGET && !rule->target.keep &&
+			rule->target.set_nice && rule->target.nice < 0;
+}
+
+/*
+ * Whether any client can make the rule match it: an app_id or an X class
+ * is the client's to choose, and so is an executable's path where the
+ * pattern leaves its directory open (any user may put a copy there).
+ */
+static bool matches_chosen_name(const struct fw_rule *rule) {
+	if (rule->match != FW_MATCH_EXE) {
+		return true;
+	}
+	const char *last_slash = strrchr(rule->pattern, '/');
+	return last_slash == NULL ||
+			strcspn(rule->pattern, "*?[") <
+			(size_t)(last_slash - rule->pattern);
+}
+
 static void parse_rule(struct parser *parser, const struct line *line) {
 	struct fw_config *config = parser->config;
-	if (line->count < 4 || line->count % 2 != 0) {
+	/* A last word "spoofable" says the file means what it says. */
+	size_t count = line->count;
+	bool spoofable =
+			count > 2 && strcmp(line->words[count - 1], "spoofable") == 0;
+	if (spoofable) {
+		count--;
+	}
+	if (count < 4 || count % 2 != 0) {
 		line_error(config, line,
 				"usage: rule app_id|class|exe=PATTERN [priority N] [hint "
-				"CLASS|keep|KEY=VALUE,...]");
+				"CLASS|keep|KEY=VALUE,...] [spoofable]");
 		return;
 	}
 	struct fw_rule rule = {.line = line->number};
@@ -535,7 +623,13 @@ static void parse_rule(struct parser *parser, const struct line *line) {
 		line_error(config, line, "empty pattern in '%s'", match);
 		return;
 	}
-	for (size_t i = 2; i < line->count; i += 2) {
+	if (rule.match == FW_MATCH_EXE && eq[1] != '/' && eq[1] != '*') {
+		line_error(config, line,
+				"exe= matches the executable's full path: exe=/usr/bin/NAME, "
+				"or exe=*/NAME for a copy anywhere");
+		return;
+	}
+	for (size_t i = 2; i < count; i += 2) {
 		const char *key = line->words[i], *value = line->words[i + 1];
 		if (strcmp(key, "priority") == 0) {
 			if (!sched_parse_int(value, -20, 20, &rule.priority)) {
@@ -569,6 +663,18 @@ static void parse_rule(struct parser *parser, const struct line *line) {
 		return;
 	}
 	rule.pattern = strdup(eq + 1);
+	if (rule.pattern != NULL && matches_chosen_name(&rule)) {
+		rule.claimable = true;
+		if (raises(&rule) && !spoofable) {
+			line_error(config, line,
+					"any client can claim '%s' (it chooses that name "
+					"itself): a priority above 0 or a hint that lowers nice "
+					"needs 'spoofable' at the end of the rule",
+					match);
+			free(rule.pattern);
+			return;
+		}
+	}
 	struct fw_rule *slot = rule.pattern != NULL
 			? fw_config_grow(&config->rules, &config->rule_count, sizeof(*slot))
 			: NULL;
@@ -593,6 +699,30 @@ static void parse_decorations(struct parser *parser, const struct line *line) {
 	config->decorations_server = strcmp(line->words[1], "server") == 0;
 }
 
+/* sandbox allow GLOBAL...: privileged globals sandboxed clients see too. */
+static void parse_sandbox(struct parser *parser, const struct line *line) {
+	struct fw_config *config = parser->config;
+	if (line->count < 3 || strcmp(line->words[1], "allow") != 0) {
+		line_error(config, line, "usage: sandbox allow GLOBAL...");
+		return;
+	}
+	for (size_t i = 2; i < line->count; i++) {
+		const char *name = line->words[i];
+		if (!fw_config_privileged_global(name)) {
+			line_error(config, line,
+					"'%s' is no privileged global (a sandboxed client sees "
+					"the others anyway)",
+					name);
+			return;
+		}
+		if (!add_word(&config->sandbox_allow, &config->sandbox_allow_count,
+					name)) {
+			line_error(config, line, "out of memory");
+			return;
+		}
+	}
+}
+
 static const struct {
 	const char *name;
 	void (*parse)(struct parser *parser, const struct line *line);
@@ -606,7 +736,27 @@ static const struct {
 		{"scheduler", parse_scheduler},
 		{"rule", parse_rule},
 		{"decorations", parse_decorations},
+		{"sandbox", parse_sandbox},
 };
+
+bool fw_directives_known(const char *name) {
+	for (size_t i = 0; i < sizeof(directives) / sizeof(*directives); i++) {
+		if (strcmp(name, directives[i].name) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Whether a word could be a misspelt directive: a short lower-case name.
+ * Anything else is not echoed in the error: it may be a line of a file
+ * that is no configuration at all (a password, a key).
+ */
+static bool looks_like_a_name(const char *word) {
+	size_t len = strspn(word, "abcdefghijklmnopqrstuvwxyz0123456789-_");
+	return len > 0 && len <= 24 && word[len] == '\0';
+}
 
 void fw_directives_read(struct parser *parser, const struct line *line) {
 	for (size_t i = 0; i < sizeof(directives) / sizeof(*directives); i++) {
@@ -615,10 +765,16 @@ void fw_directives_read(struct parser *parser, const struct line *line) {
 			return;
 		}
 	}
-	line_error(parser->config, line,
-			"unknown directive '%s' (bind, unbind, output, keyboard, pointer, "
-			"exec, scheduler, rule, decorations)",
-			line->words[0]);
+	if (looks_like_a_name(line->words[0])) {
+		line_error(parser->config, line,
+				"unknown directive '%s' (bind, unbind, output, keyboard, "
+				"pointer, exec, scheduler, rule, decorations, sandbox)",
+				line->words[0]);
+	} else {
+		line_error(parser->config, line,
+				"no directive (bind, unbind, output, keyboard, pointer, exec, "
+				"scheduler, rule, decorations, sandbox) begins this line");
+	}
 }
 
 static void ignore_xkb_log(struct xkb_context *context,

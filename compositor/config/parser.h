@@ -26,8 +26,12 @@ struct parser {
 	struct fw_config *config;
 	/* The last line that set an xkb name, for a keymap that fails. */
 	int keymap_line;
+	/* A line began with a directive: the file is a configuration. */
+	bool seen_directive;
 };
 
+/* Whether name is a directive's. */
+bool fw_directives_known(const char *name);
 /* Reads one line's directive (directives.c). */
 void fw_directives_read(struct parser *parser, const struct line *line);
 /* Checks that the keyboard settings make a keymap, once the file is read. */

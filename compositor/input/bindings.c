@@ -2,6 +2,7 @@
 #include "compositor/config/config.h"
 #include "compositor/config/config_apply.h"
 #include "compositor/server.h"
+#include "compositor/shell/activation.h"
 #include "compositor/shell/view.h"
 #include "compositor/spawn.h"
 #include <stdlib.h>
@@ -15,12 +16,12 @@ _Static_assert((int)FW_MOD_SHIFT == (int)WLR_MODIFIER_SHIFT &&
 				(int)FW_MOD_LOGO == (int)WLR_MODIFIER_LOGO,
 		"config.h's modifiers are wlroots' bits");
 
-static void launch_terminal(void) {
+static void launch_terminal(struct fw_server *server) {
 	const char *terminal = getenv("TERMINAL");
 	if (terminal == NULL || terminal[0] == '\0') {
 		terminal = "foot";
 	}
-	fw_spawn_shell(terminal);
+	fw_spawn_shell(terminal, fw_activation_issue(server->activation));
 }
 
 static void run_action(
@@ -29,10 +30,10 @@ static void run_action(
 	switch (action) {
 	case FW_ACTION_EXEC:
 		wlr_log(WLR_DEBUG, "Binding runs: %s", command);
-		fw_spawn_shell(command);
+		fw_spawn_shell(command, fw_activation_issue(server->activation));
 		break;
 	case FW_ACTION_TERMINAL:
-		launch_terminal();
+		launch_terminal(server);
 		break;
 	case FW_ACTION_CLOSE:
 		if (view != NULL) {

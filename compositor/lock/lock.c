@@ -16,6 +16,7 @@
 #include "compositor/input/cursor.h"
 #include "compositor/input/seat.h"
 #include "compositor/listener.h"
+#include "compositor/lock/capture.h"
 #include "compositor/lock/idle.h"
 #include "compositor/lock/session_lock.h"
 #include "compositor/sched/sched.h"
@@ -45,6 +46,7 @@ struct lock_output {
 	/* A frame committed since locking; only then is the lock on screen. */
 	bool shown;
 
+	struct wl_listener precommit;
 	struct wl_listener commit;
 	struct wl_listener destroy;
 };
@@ -120,6 +122,10 @@ bool fw_lock_input_allowed(
 				lock->input_inhibit->active_client;
 	}
 	return true;
+}
+
+bool fw_lock_session_locked(struct fw_server *server) {
+	return server->lock != NULL && server->lock->locked;
 }
 
 bool fw_lock_bindings_allowed(struct fw_server *server) {
@@ -359,6 +365,14 @@ static void arrange_output(struct lock_output *output) {
 	}
 }
 
+static void handle_output_precommit(struct wl_listener *listener, void *data) {
+	struct lock_output *output = wl_container_of(listener, output, precommit);
+	if (output->lock->locked) {
+		fw_capture_output_precommit(
+				output->lock->server->capture, output->output);
+	}
+}
+
 static void handle_output_commit(struct wl_listener *listener, void *data) {
 	struct lock_output *output = wl_container_of(listener, output, commit);
 	struct wlr_output_event_commit *event = data;
@@ -376,6 +390,7 @@ static void lock_output_destroy(struct lock_output *output) {
 	if (output->surface != NULL) {
 		lock_surface_destroy(output->surface);
 	}
+	wl_list_remove(&output->precommit.link);
 	wl_list_remove(&output->commit.link);
 	wl_list_remove(&output->destroy.link);
 	wl_list_remove(&output->link);
@@ -428,6 +443,8 @@ static struct lock_output *ensure_output(
 	}
 	/* An output that comes while locked has shown nothing of the lock. */
 	output->shown = !lock->locked;
+	fw_listener_connect(&output->precommit, &wlr_output->events.precommit,
+			handle_output_precommit);
 	fw_listener_connect(
 			&output->commit, &wlr_output->events.commit, handle_output_commit);
 	fw_listener_connect(&output->destroy, &wlr_output->events.destroy,
@@ -553,6 +570,7 @@ static void detach_current(struct fw_lock *lock) {
 static void unlock(struct fw_lock *lock) {
 	wlr_log(WLR_INFO, "Session unlocked");
 	lock->locked = false;
+	fw_capture_unlock(lock->server->capture);
 	drop_surfaces(lock);
 	set_layers(lock, false);
 	update_focus(lock);
@@ -608,6 +626,7 @@ static void handle_new_lock(struct wl_listener *listener, void *data) {
 	if (!lock->locked) {
 		wlr_log(WLR_INFO, "Locking the session");
 		lock->locked = true;
+		fw_capture_lock(lock->server->capture);
 		struct lock_output *output;
 		wl_list_for_each(output, &lock->outputs, link) {
 			output->shown = false;

@@ -22,5 +22,7 @@ bool fw_lock_input_allowed(
 		struct fw_server *server, struct wlr_surface *surface);
 /* Whether the compositor's key and pointer bindings may run now. */
 bool fw_lock_bindings_allowed(struct fw_server *server);
+/* Whether the session is locked (a locker may have died since). */
+bool fw_lock_session_locked(struct fw_server *server);
 
 #endif

@@ -5,6 +5,7 @@
 #include "compositor/server.h"
 #include "scheduler/hints.h"
 #include <fnmatch.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <wayland-server-core.h>
 #include <wlr/types/wlr_xdg_shell.h>
@@ -46,11 +47,10 @@ static bool match_text(const char *pattern, const char *text) {
 	return text != NULL && text[0] != '\0' && fnmatch(pattern, text, 0) == 0;
 }
 
+/* The whole path: comm and the file's name are its caller's to choose. */
 static bool process_matches(
 		const struct fw_client_process *process, const struct fw_rule *rule) {
-	return process->pid > 0 &&
-			(match_text(rule->pattern, process->comm) ||
-					match_text(rule->pattern, process->exe));
+	return process->pid > 0 && match_text(rule->pattern, process->path);
 }
 
 static bool client_matches(
@@ -74,18 +74,64 @@ static bool client_matches(
 	return false;
 }
 
-/* Gives the client the priority the rules now say, if that changed. */
+/* Whether a hint gives a process less than it has. */
+static bool hint_lowers(const struct fw_rule *rule) {
+	if (rule->hint == FW_HINT_CLASS) {
+		return rule->class == RATINGS_BACKGROUND;
+	}
+	return rule->hint == FW_HINT_TARGET && !rule->target.keep &&
+			(rule->target.policy != SCHED_OTHER ||
+					(rule->target.set_nice && rule->target.nice > 0));
+}
+
+/*
+ * Whether rule i matches the client. A rule on a name the client chose
+ * that lowered it keeps matching it: it would only have to change its
+ * app_id to shed it otherwise.
+ */
+static bool rule_matches(
+		struct fw_app_rules *rules, struct fw_client *client, size_t i) {
+	const struct fw_rule *rule = &rules->rules[i];
+	if (client->kept_rules != NULL && client->kept_rules[i]) {
+		return true;
+	}
+	if (!client_matches(client, rule)) {
+		return false;
+	}
+	bool lowers =
+			(rule->has_priority && rule->priority < 0) || hint_lowers(rule);
+	if (rule->claimable && lowers) {
+		if (client->kept_rules == NULL) {
+			client->kept_rules =
+					calloc(rules->rule_count, sizeof(*client->kept_rules));
+		}
+		if (client->kept_rules != NULL) {
+			client->kept_rules[i] = true;
+		}
+	}
+	return true;
+}
+
+/*
+ * Gives the client the priority the rules now say, if that changed; never
+ * above what it lowered itself to.
+ */
 static void apply_client(struct fw_app_rules *rules, struct fw_client *client) {
 	struct fw_server *server = rules->server;
 	bool has = false;
 	int priority = 0, line = 0;
 	for (size_t i = 0; i < rules->rule_count; i++) {
 		const struct fw_rule *rule = &rules->rules[i];
-		if (rule->has_priority && client_matches(client, rule)) {
+		if (rule->has_priority && rule_matches(rules, client, i)) {
 			has = true;
 			priority = rule->priority;
 			line = rule->line;
 		}
+	}
+	if (client->self_lowered && priority > client->self_priority) {
+		/* Its own choice stands; a rule may only lower it further. */
+		has = true;
+		priority = client->self_priority;
 	}
 	/*
 	 * Only a change in what the rules say is applied, so a priority set
@@ -129,7 +175,10 @@ static void forget_toplevels(struct fw_client *client) {
 }
 
 static void handle_client_destroy(struct wl_listener *listener, void *data) {
-	forget_toplevels(data);
+	struct fw_client *client = data;
+	forget_toplevels(client);
+	free(client->kept_rules);
+	client->kept_rules = NULL;
 }
 
 /*
@@ -202,6 +251,7 @@ static void xsurface_destroy(struct fw_app_xsurface *xs) {
 	wl_list_remove(&xs->set_pid.link);
 	wl_list_remove(&xs->destroy.link);
 	wl_list_remove(&xs->link);
+	fw_client_process_finish(&xs->process);
 	free(xs);
 }
 
@@ -262,6 +312,8 @@ void fw_app_rules_destroy(struct fw_app_rules *rules) {
 		forget_toplevels(client);
 		client->has_priority = false;
 		client->priority = 0;
+		free(client->kept_rules);
+		client->kept_rules = NULL;
 	}
 	struct fw_app_xsurface *xs, *xs_tmp;
 	wl_list_for_each_safe(xs, xs_tmp, &rules->xsurfaces, link) {
@@ -280,16 +332,19 @@ void fw_app_rules_set(
 	/* Xwayland's client may be there already, before the first call. */
 	struct fw_client *client;
 	wl_list_for_each(client, &rules->clients->clients, link) {
+		/* What the old rules lowered is theirs to keep no more. */
+		free(client->kept_rules);
+		client->kept_rules = NULL;
 		apply_client(rules, client);
 	}
 }
 
-/* Whether the rule names process pid: by its clients, or its X windows. */
-static bool pid_matches(const struct fw_app_rules *rules, pid_t pid,
-		const struct fw_rule *rule) {
+/* Whether rule i names process pid: by its clients, or its X windows. */
+static bool pid_matches(struct fw_app_rules *rules, pid_t pid, size_t i) {
+	const struct fw_rule *rule = &rules->rules[i];
 	struct fw_client *client;
 	wl_list_for_each(client, &rules->clients->clients, link) {
-		if (client->process.pid == pid && client_matches(client, rule)) {
+		if (client->process.pid == pid && rule_matches(rules, client, i)) {
 			return true;
 		}
 	}
@@ -314,7 +369,7 @@ void fw_app_rules_set_hint(struct fw_server *server, struct hints_proc *proc,
 	const struct fw_rule *hint = NULL;
 	for (size_t i = 0; rules != NULL && i < rules->rule_count; i++) {
 		const struct fw_rule *rule = &rules->rules[i];
-		if (rule->hint != FW_HINT_NONE && pid_matches(rules, pid, rule)) {
+		if (rule->hint != FW_HINT_NONE && pid_matches(rules, pid, i)) {
 			hint = rule;
 		}
 	}

@@ -13,9 +13,9 @@ struct hints_proc;
 
 /*
  * The configuration file's per-application rules (fw_rule), matched
- * against what each client is: its process's comm and executable name,
- * its xdg toplevels' app_ids, and, for X clients (the process Xwayland
- * names through X-Resource), their windows' WM_CLASS. A rule's priority
+ * against what each client is: its executable's full path, its xdg
+ * toplevels' app_ids, and, for X clients (the process Xwayland names
+ * through X-Resource, pinned), their windows' WM_CLASS. A rule's priority
  * becomes the client's priority in the gate
  * (fw_sched_set_client_priority); its hint replaces the class the ratings
  * measured for the client's process, or gives the process a target of its
@@ -23,14 +23,20 @@ struct hints_proc;
  * setting.
  */
 enum fw_rule_match {
-	FW_MATCH_APP_ID, /* an xdg toplevel's app_id */
-	FW_MATCH_X_CLASS, /* an X window's WM_CLASS class */
-	FW_MATCH_EXE, /* the client process's comm or executable's name */
+	FW_MATCH_APP_ID, /* an xdg toplevel's app_id: the client's choice */
+	FW_MATCH_X_CLASS, /* an X window's WM_CLASS class: the client's too */
+	FW_MATCH_EXE, /* the full path of the client's executable */
 };
 
 struct fw_rule {
 	enum fw_rule_match match;
 	char *pattern; /* fnmatch(3) */
+	/*
+	 * Any client can make it match (an app_id, a class, an exe= pattern
+	 * whose directory is open): it raises only where the file said
+	 * "spoofable", and a priority it lowers stays when the name changes.
+	 */
+	bool claimable;
 	bool has_priority;
 	int priority; /* the gate's client priority, -20 to 20 */
 	enum fw_rule_hint {

@@ -1,14 +1,18 @@
 #include "compositor/sched/client.h"
 #include "compositor/sched/client_create.h"
 #include "scheduler/gate.h"
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <wlr/util/log.h>
 
 void fw_client_process_read(struct fw_client_process *process, pid_t pid) {
-	*process = (struct fw_client_process){.pid = pid};
+	fw_client_process_finish(process);
+	process->pid = pid;
 	if (pid <= 0) {
 		return;
 	}
@@ -39,7 +43,13 @@ void fw_client_process_read(struct fw_client_process *process, pid_t pid) {
 		size_t n = strnlen(base, sizeof(process->exe) - 1);
 		memcpy(process->exe, base, n);
 		process->exe[n] = '\0';
+		process->path = strdup(target);
 	}
+}
+
+void fw_client_process_finish(struct fw_client_process *process) {
+	free(process->path);
+	*process = (struct fw_client_process){0};
 }
 
 bool fw_client_identify(struct fw_client *client) {
@@ -75,6 +85,63 @@ int fw_client_dup_pidfd(const struct fw_client *client) {
 			: -1;
 }
 
+/* Whether the process a pidfd names still runs (or is a zombie). */
+static bool pidfd_alive(int pidfd) {
+	return syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) == 0 ||
+			errno == EPERM;
+}
+
+/*
+ * Flatpak puts /.flatpak-info in the root of every sandboxed process; it
+ * is read through /proc/PID/root, the process's own root. What cannot be
+ * read (another user's process, gone, or not known) counts as sandboxed:
+ * privileged globals are given only to what is known not to be; root's
+ * processes excepted, which could do all those globals do without them.
+ */
+static bool read_sandboxed(struct fw_client *client) {
+	if (client->xwayland) {
+		return false; /* fairway's own child */
+	}
+	if (!fw_client_identify(client) || client->process.pid <= 0) {
+		return true;
+	}
+	int pidfd = fw_client_dup_pidfd(client);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/root", (int)client->process.pid);
+	int root = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0 && (errno == EACCES || errno == EPERM) && client->uid == 0) {
+		/* Root's, that fairway may not look into: root needs no
+		 * privileged global to do what they allow. */
+		if (pidfd >= 0) {
+			close(pidfd);
+		}
+		return false;
+	}
+	bool sandboxed = root < 0 ||
+			faccessat(root, ".flatpak-info", F_OK, AT_SYMLINK_NOFOLLOW) == 0 ||
+			errno != ENOENT;
+	if (root >= 0) {
+		close(root);
+	}
+	/* Checked last: the root read above was this process's. */
+	if (pidfd >= 0) {
+		sandboxed = sandboxed || !pidfd_alive(pidfd);
+		close(pidfd);
+	}
+	return sandboxed;
+}
+
+bool fw_client_sandboxed(struct fw_client *client) {
+	if (client == NULL) {
+		return true;
+	}
+	if (!client->sandbox_known && client->known) {
+		client->sandboxed = read_sandboxed(client);
+		client->sandbox_known = true;
+	}
+	return client->sandbox_known ? client->sandboxed : read_sandboxed(client);
+}
+
 static void handle_identify(void *data) {
 	struct fw_client *client = data;
 	client->identify = NULL;
@@ -94,6 +161,7 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	}
 	wl_list_remove(&client->destroy.link);
 	wl_list_remove(&client->link);
+	fw_client_process_finish(&client->process);
 	free(client);
 }
 

@@ -16,6 +16,9 @@ struct fw_client_process {
 	pid_t pid; /* 0: none */
 	char comm[16];
 	char exe[NAME_MAX + 1];
+	/* The executable's full path, as the rules' exe= sees it; NULL
+	 * where it cannot be read (another user's, or gone). */
+	char *path;
 };
 
 /*
@@ -47,6 +50,17 @@ struct fw_client {
 	bool has_priority;
 	int priority;
 	int priority_line;
+	/*
+	 * The rules on a name it chose that lowered it since the rules were
+	 * read (a rule_count array, NULL while none): they keep matching it
+	 * whatever name it takes after.
+	 */
+	bool *kept_rules;
+	/* fw_client_sandboxed's answer, once its process is known. */
+	bool sandbox_known, sandboxed;
+	/* scheduler_protocol.c: it lowered its own priority, to this. */
+	bool self_lowered;
+	int self_priority;
 	struct wl_list toplevels; /* app_rules.c's fw_app_toplevel.link */
 
 	/*
@@ -110,8 +124,19 @@ bool fw_client_is_xwayland(struct wl_client *client);
 bool fw_client_identify(struct fw_client *client);
 /* A pidfd of its known process for the caller to keep, or -1. */
 int fw_client_dup_pidfd(const struct fw_client *client);
+/*
+ * Whether the client runs in a sandbox (Flatpak's /.flatpak-info in its
+ * process's root), read once its process is known; true for NULL and for
+ * a client whose root cannot be read.
+ */
+bool fw_client_sandboxed(struct fw_client *client);
 
-/* Reads what process pid is called from /proc: "" where it cannot. */
+/*
+ * Reads what process pid is called from /proc: "" (and no path) where it
+ * cannot. process must be zeroed or read before; what it held is freed.
+ */
 void fw_client_process_read(struct fw_client_process *process, pid_t pid);
+/* Frees what fw_client_process_read kept; the process is empty after. */
+void fw_client_process_finish(struct fw_client_process *process);
 
 #endif

@@ -4,10 +4,12 @@
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "scheduler/gate.h"
+#include "scheduler/peer.h"
 #include <stdlib.h>
 #include <unistd.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_surface.h>
+#include <wlr/util/log.h>
 #include <wlr/xwayland.h>
 
 /*
@@ -19,7 +21,15 @@
 struct fw_rated_xsurface {
 	struct fw_ratings *ratings;
 	struct wlr_xwayland_surface *xsurface;
-	struct fw_rated *rated; /* referenced once its pid is known */
+	/*
+	 * Its X client's process, pinned when wlroots learnt its pid (set_pid)
+	 * and never looked up by that pid again; not pinned if it could not
+	 * be proven an X client of Xwayland's (peer_pin_x_client).
+	 */
+	struct peer peer;
+	bool pin_tried;
+	struct fw_rated *rated; /* referenced once its process is pinned */
+	struct wl_listener set_pid;
 	struct wl_listener destroy;
 	struct wl_list link; /* fw_ratings.xsurfaces */
 };
@@ -64,29 +74,82 @@ static void handle_client_destroy(struct wl_listener *listener, void *data) {
 }
 
 /*
- * The X client behind an X window, once its pid is known: wlroots 0.15
- * asks Xwayland through the X-Resource extension (XResQueryClientIds),
- * where Xwayland reports the pid its X socket's peer had. No uid is known
- * for it, but its uids must agree (no setuid program).
+ * Xwayland's process as a pinned peer: as the gate pinned it, or with
+ * --scheduler off the process wlroots started (fairway's child, whose pid
+ * no one else can have while its connection is up). False while it is
+ * not known yet.
  */
+static bool xwayland_peer(struct fw_ratings *ratings, struct peer *peer) {
+	peer_init(peer);
+	struct fw_client *xwayland = ratings->clients->xwayland;
+	if (xwayland == NULL) {
+		return false;
+	}
+	if (fw_client_identify(xwayland) && xwayland->process.pid > 0) {
+		return peer_pin_pid(peer, xwayland->process.pid, xwayland->uid,
+				fw_client_dup_pidfd(xwayland), peer_now_ticks());
+	}
+	struct wlr_xwayland *wlr_xwayland = ratings->server->xwayland;
+	if (fw_sched_get_gate(ratings->server->sched) == NULL &&
+			wlr_xwayland != NULL && wlr_xwayland->server != NULL &&
+			wlr_xwayland->server->pid > 0) {
+		return peer_pin_pid(peer, wlr_xwayland->server->pid, geteuid(), -1,
+				peer_now_ticks());
+	}
+	return false;
+}
+
+/*
+ * Pins the X client behind an X window as soon as its pid is known:
+ * wlroots 0.15 asks Xwayland through the X-Resource extension when the
+ * window gets its surface, and Xwayland reports the pid its X socket's
+ * peer had when it connected. That process may be gone by now and its pid
+ * another's, so the process that has it must prove itself a client of
+ * Xwayland's, running as Xwayland's uid (peer_pin_x_client), and from
+ * then on its pidfd names it.
+ */
+static void pin_x_client(struct fw_rated_xsurface *xs) {
+	pid_t pid = xs->xsurface->pid;
+	if (xs->pin_tried || pid <= 0) {
+		return;
+	}
+	xs->pin_tried = true;
+	struct peer xwayland;
+	if (!xwayland_peer(xs->ratings, &xwayland)) {
+		wlr_log(WLR_INFO,
+				"X client pid %d not pinned: Xwayland's own process is "
+				"not known",
+				(int)pid);
+		return;
+	}
+	if (pid != xwayland.pid) {
+		peer_pin_x_client(&xs->peer, pid, &xwayland);
+	}
+	peer_finish(&xwayland);
+}
+
+static void handle_set_pid(struct wl_listener *listener, void *data) {
+	struct fw_rated_xsurface *xs = wl_container_of(listener, xs, set_pid);
+	pin_x_client(xs);
+}
+
+/* The rated process of an X window: its pinned X client's. */
 static struct fw_rated *xsurface_rated(struct fw_rated_xsurface *xs) {
 	struct fw_ratings *ratings = xs->ratings;
-	struct fw_client *xwayland = ratings->clients->xwayland;
-	pid_t pid = xs->xsurface->pid;
-	if (xs->rated != NULL || xwayland == NULL || pid <= 0 || pid == getpid()) {
+	pin_x_client(xs);
+	if (xs->rated != NULL || xs->peer.pid <= 0) {
 		return xs->rated;
 	}
-	fw_client_identify(xwayland);
-	if (pid == xwayland->process.pid) {
-		return NULL;
-	}
-	struct fw_client *parent =
-			fw_ratings_owner_client(ratings, xwayland->wl_client);
+	struct fw_client *xwayland = ratings->clients->xwayland;
+	struct fw_client *parent = xwayland != NULL
+			? fw_ratings_owner_client(ratings, xwayland->wl_client)
+			: NULL;
 	if (parent == NULL) {
-		/* Xwayland's own process is not known yet: later. */
+		/* Xwayland's own record is not made yet: later. */
 		return NULL;
 	}
-	xs->rated = fw_ratings_process_get(ratings, pid, -1, HINTS_ANY_UID);
+	xs->rated = fw_ratings_process_get(
+			ratings, xs->peer.pid, peer_dup_pidfd(&xs->peer), xs->peer.uid);
 	if (xs->rated != NULL && xs->rated->xwayland == NULL &&
 			parent->rated != NULL) {
 		xs->rated->xwayland = parent->rated;
@@ -116,9 +179,11 @@ struct fw_rated *fw_ratings_owner_surface(
 }
 
 static void xsurface_destroy(struct fw_rated_xsurface *xs) {
-	wl_list_remove(&xs->destroy.link);
+	fw_listener_disconnect(&xs->set_pid);
+	fw_listener_disconnect(&xs->destroy);
 	wl_list_remove(&xs->link);
 	fw_ratings_process_unref(xs->rated);
+	peer_finish(&xs->peer);
 	free(xs);
 }
 
@@ -136,9 +201,13 @@ static void handle_new_xsurface(struct wl_listener *listener, void *data) {
 	}
 	xs->ratings = ratings;
 	xs->xsurface = data;
+	peer_init(&xs->peer);
+	fw_listener_connect(
+			&xs->set_pid, &xs->xsurface->events.set_pid, handle_set_pid);
 	fw_listener_connect(&xs->destroy, &xs->xsurface->events.destroy,
 			handle_xsurface_destroy);
 	wl_list_insert(&ratings->xsurfaces, &xs->link);
+	pin_x_client(xs);
 }
 
 void fw_ratings_owner_init(struct fw_ratings *ratings) {

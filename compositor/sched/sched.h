@@ -35,6 +35,14 @@ struct fw_sched_config {
 	double max_slice_ms;
 	const char *stats_path; /* --stats: the gate's per-client records */
 	const char *trace_path; /* --trace: the gate's protocol trace */
+	/*
+	 * The file's "scheduler manager": the executables (full paths) whose
+	 * clients are shown fairway_scheduler_manager_v1. Not set:
+	 * fairway-top's installed path alone. The configuration owns them.
+	 */
+	bool manager_exes_set;
+	char **manager_exes;
+	size_t manager_exe_count;
 };
 
 /* sched_log goes to wlr_log: once, after wlr_log_init. */

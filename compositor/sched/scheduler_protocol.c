@@ -34,6 +34,8 @@
 
 struct fw_scheduler_protocol {
 	struct fw_server *server;
+	/* Read at each bind: a reload replaces what it holds. */
+	const struct fw_sched_config *config;
 	fw_scheduler_protocol_app_ids_func app_ids;
 	struct gate *gate;
 	struct wl_global *manager_global;
@@ -493,20 +495,32 @@ static enum wl_iterator_result add_existing(
 
 /* --- fairway_scheduler_manager_v1 --------------------------------------- */
 
-/* fairway's own uid, or root: who may see and raise every client. */
-static bool client_privileged(
-		struct fw_scheduler_protocol *sp, const struct wl_client *client) {
-	struct fw_client *record = fw_client_get((struct wl_client *)client);
-	if (record == NULL || !fw_client_identify(record)) {
+/* Whether path is one of the executables the configuration names. */
+static bool manager_exe_allowed(
+		const struct fw_sched_config *config, const char *path) {
+	if (path == NULL) {
 		return false;
 	}
-	return record->uid == 0 || record->uid == geteuid();
+	if (!config->manager_exes_set) {
+		return strcmp(path, FW_TOP_PATH) == 0;
+	}
+	for (size_t i = 0; i < config->manager_exe_count; i++) {
+		if (strcmp(path, config->manager_exes[i]) == 0) {
+			return true;
+		}
+	}
+	return false;
 }
 
-static bool filter_global(const struct wl_client *client,
-		const struct wl_global *global, void *data) {
-	struct fw_scheduler_protocol *sp = data;
-	return global != sp->manager_global || client_privileged(sp, client);
+bool fw_scheduler_protocol_may_manage(
+		struct fw_scheduler_protocol *sp, struct wl_client *client) {
+	struct fw_client *record = fw_client_get(client);
+	if (sp == NULL || record == NULL || !fw_client_identify(record)) {
+		return false;
+	}
+	return (record->uid == 0 || record->uid == geteuid()) &&
+			!fw_client_sandboxed(record) &&
+			manager_exe_allowed(sp->config, record->process.path);
 }
 
 static struct fw_sp_manager *manager_from_resource(
@@ -569,13 +583,15 @@ static void manager_bind(
 		wl_client_post_no_memory(client);
 		return;
 	}
-	/* The filter hides the global; this catches a process that changed
-	 * its credentials between the registry and the bind. */
-	if (!client_privileged(sp, client)) {
+	/* The global filter hides the global (globals.c); this catches a
+	 * client that binds it by its name all the same. */
+	if (!fw_scheduler_protocol_may_manage(sp, client)) {
 		wl_resource_set_implementation(resource, &manager_impl, NULL, NULL);
 		wl_resource_post_error(resource,
 				FAIRWAY_SCHEDULER_MANAGER_V1_ERROR_FORBIDDEN,
-				"only fairway's uid or root may watch every client");
+				"only the executables the configuration names, of "
+				"fairway's uid or root and in no sandbox, may watch every "
+				"client");
 		return;
 	}
 	struct fw_sp_manager *manager = calloc(1, sizeof(*manager));
@@ -640,6 +656,12 @@ static void self_handle_lower_priority(struct wl_client *client,
 				priority, stats.client_priority);
 		return;
 	}
+	/* No rule raises it again (app_rules.c). */
+	struct fw_client *record = fw_client_get(client);
+	if (record != NULL) {
+		record->self_lowered = true;
+		record->self_priority = priority;
+	}
 	fw_sched_set_client_priority(sp->server->sched, client, priority);
 	fairway_scheduler_self_v1_send_priority(resource, priority);
 }
@@ -672,7 +694,8 @@ static void self_bind(
 /* --- the whole ---------------------------------------------------------- */
 
 struct fw_scheduler_protocol *fw_scheduler_protocol_create(
-		struct fw_server *server, fw_scheduler_protocol_app_ids_func app_ids) {
+		struct fw_server *server, const struct fw_sched_config *config,
+		fw_scheduler_protocol_app_ids_func app_ids) {
 	struct gate *gate = fw_sched_get_gate(server->sched);
 	if (gate == NULL) {
 		wlr_log(WLR_INFO, "Scheduler off: no fairway_scheduler_manager_v1");
@@ -683,6 +706,7 @@ struct fw_scheduler_protocol *fw_scheduler_protocol_create(
 		goto error;
 	}
 	sp->server = server;
+	sp->config = config;
 	sp->app_ids = app_ids;
 	sp->gate = gate;
 	sp->records = fw_sched_get_clients(server->sched);
@@ -703,7 +727,6 @@ struct fw_scheduler_protocol *fw_scheduler_protocol_create(
 	if (sp->self_global == NULL) {
 		goto error_manager;
 	}
-	wl_display_set_global_filter(server->display, filter_global, sp);
 	sp->new_connection.notify = handle_new_connection;
 	gate_add_new_connection_listener(gate, &sp->new_connection);
 	fw_listener_connect(&sp->client_destroy, &sp->records->events.destroy,
@@ -725,7 +748,6 @@ void fw_scheduler_protocol_destroy(struct fw_scheduler_protocol *sp) {
 	if (sp == NULL) {
 		return;
 	}
-	wl_display_set_global_filter(sp->server->display, NULL, NULL);
 	wl_global_destroy(sp->manager_global);
 	wl_global_destroy(sp->self_global);
 	wl_list_remove(&sp->new_connection.link);

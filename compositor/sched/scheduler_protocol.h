@@ -1,8 +1,10 @@
 #ifndef FAIRWAY_COMPOSITOR_SCHED_SCHEDULER_PROTOCOL_H
 #define FAIRWAY_COMPOSITOR_SCHED_SCHEDULER_PROTOCOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+struct fw_sched_config;
 struct fw_server;
 struct fw_scheduler_protocol;
 struct wl_client;
@@ -18,13 +20,25 @@ typedef size_t (*fw_scheduler_protocol_app_ids_func)(struct fw_server *server,
 /*
  * fairway-scheduler-unstable-v1 (protocol/): the gate's clients, their
  * statistics (scheduler/client_stats.h) and ratings, and their base
- * priority, for fairway-top and the like; app_ids names their windows.
+ * priority, for fairway-top and the like; config says who may manage
+ * (fw_scheduler_protocol_may_manage), app_ids names their windows.
  * Call once the gate, XWayland and the ratings are up. NULL with --scheduler
  * off (nothing to show), or on failure, logged.
  */
 struct fw_scheduler_protocol *fw_scheduler_protocol_create(
-		struct fw_server *server, fw_scheduler_protocol_app_ids_func app_ids);
+		struct fw_server *server, const struct fw_sched_config *config,
+		fw_scheduler_protocol_app_ids_func app_ids);
 /* Once every client has gone. Accepts NULL. */
 void fw_scheduler_protocol_destroy(struct fw_scheduler_protocol *protocol);
+
+/*
+ * Whether client may have fairway_scheduler_manager_v1, which shows every
+ * client and sets their priorities: its executable must be one of the
+ * configuration's "scheduler manager" (fairway-top's installed path by
+ * default), run as fairway's uid or root, and in no sandbox. False with
+ * no protocol (NULL).
+ */
+bool fw_scheduler_protocol_may_manage(
+		struct fw_scheduler_protocol *protocol, struct wl_client *client);
 
 #endif

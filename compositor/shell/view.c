@@ -22,6 +22,9 @@ static const float titlebar_focused[4] = {0.20f, 0.40f, 0.70f, 1.0f};
 static const float titlebar_unfocused[4] = {0.30f, 0.30f, 0.30f, 1.0f};
 static const float border_focused[4] = {0.25f, 0.50f, 0.85f, 1.0f};
 static const float border_unfocused[4] = {0.20f, 0.20f, 0.20f, 1.0f};
+/* A window that asked for the focus and did not get it (activation.h). */
+static const float titlebar_urgent[4] = {0.565f, 0.0f, 0.0f, 1.0f};
+static const float border_urgent[4] = {0.565f, 0.0f, 0.0f, 1.0f};
 
 static bool ensure_tree(struct fw_view *view);
 static void fit_new(struct fw_view *view);
@@ -72,12 +75,24 @@ static void frame_colors(struct fw_view *view, bool focused) {
 	if (view->titlebar == NULL) {
 		return;
 	}
-	wlr_scene_rect_set_color(
-			view->titlebar, focused ? titlebar_focused : titlebar_unfocused);
+	const float *bar = focused ? titlebar_focused
+			: view->urgent     ? titlebar_urgent
+							   : titlebar_unfocused;
+	const float *border = focused ? border_focused
+			: view->urgent        ? border_urgent
+								  : border_unfocused;
+	wlr_scene_rect_set_color(view->titlebar, bar);
 	for (int i = 0; i < 4; i++) {
-		wlr_scene_rect_set_color(
-				view->border[i], focused ? border_focused : border_unfocused);
+		wlr_scene_rect_set_color(view->border[i], border);
 	}
+}
+
+void fw_view_set_urgent(struct fw_view *view, bool urgent) {
+	if (view->urgent == urgent) {
+		return;
+	}
+	view->urgent = urgent;
+	frame_colors(view, fw_view_focused(view->server) == view);
 }
 
 /* The scale of the output the window is on, which its title is drawn for. */
@@ -392,6 +407,7 @@ void fw_view_focus(struct fw_view *view) {
 	wlr_scene_node_raise_to_top(&view->tree->node);
 	wl_list_remove(&view->link);
 	wl_list_insert(&server->views, &view->link);
+	view->urgent = false;
 	view->impl->set_activated(view, true);
 	frame_colors(view, true);
 	if (view->toplevel_handle != NULL) {

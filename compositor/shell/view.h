@@ -47,6 +47,9 @@ struct fw_view {
 	bool decorated;
 	bool mapped;
 	bool maximized, fullscreen;
+	/* It asked for the focus and did not get it: its frame says so until
+	 * it is focused (activation.h). */
+	bool urgent;
 
 	/* Position of the window geometry's top-left corner. */
 	int x, y;
@@ -72,6 +75,8 @@ void fw_view_map(struct fw_view *view, struct wlr_surface *surface,
 		struct wlr_scene_node *content, bool place);
 void fw_view_unmap(struct fw_view *view);
 void fw_view_focus(struct fw_view *view);
+/* Marks the frame of a window that wants attention; focus clears it. */
+void fw_view_set_urgent(struct fw_view *view, bool urgent);
 void fw_view_move(struct fw_view *view, int x, int y);
 void fw_view_update_frame(struct fw_view *view);
 void fw_view_maximize(struct fw_view *view, bool maximized);

@@ -47,6 +47,7 @@ static void handle_pointer_motion(void *data, struct wl_pointer *pointer,
 static void handle_pointer_button(void *data, struct wl_pointer *pointer,
 		uint32_t serial, uint32_t time, uint32_t button, uint32_t state) {
 	struct test_client *client = data;
+	client->input_serial = serial;
 	bool pressed = state == WL_POINTER_BUTTON_STATE_PRESSED;
 	printf("%sbutton %u %s\n", surface_name(client, client->pointer_surface),
 			button, pressed ? "pressed" : "released");
@@ -134,6 +135,7 @@ static void handle_keyboard_keymap(void *data, struct wl_keyboard *keyboard,
 static void handle_keyboard_enter(void *data, struct wl_keyboard *keyboard,
 		uint32_t serial, struct wl_surface *surface, struct wl_array *keys) {
 	struct test_client *client = data;
+	client->input_serial = serial;
 	printf("%skeyboard-enter\n", surface_name(client, surface));
 }
 
@@ -145,6 +147,8 @@ static void handle_keyboard_leave(void *data, struct wl_keyboard *keyboard,
 
 static void handle_keyboard_key(void *data, struct wl_keyboard *keyboard,
 		uint32_t serial, uint32_t time, uint32_t key, uint32_t state) {
+	struct test_client *client = data;
+	client->input_serial = serial;
 	printf("key %u %s\n", key,
 			state == WL_KEYBOARD_KEY_STATE_PRESSED ? "pressed" : "released");
 }

@@ -251,28 +251,52 @@ void report_when_done(struct test_client *client, const char *what) {
 	wl_callback_add_listener(callback, &request_done_listener, (void *)what);
 }
 
+// Activates this window with the token name.
+static void activate_with(struct test_client *client, const char *name) {
+	xdg_activation_v1_activate(client->activation, name, client->surface);
+	report_when_done(client, "activation");
+}
+
 static void handle_token_done(
 		void *data, struct xdg_activation_token_v1 *token, const char *name) {
 	struct test_client *client = data;
 	xdg_activation_token_v1_destroy(token);
-	xdg_activation_v1_activate(client->activation, name, client->surface);
-	report_when_done(client, "activation");
+	activate_with(client, name);
 }
 
 static const struct xdg_activation_token_v1_listener token_listener = {
 		.done = handle_token_done,
 };
 
+// A token for another client to activate with, as a launcher makes one.
+static void handle_minted_done(
+		void *data, struct xdg_activation_token_v1 *token, const char *name) {
+	xdg_activation_token_v1_destroy(token);
+	printf("token %s\n", name);
+}
+
+static const struct xdg_activation_token_v1_listener minted_listener = {
+		.done = handle_minted_done,
+};
+
 // Asks, through xdg-activation, that this window be focused, as a client
-// that wants attention does: a token for itself, then activate.
-static void request_activation(struct test_client *client) {
+// that wants attention does: a token for itself, then activate. With
+// input, the token carries the seat and the serial of the last input
+// this client got, and is printed for another client to use.
+static void request_token(struct test_client *client, bool input) {
 	if (client->activation == NULL) {
 		fprintf(stderr, "fw-test-client: no xdg_activation_v1\n");
 		return;
 	}
 	struct xdg_activation_token_v1 *token =
 			xdg_activation_v1_get_activation_token(client->activation);
-	xdg_activation_token_v1_add_listener(token, &token_listener, client);
+	if (input) {
+		xdg_activation_token_v1_add_listener(token, &minted_listener, client);
+		xdg_activation_token_v1_set_serial(
+				token, client->input_serial, client->seat);
+	} else {
+		xdg_activation_token_v1_add_listener(token, &token_listener, client);
+	}
 	xdg_activation_token_v1_set_surface(token, client->surface);
 	xdg_activation_token_v1_commit(token);
 }
@@ -374,8 +398,12 @@ static const char usage[] =
 		"  --truncate-after-map  once shown, shrink the buffer's pool to 0\n"
 		"  --maximized           ask to be maximized before mapping\n"
 		"  --commands            read commands from stdin, one a line:\n"
-		"                        'title TEXT', 'maximize', 'unmaximize',\n"
-		"                        'activate';\n"
+		"                        'title TEXT', 'app-id TEXT', 'maximize',\n"
+		"                        'unmaximize', 'activate' (a token of its\n"
+		"                        own), 'token' (one with its last input's\n"
+		"                        serial, printed as 'token NAME'),\n"
+		"                        'activate-token NAME', 'activate-env'\n"
+		"                        (with $XDG_ACTIVATION_TOKEN);\n"
 		"                        exit when stdin closes\n"
 		"  --idle-inhibit        hold an idle inhibitor on the window\n"
 		"  --decoration MODE     who draws the frame, as the window asks:\n"
@@ -508,12 +536,21 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 static void run_command(struct test_client *client, const char *line) {
 	if (strncmp(line, "title ", 6) == 0) {
 		xdg_toplevel_set_title(client->toplevel, line + 6);
+	} else if (strncmp(line, "app-id ", 7) == 0) {
+		xdg_toplevel_set_app_id(client->toplevel, line + 7);
 	} else if (strcmp(line, "maximize") == 0) {
 		xdg_toplevel_set_maximized(client->toplevel);
 	} else if (strcmp(line, "unmaximize") == 0) {
 		xdg_toplevel_unset_maximized(client->toplevel);
 	} else if (strcmp(line, "activate") == 0) {
-		request_activation(client);
+		request_token(client, false);
+	} else if (strcmp(line, "token") == 0) {
+		request_token(client, true);
+	} else if (strncmp(line, "activate-token ", 15) == 0) {
+		activate_with(client, line + 15);
+	} else if (strcmp(line, "activate-env") == 0 &&
+			getenv("XDG_ACTIVATION_TOKEN") != NULL) {
+		activate_with(client, getenv("XDG_ACTIVATION_TOKEN"));
 	} else {
 		fprintf(stderr, "fw-test-client: unknown command: %s\n", line);
 		return;
@@ -599,7 +636,7 @@ static int run(struct test_client *client, int duration, bool watch_stdin) {
 				ssize_t got = read(STDIN_FILENO, byte, sizeof(byte));
 				open = got > 0;
 				if (open && memmem(byte, (size_t)got, "activate", 8) != NULL) {
-					request_activation(client);
+					request_token(client, false);
 				}
 			}
 			if (!open) {

@@ -72,6 +72,7 @@ struct test_client {
 	struct popup popup;
 
 	struct wl_surface *pointer_surface;
+	uint32_t input_serial; // of the last key, button or keyboard enter
 	struct wl_list buffers; // test_buffer.link
 };
 

@@ -8,6 +8,9 @@
  *   bind-manager NAME     binds the manager at registry name NAME
  *   set-priority PID N    sets the base priority of PID's connections
  *   lower N...            lowers its own priority to each N in turn
+ *   lower-hold N          lowers its own priority to N, prints "lowered",
+ *                         and stays connected until stdin ends, printing
+ *                         each "priority P" fairway sends it
  *   period MS SECONDS     subscribe_all(MS): "period P", then after SECONDS
  *                         "rounds R elapsed_ms E"
  *   orphan PID N          subscribes to PID's statistics, destroys the
@@ -213,10 +216,57 @@ static bool dispatch_for(double ms) {
 	return true;
 }
 
+/* Binds fairway_scheduler_self_v1; false, saying so, where it is not. */
+static bool bind_self(struct wl_registry *registry) {
+	if (t.self_name == 0) {
+		printf("no self\n");
+		return false;
+	}
+	t.self = wl_registry_bind(
+			registry, t.self_name, &fairway_scheduler_self_v1_interface, 1);
+	fairway_scheduler_self_v1_add_listener(t.self, &self_listener, NULL);
+	return true;
+}
+
+/* Serves the connection until stdin ends: 0, or a protocol error. */
+static int hold_until_stdin_ends(void) {
+	for (;;) {
+		while (wl_display_prepare_read(t.display) != 0) {
+			if (wl_display_dispatch_pending(t.display) < 0) {
+				return fail_protocol();
+			}
+		}
+		wl_display_flush(t.display);
+		struct pollfd fds[] = {
+				{.fd = wl_display_get_fd(t.display), .events = POLLIN},
+				{.fd = STDIN_FILENO, .events = POLLIN},
+		};
+		if (poll(fds, 2, -1) < 0) {
+			wl_display_cancel_read(t.display);
+			continue;
+		}
+		if (fds[0].revents != 0) {
+			if (wl_display_read_events(t.display) < 0) {
+				return fail_protocol();
+			}
+		} else {
+			wl_display_cancel_read(t.display);
+		}
+		if (wl_display_dispatch_pending(t.display) < 0) {
+			return fail_protocol();
+		}
+		char buf[64];
+		if (fds[1].revents != 0 && read(STDIN_FILENO, buf, sizeof(buf)) <= 0) {
+			return 0;
+		}
+	}
+}
+
 static int usage(void) {
 	fprintf(stderr,
 			"usage: fw-test-scheduler globals|see|bind-manager "
-			"NAME|set-priority PID N|lower N...|period MS SECONDS\n");
+			"NAME|set-priority PID N|lower N...|lower-hold N|period MS "
+			"SECONDS\n");
 	return 2;
 }
 
@@ -238,7 +288,7 @@ static int run(int argc, char **argv, struct wl_registry *registry) {
 		}
 		return status;
 	}
-	if (t.manager_name == 0 && strcmp(mode, "lower") != 0) {
+	if (t.manager_name == 0 && strncmp(mode, "lower", 5) != 0) {
 		printf("no manager\n");
 		return 1;
 	}
@@ -266,13 +316,9 @@ static int run(int argc, char **argv, struct wl_registry *registry) {
 		return found > 0 ? 0 : 1;
 	}
 	if (strcmp(mode, "lower") == 0 && argc >= 3) {
-		if (t.self_name == 0) {
-			printf("no self\n");
+		if (!bind_self(registry)) {
 			return 1;
 		}
-		t.self = wl_registry_bind(
-				registry, t.self_name, &fairway_scheduler_self_v1_interface, 1);
-		fairway_scheduler_self_v1_add_listener(t.self, &self_listener, NULL);
 		if (wl_display_roundtrip(t.display) < 0) {
 			return fail_protocol();
 		}
@@ -283,6 +329,19 @@ static int run(int argc, char **argv, struct wl_registry *registry) {
 			}
 		}
 		return 0;
+	}
+	if (strcmp(mode, "lower-hold") == 0 && argc == 3) {
+		/* Lowers itself, says so, and stays until stdin ends. */
+		if (!bind_self(registry)) {
+			return 1;
+		}
+		fairway_scheduler_self_v1_lower_priority(t.self, atoi(argv[2]));
+		if (wl_display_roundtrip(t.display) < 0) {
+			return fail_protocol();
+		}
+		printf("lowered\n");
+		fflush(stdout);
+		return hold_until_stdin_ends();
 	}
 	if (strcmp(mode, "period") == 0 && argc == 4) {
 		int status = bind_manager(registry, t.manager_name);

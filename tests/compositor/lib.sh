@@ -183,6 +183,13 @@ has_line() {
 	grep -q -e "$2" "$1" 2>/dev/null
 }
 
+# allow_manager PATH...: the next fairway shows fairway_scheduler_manager_v1
+# to these executables (full paths) as well as to fairway-top's installed
+# one, through the configuration file.
+allow_manager() {
+	echo "scheduler manager $*" >>"$XDG_CONFIG_HOME/fairway/config"
+}
+
 # fw_start [ARGS...]: starts fairway without a command and waits for its
 # WAYLAND_DISPLAY= line; exports WAYLAND_DISPLAY and DISPLAY from it.
 fw_start() {

@@ -11,7 +11,7 @@ need_prog grim
 
 A=3060c0 B=c06030 C=c0c030 L=30c060 S=8040a0
 export TERMINAL="touch $FW_TMP/terminal-started"
-fw_start --no-xwayland
+fw_start --no-xwayland --screenshots-while-locked
 
 start_fed a "$FW_TEST_CLIENT" --stdin --color $A --size 300x200 --title A
 wait_until 20 "window A mapped" has_line "$FW_TMP/a.out" '^mapped'

@@ -13,7 +13,7 @@ need_prog wlr-randr
 
 A=3060c0 B=c06030 C=c0c030 L1=30c060 L2=8040a0
 export TERMINAL="touch $FW_TMP/terminal-started"
-fw_start --no-xwayland --outputs 2 --output-size 640x480 \
+fw_start --no-xwayland --screenshots-while-locked --outputs 2 --output-size 640x480 \
 	--stats "$FW_TMP/stats" "$@"
 
 start_fed a "$FW_TEST_CLIENT" --stdin --color $A --size 300x200 --title A

@@ -11,7 +11,7 @@ need_prog wtype
 need_prog grim
 
 FOOT=6040c0 W=c06030 RED=ff0000
-fw_start --no-xwayland
+fw_start --no-xwayland --screenshots-while-locked
 
 start_bg "$FW_TEST_CLIENT" --color $W --size 300x200 --title W \
 	>"$FW_TMP/w.out" 2>"$FW_TMP/w.err"

@@ -1,6 +1,8 @@
 #!/bin/sh
-# Who may use the scheduler protocol. A client of fairway's uid sees the
-# manager and every client. A client of another uid (nobody) is shown only
+# Who may use the scheduler protocol. A client of fairway's uid whose
+# executable the configuration names (scheduler manager) sees the manager
+# and every client (manager-access in tests/hostile: no other one does). A
+# client of another uid (nobody), even of that executable, is shown only
 # fairway_scheduler_self_v1: the manager is filtered out of its registry,
 # a bind to it anyway is a protocol error, and through self it may lower
 # its own priority but not raise it. Nobody else is disturbed meanwhile.
@@ -9,6 +11,7 @@
 need_prog setpriv
 id nobody >/dev/null 2>&1 || skip "no user nobody"
 
+allow_manager "$FW_TEST_SCHEDULER" "$FAIRWAY_TOP"
 fw_start --no-xwayland
 start_bg "$FW_TEST_CLIENT" >"$FW_TMP/client.out"
 CLIENT_PID=$BG_PID
@@ -16,7 +19,7 @@ wait_until 20 "the test client's window" has_line "$FW_TMP/client.out" '^mapped'
 
 "$FW_TEST_SCHEDULER" globals >"$FW_TMP/globals.out" || fail "globals failed"
 MANAGER=$(sed -n 's/^manager //p' "$FW_TMP/globals.out")
-[ -n "$MANAGER" ] || fail "fairway's own uid is not shown the manager: $(cat "$FW_TMP/globals.out")"
+[ -n "$MANAGER" ] || fail "the executable the configuration names is not shown the manager: $(cat "$FW_TMP/globals.out")"
 "$FW_TEST_SCHEDULER" see >"$FW_TMP/see.out" || fail "see failed: $(cat "$FW_TMP/see.out")"
 grep -q "^client $CLIENT_PID fw-test-client$" "$FW_TMP/see.out" ||
 	fail "the manager does not show the test client: $(cat "$FW_TMP/see.out")"

@@ -7,6 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 : "${FW_TEST_SCHEDULER:?}" "${FW_TEST_CLIENT:?}" "${FAIRWAY_TOP:?}"
 
+allow_manager "$FAIRWAY_TOP" "$FW_TEST_SCHEDULER"
 fw_start --no-xwayland
 start_bg "$FW_TEST_CLIENT" >"$FW_TMP/client.out"
 CLIENT_PID=$BG_PID

@@ -8,6 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 : "${FAIRWAY_TOP:?}" "${FW_PLAID:?}" "${FW_TEST_SCHEDULER:?}"
 
+allow_manager "$FAIRWAY_TOP" "$FW_TEST_SCHEDULER"
 fw_start --no-xwayland --hints off
 start_bg "$FW_PLAID" --mode requests --duration 120 >"$FW_TMP/plaid-a.out"
 A=$BG_PID

@@ -6,6 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 : "${FW_TEST_SCHEDULER:?}" "${FAIRWAY_TOP:?}"
 
+allow_manager "$FAIRWAY_TOP" "$FW_TEST_SCHEDULER"
 fw_start --no-xwayland
 start_bg sh -c 'exec "$0" --batch --json --interval 500 >"$1" 2>"$2"' \
 	"$FAIRWAY_TOP" "$FW_TMP/top.json" "$FW_TMP/top.err"

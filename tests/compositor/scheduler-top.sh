@@ -7,6 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 : "${FAIRWAY_TOP:?}" "${FW_TEST_CLIENT:?}"
 
+allow_manager "$FAIRWAY_TOP"
 fw_start --no-xwayland
 start_bg "$FW_TEST_CLIENT" --app-id fw-top-known >"$FW_TMP/client.out"
 CLIENT_PID=$BG_PID

@@ -58,8 +58,8 @@ pointer tap on
 exec true
 scheduler interval 3
 scheduler hint-map background:policy=batch,nice=5
-rule app_id=foot priority 5 hint interactive
-rule exe=fairway-* priority -2
+rule app_id=foot priority 5 hint interactive spoofable
+rule exe=*/fairway-* priority -2
 rule class=XTerm hint background
 decorations client
 CONF

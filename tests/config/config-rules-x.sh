@@ -8,7 +8,7 @@ need_prog xdotool
 
 cat >"$XDG_CONFIG_HOME/fairway/config" <<'CONF'
 rule class=XTerm hint background
-rule exe=Xwayland priority -2
+rule exe=*/Xwayland priority -2
 CONF
 stats=$FW_TMP/stats
 fw_start -V --stats "$stats" --hints dry-run

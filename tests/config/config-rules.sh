@@ -1,6 +1,6 @@
 #!/bin/sh
 # Per-application rules: by app_id (an xdg toplevel's) and by executable
-# name (comm, or the executable's file name past comm's 15 characters),
+# (its full path: a pattern, or the path itself),
 # a client gets a client priority that --stats shows; a reload changes it
 # for clients already connected, and takes it back where no rule matches
 # any more. A hint rule makes a process's hint class what it says, or gives
@@ -9,17 +9,17 @@
 . "$(dirname "$0")/../compositor/lib.sh"
 : "${FAIRWAY_IDLE:?set FAIRWAY_IDLE to the fairway-idle client}"
 
-# A name comm cuts short: only the executable's file name matches it.
+# A name comm would cut short: the path holds it whole.
 long=$FW_TMP/fw-client-with-a-long-name
 cp "$FW_TEST_CLIENT" "$long"
 
 config=$XDG_CONFIG_HOME/fairway/config
-cat >"$config" <<'CONF'
-rule app_id=rules.up priority 7
+cat >"$config" <<CONF
+rule app_id=rules.up priority 7 spoofable
 rule app_id=rules.* hint background
-rule exe=fairway-idle priority -4
-rule exe=fw-client-with-a-long-name priority 4
-rule app_id=rules.up hint output
+rule exe=*/fairway-idle priority -4
+rule exe=$long priority 4
+rule app_id=rules.up hint output spoofable
 rule app_id=rules.own hint policy=batch,nice=7
 CONF
 stats=$FW_TMP/stats
@@ -67,7 +67,7 @@ wait_until 20 "a target of its own for rules.own" \
 has_line "$err" "hints: pid $other idle -> " && fail "the client no hint rule names changed class"
 
 cat >"$config" <<'CONF'
-rule app_id=rules.up priority 3
+rule app_id=rules.up priority 3 spoofable
 rule app_id=other.* priority -2
 rule app_id=rules.long hint background
 scheduler hint-map background:policy=batch,nice=9

@@ -1,4 +1,5 @@
 #include "scheduler/wire.h"
+#include "tests/fuzz/fuzz_check.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,15 +9,6 @@
  * fuzzer explores limits and misaligned buffers along with the messages.
  */
 #define LIMITS_SIZE 3
-
-#define FUZZ_CHECK(cond) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "%s:%d: invariant broken: %s\n", __FILE__, \
-					__LINE__, #cond); \
-			abort(); \
-		} \
-	} while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

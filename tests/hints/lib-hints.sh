@@ -46,10 +46,13 @@ hint_client_start() {
 	HC_OUT="$FW_TMP/$1.out"
 	HC_FIFO="$FW_TMP/$1.fifo"
 	mkfifo "$HC_FIFO"
+	: >"$HC_OUT"
+	# As fairway's user where fw_deploy made it another.
+	[ -n "$FW_AS" ] && chown "$FW_USER" "$HC_FIFO" "$HC_OUT"
 	# The client itself, not a shell around it: its pid is what is hinted.
 	# Nice 3 makes its originals differ from every class's attributes.
-	start_bg sh -c 'exec nice -n 3 "$0" "$1" <"$2" >"$3"' "$FW_HINT_CLIENT" "$2" \
-		"$HC_FIFO" "$HC_OUT"
+	start_bg $FW_AS sh -c 'exec nice -n 3 "$0" "$1" <"$2" >"$3"' \
+		"$FW_HINT_CLIENT" "$2" "$HC_FIFO" "$HC_OUT"
 	HC_PID=$BG_PID
 	exec 3>"$HC_FIFO"
 	wait_until 20 "$1 ready" has_line "$HC_OUT" '^ready'
@@ -79,4 +82,62 @@ need_privilege() {
 	grep -q 'CapEff' /proc/self/status || skip "no /proc status"
 	caps=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status)
 	[ $((0x$caps >> 23 & 1)) = 1 ] || skip "needs CAP_SYS_NICE"
+}
+
+# fw_deploy root|cap|user: how fairway runs from here on, as it is deployed.
+# root: $FAIRWAY as root. cap: a copy of $FAIRWAY given the file capability
+# cap_sys_nice (setcap, the way gamescope is installed), run as $FW_USER.
+# user: $FAIRWAY as $FW_USER, without privilege. For cap and user,
+# $XDG_RUNTIME_DIR becomes $FW_USER's, $FAIRWAY a wrapper that runs fairway
+# so, and FW_AS the prefix that runs a command as $FW_USER (empty for
+# root): how a test runs that fairway's clients.
+FW_USER=nobody
+FW_GROUP=nogroup
+FW_AS=""
+FW_DEPLOY=root
+fw_deploy() {
+	FW_DEPLOY=$1
+	case "$1" in
+	root) return 0 ;;
+	cap | user) ;;
+	*) fail "fw_deploy root|cap|user, not $1" ;;
+	esac
+	[ "$(id -u)" = 0 ] || skip "needs root to run fairway as $FW_USER"
+	need_prog setpriv
+	id -u "$FW_USER" >/dev/null 2>&1 || skip "no user $FW_USER"
+	chmod 711 "$FW_TMP"
+	chown "$FW_USER:$FW_GROUP" "$XDG_RUNTIME_DIR"
+	FW_STATE_DIR=$XDG_RUNTIME_DIR
+	FW_AS="setpriv --reuid $FW_USER --regid $FW_GROUP --clear-groups --inh-caps=-all"
+	mkdir -m 755 "$FW_TMP/deploy"
+	binary=$FAIRWAY
+	if [ "$1" = cap ]; then
+		need_prog setcap
+		binary=$FW_TMP/deploy/fairway
+		cp "$FAIRWAY" "$binary"
+		setcap cap_sys_nice+ep "$binary" ||
+			skip "setcap cannot give $binary a file capability here"
+	fi
+	printf '#!/bin/sh\nexec %s %s "$@"\n' "$FW_AS" "$binary" \
+		>"$FW_TMP/deploy/run"
+	chmod 755 "$FW_TMP/deploy/run"
+	FAIRWAY=$FW_TMP/deploy/run
+}
+
+# fw_deploy_check: after fw_start, that fairway runs as its deployment
+# says: as $FW_USER, with CAP_SYS_NICE (cap) or none (user). A file
+# capability on a nosuid mount, say, gives none, and the test would prove
+# nothing.
+fw_deploy_check() {
+	[ "$FW_DEPLOY" != root ] || return 0
+	status=/proc/$(fairway_pid)/status
+	uid=$(sed -n 's/^Uid:[[:space:]]*\([0-9]*\).*/\1/p' "$status")
+	[ "$uid" = "$(id -u "$FW_USER")" ] || fail "fairway runs as uid $uid"
+	caps=$(sed -n 's/^CapEff:[[:space:]]*//p' "$status")
+	nice=$(($((0x$caps)) >> 23 & 1))
+	case "$FW_DEPLOY:$nice" in
+	cap:1 | user:0) ;;
+	*) skip "fairway deployed as $FW_DEPLOY runs with capabilities $caps" ;;
+	esac
+	log "fairway runs as uid $uid with capabilities $caps"
 }

@@ -521,6 +521,101 @@ static void test_replay_clamps(void) {
 	stop_child(&child);
 }
 
+/*
+ * A journal in a directory the user's processes may write (fairway with a
+ * capability its user lacks) is replayed with the user's privileges only:
+ * the kernel refuses a planted entry's nice -20 and its way out of
+ * SCHED_IDLE, gives what the user may (a higher nice), and fairway holds
+ * CAP_SYS_NICE again after.
+ */
+static void test_replay_as_user(void) {
+	if (!privileged) {
+		fprintf(stderr, "no CAP_SYS_NICE: nothing to replay without\n");
+		return;
+	}
+	struct child child = start_child(1);
+	struct rlimit none = {0, 0};
+	CHECK(prlimit(child.pid, RLIMIT_NICE, &none, NULL) == 0);
+	struct hint_kernel info;
+	hint_kernel_probe(&info);
+	struct hint_attr orig, marked, idle, now;
+	CHECK(hint_attr_get(child.pid, &orig));
+	marked = orig;
+	marked.reset_on_fork = true;
+	CHECK(hint_attr_set(&info, child.pid, &marked, &orig));
+
+	write_journal(child.pid, SCHED_OTHER, -20);
+	CHECK_INT(hints_replay_as(dir, true), 1);
+	CHECK(hint_attr_get(child.pid, &now));
+	CHECK(hint_attr_equal(&now, &marked));
+	CHECK(hint_have_cap_sys_nice());
+	/* The same entry with fairway's privileges: down to its floor. */
+	write_journal(child.pid, SCHED_OTHER, -20);
+	CHECK_INT(hints_replay_as(dir, false), 1);
+	CHECK(hint_attr_get(child.pid, &now));
+	CHECK_INT(now.nice, HINTS_NICE_FLOOR);
+	CHECK(hint_attr_set(&info, child.pid, &marked, &now));
+
+	idle = marked;
+	idle.policy = SCHED_IDLE;
+	CHECK(hint_attr_set(&info, child.pid, &idle, &marked));
+	write_journal(child.pid, SCHED_OTHER, orig.nice);
+	CHECK_INT(hints_replay_as(dir, true), 1);
+	CHECK(hint_attr_get(child.pid, &now));
+	CHECK_INT(now.policy, SCHED_IDLE);
+
+	CHECK(hint_attr_set(&info, child.pid, &marked, &idle));
+	write_journal(child.pid, SCHED_BATCH, 7);
+	CHECK_INT(hints_replay_as(dir, true), 1);
+	CHECK(hint_attr_get(child.pid, &now));
+	CHECK_INT(now.policy, SCHED_BATCH);
+	CHECK_INT(now.nice, 7);
+	CHECK(hint_have_cap_sys_nice());
+	stop_child(&child);
+}
+
+/*
+ * Changes are only those a replay with the user's privileges could undo:
+ * no SCHED_IDLE (SCHED_BATCH instead) and no raised nice for a process
+ * whose RLIMIT_NICE allows no way back, while a lowered nice, which any
+ * user may raise again, is still given.
+ */
+static void test_undo_as_user(void) {
+	struct hints_config config;
+	hints_config_default(&config);
+	config.targets[RATINGS_BACKGROUND].set_nice = true;
+	config.targets[RATINGS_BACKGROUND].nice = 10;
+	struct hints *hints = hints_create(&config, dir);
+	hints->undo_as_user = true;
+	struct child child = start_child(1);
+	struct rlimit none = {0, 0};
+	CHECK(prlimit(child.pid, RLIMIT_NICE, &none, NULL) == 0);
+	struct snapshot orig, now;
+	snap(child.pid, &orig);
+	struct hints_proc *proc =
+			hints_proc_create(hints, child.pid, -1, geteuid());
+	CHECK(proc != NULL);
+	hints_proc_set_class(proc, RATINGS_BACKGROUND, 0);
+	snap(child.pid, &now);
+	for (int i = 0; i < now.count; i++) {
+		CHECK_INT(now.attr[i].policy, SCHED_BATCH);
+		CHECK_INT(now.attr[i].nice, orig.attr[i].nice);
+		CHECK(now.attr[i].reset_on_fork);
+	}
+	hints_proc_set_class(proc, RATINGS_INTERACTIVE, S);
+	snap(child.pid, &now);
+	for (int i = 0; i < now.count; i++) {
+		CHECK_INT(now.attr[i].policy, SCHED_OTHER);
+		CHECK_INT(now.attr[i].nice,
+				privileged ? config.targets[RATINGS_INTERACTIVE].nice
+						   : orig.attr[i].nice);
+	}
+	hints_destroy(hints);
+	snap(child.pid, &now);
+	check_same(&orig, &now);
+	stop_child(&child);
+}
+
 /* A process fairway waits on is never put in SCHED_IDLE. */
 static void test_never_idle(void) {
 	struct hints_config config;
@@ -678,6 +773,8 @@ int main(void) {
 	test_pid_reuse();
 	test_undo();
 	test_replay_clamps();
+	test_replay_as_user();
+	test_undo_as_user();
 	test_never_idle();
 	test_thread_cap();
 	test_main_thread_after_wrap();

@@ -1,9 +1,11 @@
 #include "compositor/config/config_file.h"
 #include "tests/unit/check.h"
+#include <fcntl.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xkbcommon/xkbcommon.h>
 
@@ -196,25 +198,33 @@ static void test_flags_win(void) {
 
 static void test_rules(void) {
 	struct fw_config *config =
-			parse("rule app_id=org.gnome.* priority 5\n"
-				  "rule exe=make hint background priority -10\n"
-				  "rule class=XTerm hint interactive\n"
-				  "rule exe=mpv hint policy=batch,nice=5,slice_us=0\n"
-				  "rule exe=top hint keep\n",
+			parse("rule app_id=org.gnome.* priority 5 spoofable\n"
+				  "rule exe=/usr/bin/make hint background priority -10\n"
+				  "rule class=XTerm hint interactive spoofable\n"
+				  "rule exe=*/mpv hint policy=batch,nice=5,slice_us=0\n"
+				  "rule exe=/usr/bin/top hint keep\n"
+				  "rule exe=/opt/*/bin/game priority -3\n"
+				  "rule app_id=org.example.* priority -2 hint background\n",
 					true);
-	CHECK_INT(config->rule_count, 5);
+	CHECK_INT(config->rule_count, 7);
 	const struct fw_rule *r = &config->rules[0];
 	CHECK_INT(r->match, FW_MATCH_APP_ID);
 	CHECK_STR(r->pattern, "org.gnome.*");
 	CHECK(r->has_priority && r->priority == 5 && r->hint == FW_HINT_NONE);
+	CHECK(r->claimable);
 	CHECK_INT(r->line, 1);
 	r = &config->rules[1];
 	CHECK_INT(r->match, FW_MATCH_EXE);
 	CHECK(r->has_priority && r->priority == -10);
 	CHECK(r->hint == FW_HINT_CLASS && r->class == RATINGS_BACKGROUND);
+	CHECK(!r->claimable);
 	r = &config->rules[2];
 	CHECK_INT(r->match, FW_MATCH_X_CLASS);
 	CHECK(!r->has_priority && r->class == RATINGS_INTERACTIVE);
+	CHECK(r->claimable);
+	/* A directory left open is anyone's to fill. */
+	CHECK(config->rules[3].claimable && config->rules[5].claimable);
+	CHECK(config->rules[6].claimable && !config->rules[4].claimable);
 	/* A target of its own, in hint-map's words. */
 	r = &config->rules[3];
 	CHECK_INT(r->hint, FW_HINT_TARGET);
@@ -268,10 +278,18 @@ static void test_errors(void) {
 			{"rule title=foot priority 1", "bad match 'title=foot'"},
 			{"rule app_id= priority 1", "empty pattern"},
 			{"rule app_id=foot priority 21", "bad priority '21'"},
-			{"rule exe=foot hint urgent", "bad hint 'urgent'"},
-			{"rule exe=foot hint nice=-30", "bad hint 'nice=-30'"},
-			{"rule exe=foot hint policy=fifo", "bad hint 'policy=fifo'"},
-			{"rule exe=foot nice 3", "unknown rule setting 'nice'"},
+			{"rule exe=/usr/bin/foot hint urgent", "bad hint 'urgent'"},
+			{"rule exe=/usr/bin/foot hint nice=-30", "bad hint 'nice=-30'"},
+			{"rule exe=/usr/bin/foot hint policy=fifo",
+					"bad hint 'policy=fifo'"},
+			{"rule exe=/usr/bin/foot nice 3", "unknown rule setting 'nice'"},
+			{"rule exe=foot priority -1", "exe= matches the executable's full"},
+			{"rule app_id=foot priority 1", "needs 'spoofable'"},
+			{"rule app_id=foot hint interactive", "needs 'spoofable'"},
+			{"rule app_id=foot hint output", "needs 'spoofable'"},
+			{"rule class=XTerm hint nice=-1", "needs 'spoofable'"},
+			{"rule exe=*/foot priority 2", "needs 'spoofable'"},
+			{"rule app_id=foot spoofable", "usage: rule"},
 			{"rule class=XTerm priority 3", "share Xwayland's connection"},
 	};
 	const size_t count = sizeof(cases) / sizeof(*cases);
@@ -312,6 +330,88 @@ static void test_bad_keymap(void) {
 	config_destroy(config);
 }
 
+/*
+ * A last line that ends in blanks, a tab or a CR and no newline: each is
+ * read to its end (the parser once stepped past the trimmed length only,
+ * and spun for ever). The meson timeout turns a hang into a failure.
+ */
+static void test_trailing_blanks(void) {
+	static const char *const empty[] = {" ", "\t", "\r", " \t\r", "\n \r",
+			"# a comment\r", "# a comment \t"};
+	for (size_t i = 0; i < sizeof(empty) / sizeof(*empty); i++) {
+		config_destroy(parse(empty[i], true));
+	}
+	static const char *const exec[] = {"exec true\r\n\r", "exec true ",
+			"exec true\t \r", "\r\nexec true\n\t"};
+	for (size_t i = 0; i < sizeof(exec) / sizeof(*exec); i++) {
+		struct fw_config *config = parse(exec[i], true);
+		CHECK_INT(config->autostart_count, 1);
+		CHECK_STR(config->autostart[0], "true");
+		config_destroy(config);
+	}
+}
+
+/*
+ * A file that is no configuration (--check-config /etc/shadow) gets one
+ * error and no word of it is echoed; in a configuration, a line that
+ * begins with something no directive could be called is not echoed
+ * either, while a misspelt directive still is.
+ */
+static void test_no_echo(void) {
+	struct fw_config *config =
+			parse("s3cret-token\nexec true\nroot:x:0:0\n", false);
+	CHECK_INT(config->error_count, 1);
+	CHECK(strstr(config->errors[0], "cfg:1: not a fairway configuration") ==
+			config->errors[0]);
+	CHECK_INT(config->autostart_count, 0);
+	config_destroy(config);
+	config = parse("\n# comment\nalice:$y$j9T$hash:20228::::::\n", false);
+	CHECK_INT(config->error_count, 1);
+	CHECK(strstr(config->errors[0], "alice") == NULL);
+	config_destroy(config);
+	config = parse("exec true\nfrobnicate now\nroot:x:0:0 tail\n", false);
+	CHECK_INT(config->error_count, 2);
+	CHECK(strstr(config->errors[0], "unknown directive 'frobnicate'") != NULL);
+	CHECK(strstr(config->errors[1], "cfg:3: ") == config->errors[1]);
+	CHECK(strstr(config->errors[1], "root") == NULL);
+	config_destroy(config);
+}
+
+/* As root, only a file root owns and no one else may write. */
+static void test_load_as_root(void) {
+	if (geteuid() != 0) {
+		fprintf(stderr, "not root: ownership checks skipped\n");
+		return;
+	}
+	char path[] = "/tmp/fw-config-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	CHECK(write(fd, "exec true\n", 10) == 10);
+	close(fd);
+	static const struct {
+		uid_t uid;
+		mode_t mode;
+		bool ok;
+	} cases[] = {
+			{0, 0644, true},
+			{0, 0600, true},
+			{0, 0664, false},
+			{0, 0646, false},
+			{65534, 0644, false},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		CHECK(chown(path, cases[i].uid, (gid_t)-1) == 0);
+		CHECK(chmod(path, cases[i].mode) == 0);
+		struct fw_config *config = config_create();
+		CHECK(fw_config_file_load(config, path) == cases[i].ok);
+		if (!cases[i].ok) {
+			CHECK(strstr(config->errors[0], "fairway runs as root") != NULL);
+		}
+		config_destroy(config);
+	}
+	unlink(path);
+}
+
 static void test_load(void) {
 	struct fw_config *config = config_create();
 	CHECK(!fw_config_file_load(config, "/nonexistent/fairway.conf"));
@@ -333,6 +433,36 @@ static void test_load(void) {
 	CHECK(fw_config_output(config, "X-1", &out) && out.scale == 2);
 	config_destroy(config);
 	unlink(path);
+
+	/* No regular file: refused, never waited on. */
+	CHECK(mkfifo(path, 0600) == 0);
+	config = config_create();
+	CHECK(!fw_config_file_load(config, path));
+	CHECK(strstr(config->errors[0], "not a regular file") != NULL);
+	config_destroy(config);
+	unlink(path);
+	config = config_create();
+	CHECK(!fw_config_file_load(config, "/tmp"));
+	CHECK(strstr(config->errors[0], "not a regular file") != NULL);
+	config_destroy(config);
+
+	/* /dev/null is no configuration at all, not a refused one. */
+	config = config_create();
+	CHECK(fw_config_file_load(config, "/dev/null"));
+	CHECK_INT(config->error_count, 0);
+	CHECK_INT(config->binding_count, 4);
+	config_destroy(config);
+
+	/* Nor one past FW_CONFIG_MAX_BYTES. */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	CHECK(fd >= 0);
+	CHECK(ftruncate(fd, FW_CONFIG_MAX_BYTES + 1) == 0);
+	close(fd);
+	config = config_create();
+	CHECK(!fw_config_file_load(config, path));
+	CHECK(strstr(config->errors[0], "larger than") != NULL);
+	config_destroy(config);
+	unlink(path);
 }
 
 int main(void) {
@@ -344,6 +474,9 @@ int main(void) {
 	RUN_TEST(test_rules);
 	RUN_TEST(test_errors);
 	RUN_TEST(test_bad_keymap);
+	RUN_TEST(test_trailing_blanks);
+	RUN_TEST(test_no_echo);
+	RUN_TEST(test_load_as_root);
 	RUN_TEST(test_load);
 	return 0;
 }

@@ -1,0 +1,25 @@
+#ifndef FAIRWAY_COMPOSITOR_GLOBALS_H
+#define FAIRWAY_COMPOSITOR_GLOBALS_H
+
+/*
+ * Which globals each client is shown, and may bind: the display's one
+ * global filter.
+ *
+ * - The privileged globals (fw_config_privileged_global: screencopy,
+ *   export-dmabuf, data-control, virtual input, input-method, foreign
+ *   toplevel management, gamma, output management and power, the input
+ *   inhibitor, the session lock, the scheduler manager) are shown to no
+ *   client in a sandbox (fw_client_sandboxed: Flatpak) unless the
+ *   configuration's "sandbox allow" names them.
+ * - fairway_scheduler_manager_v1 only to the clients
+ *   fw_scheduler_protocol_may_manage accepts.
+ * - While the session is locked, screencopy, export-dmabuf and
+ *   data-control to no one (lock/capture.c stops what was bound before).
+ */
+
+struct fw_server;
+
+void fw_globals_init(struct fw_server *server);
+void fw_globals_finish(struct fw_server *server);
+
+#endif
