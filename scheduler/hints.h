@@ -4,6 +4,7 @@
 #include "scheduler/hint_attr.h"
 #include "scheduler/hint_journal.h"
 #include "scheduler/hint_threads.h"
+#include "scheduler/hint_tree.h"
 #include "scheduler/ratings.h"
 #include "scheduler/token_bucket.h"
 #include <stdbool.h>
@@ -13,27 +14,36 @@
 #include <wayland-util.h>
 
 /*
- * Kernel hints: each client process's class (ratings.h) becomes scheduling
- * attributes on every one of its threads, through sched_setattr.
+ * Kernel hints: each client's class (ratings.h) becomes scheduling
+ * attributes on every thread of its application, through sched_setattr.
  *
- * - Only processes the compositor hands in (connected clients and their X
- *   clients) are touched, each through a pidfd: the one SO_PEERPIDFD gave,
- *   or pidfd_open plus a start-time check. Before and after each change the
- *   pidfd must show the process alive and /proc the same start times for
- *   it and the thread; a change whose process went away meanwhile is
- *   undone on its thread, never on a tid that is someone else's now.
- * - SCHED_FLAG_RESET_ON_FORK is always set: children never inherit a boost.
+ * - An application is the client's process and its descendants in its
+ *   session and of its uid (hint_tree.h), or, narrowed by a rule
+ *   (hints_proc_set_single), the client's process alone. Only
+ *   applications the compositor hands in (connected clients and their X
+ *   clients) are touched, each process through a pidfd: the one
+ *   SO_PEERPIDFD gave for the client's own, or pidfd_open plus a
+ *   start-time check. Before and after each change the pidfd must show
+ *   the process alive and /proc the same start times for it and the
+ *   thread; a change whose process went away meanwhile is undone on its
+ *   thread, never on a tid that is someone else's now.
+ * - SCHED_FLAG_RESET_ON_FORK is always set: children never inherit a
+ *   boost; they get the application's class when a walk finds them.
  * - Each thread's attributes are saved (and journalled, hint_journal.h)
- *   before its first change and restored exactly when its process leaves,
- *   when fairway stops, or at the next start after a crash.
- * - Class changes are rate-limited per process: a bucket of
+ *   before its first change and restored exactly when its process leaves
+ *   the application or the compositor, when fairway stops, or at the
+ *   next start after a crash.
+ * - Class changes are rate-limited per application: a bucket of
  *   HINTS_DEFAULT_BURST changes, refilled by one every
  *   HINTS_DEFAULT_REFILL_MS (sustained 0.5 changes a second, as rtkit's 25
  *   actions per 20 s allows about 1). A change that finds the bucket empty
- *   waits for the next update; so do threads that turned up since, which
- *   take a token too. Restores are never held back.
- * - At most HINT_THREADS_MAX threads a process are tracked
- *   (hint_threads.h); the rest keep what they have.
+ *   waits for the next update. Processes and threads that turned up since
+ *   are looked for at most every HINTS_DEFAULT_WALK_MS, only while the
+ *   bucket holds a token, and hinting them takes one. Restores are never
+ *   held back.
+ * - At most HINT_THREADS_MAX threads a process, and HINT_TREE_PROCS_MAX
+ *   processes and HINT_TREE_THREADS_MAX threads an application, are
+ *   tracked; the rest keep what they have.
  *
  * Privilege, detected at start and logged: lowering nice needs
  * CAP_SYS_NICE or the client's own RLIMIT_NICE, and fairway never raises
@@ -75,6 +85,8 @@ struct hints_target {
 
 #define HINTS_DEFAULT_BURST 4
 #define HINTS_DEFAULT_REFILL_MS 2000
+/* Etsion, Tsafrir and Feitelson's T_update, as the ratings' own. */
+#define HINTS_DEFAULT_WALK_MS 1000
 /* rtkit's floor: nothing goes below nice -15, whatever the config says. */
 #define HINTS_NICE_FLOOR (-15)
 
@@ -83,6 +95,7 @@ struct hints_config {
 	struct hints_target targets[RATINGS_CLASS_COUNT];
 	int burst; /* class changes a process may make at once */
 	int64_t refill_ns; /* time to earn one more */
+	int64_t walk_ns; /* the least time between walks for new processes */
 };
 
 /* The default mapping; hints.c says why each value. */
@@ -96,12 +109,11 @@ bool hints_config_parse_target(struct hints_config *config, const char *text);
 
 struct hints;
 
+/* An application's hints (renamed hints_app once its callers follow). */
 struct hints_proc {
 	struct hints *hints;
-	pid_t pid;
-	int pidfd;
-	uint64_t start;
-	uid_t uid; /* what its real, effective and saved uids must be */
+	pid_t pid; /* the client's own process: the tree's root */
+	uid_t uid; /* what every process's real, effective and saved uids are */
 	/*
 	 * fairway blocks on it (Xwayland: wlroots' window manager waits on
 	 * its replies on fairway's thread): never below SCHED_BATCH, whatever
@@ -114,9 +126,11 @@ struct hints_proc {
 	struct hints_target fixed_target;
 	bool retarget; /* the fixed target changed: apply it */
 	struct sched_token_bucket tokens; /* changes it may make */
-	bool gone; /* exited, or its pid no longer verifies */
-	bool told_untracked; /* logged that it has more threads than tracked */
-	struct hint_threads threads;
+	bool gone; /* its own process exited, or no longer verifies */
+	bool told_untracked; /* logged that it has more processes than tracked */
+	struct hint_tree tree; /* its processes and their threads */
+	bool walked; /* walked_ns holds the last walk */
+	int64_t walked_ns;
 	struct wl_list link; /* hints.procs */
 };
 
@@ -168,19 +182,25 @@ int hints_replay(const char *state_dir);
 int hints_replay_as(const char *state_dir, bool as_user);
 
 /*
- * Starts tracking a process. Takes pidfd (-1: one is opened here; the
- * caller's, pinned at accept (peer.h), names the peer beyond doubt). Its
- * real, effective and saved uids must all be uid, now and before every
- * change, as rtkit requires: a client that exec'd a setuid program is
- * given back what it had and left alone. NULL if the process is gone
- * already or its uids do not match.
+ * Starts tracking a client's application, rooted at its process pid.
+ * Takes pidfd (-1: one is opened here; the caller's, pinned at accept
+ * (peer.h), names the peer beyond doubt). Its real, effective and saved
+ * uids must all be uid, now and before every change, as rtkit requires:
+ * a client that exec'd a setuid program is given back what it had and
+ * left alone. NULL if the process is gone already or its uids do not
+ * match. Another application that held pid as a descendant gives it up.
  */
 struct hints_proc *hints_proc_create(
 		struct hints *hints, pid_t pid, int pidfd, uid_t uid);
-/* Restores its threads and forgets it. Accepts NULL. */
+/* Restores its processes' threads and forgets it. Accepts NULL. */
 void hints_proc_destroy(struct hints_proc *proc);
-/* fairway waits on this process: it never gets SCHED_IDLE. */
+/* fairway waits on this application: it never gets SCHED_IDLE. */
 void hints_proc_never_idle(struct hints_proc *proc);
+/*
+ * single: the client's own process alone is the application (a rule's
+ * choice); its descendants give back what they have at the next walk.
+ */
+void hints_proc_set_single(struct hints_proc *proc, bool single);
 
 /*
  * Asks for a class; takes effect at once if the rate limit allows (urgent
@@ -189,7 +209,10 @@ void hints_proc_never_idle(struct hints_proc *proc);
  */
 void hints_proc_set_class(
 		struct hints_proc *proc, enum ratings_class class, int64_t now);
-/* Applies a waiting change and gives new threads the current class. */
+/*
+ * Applies a waiting change, and gives processes and threads that turned
+ * up since the current class (each walk_ns at most).
+ */
 void hints_proc_update(struct hints_proc *proc, int64_t now);
 /*
  * Gives the process a target of its own that its class no longer decides

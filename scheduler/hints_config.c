@@ -76,6 +76,7 @@ void hints_config_default(struct hints_config *config) {
 			.mode = HINTS_ON,
 			.burst = HINTS_DEFAULT_BURST,
 			.refill_ns = HINTS_DEFAULT_REFILL_MS * SCHED_NS_PER_MS,
+			.walk_ns = HINTS_DEFAULT_WALK_MS * SCHED_NS_PER_MS,
 	};
 	config->targets[RATINGS_INTERACTIVE] = (struct hints_target){
 			.policy = SCHED_OTHER,

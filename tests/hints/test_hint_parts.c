@@ -181,10 +181,11 @@ static void config_for_test(struct hints_config *config) {
 /* Each thread has the target in every part but `missing`, which is orig's. */
 static void check_threads(const struct hints_proc *proc, unsigned missing,
 		unsigned real_unsupported, const struct hint_attr *orig) {
-	CHECK_INT(proc->threads.count, THREADS + 1);
-	for (size_t i = 0; i < proc->threads.count; i++) {
+	const struct hint_threads *threads = &hint_tree_root(&proc->tree)->threads;
+	CHECK_INT(threads->count, THREADS + 1);
+	for (size_t i = 0; i < threads->count; i++) {
 		struct hint_attr now;
-		CHECK(hint_attr_get(proc->threads.items[i].tid, &now));
+		CHECK(hint_attr_get(threads->items[i].tid, &now));
 		CHECK(now.reset_on_fork);
 		CHECK_INT(now.policy,
 				missing & HINT_PART_NICE ? orig->policy : SCHED_BATCH);

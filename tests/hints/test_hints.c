@@ -677,7 +677,7 @@ static void test_thread_cap(void) {
 	CHECK_INT(count_interactive(child.pid), HINT_THREADS_MAX);
 	/* The main thread, the lowest tid, is among them. */
 	CHECK_INT(attr_of(child.pid).runtime_ns, 500 * 1000);
-	CHECK_INT(proc->threads.untracked, 45);
+	CHECK_INT(hint_tree_root(&proc->tree)->threads.untracked, 45);
 	hints_destroy(hints);
 	CHECK_INT(count_interactive(child.pid), 0);
 	stop_child(&child);
@@ -708,8 +708,9 @@ static void test_main_thread_after_wrap(void) {
 	struct hints_proc *proc =
 			hints_proc_create(hints, child.pid, -1, geteuid());
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	const struct hint_threads *threads = &hint_tree_root(&proc->tree)->threads;
 	fprintf(stderr, "main thread %d of %d threads\n", (int)child.pid,
-			(int)(proc->threads.count + proc->threads.untracked));
+			(int)(threads->count + threads->untracked));
 	CHECK_INT(attr_of(child.pid).runtime_ns, 500 * 1000);
 	CHECK_INT(count_interactive(child.pid), HINT_THREADS_MAX);
 	hints_destroy(hints);
