@@ -56,6 +56,9 @@ static bool clamp_entry(const struct hint_kernel *info, struct hint_attr *want,
 
 static void restore_entry(const struct hint_journal_entry *entry, void *data) {
 	struct hint_kernel *info = data;
+	if (entry->kind != HINT_JOURNAL_THREAD) {
+		return;
+	}
 	uint64_t start;
 	struct hint_attr current;
 	/* The start time names the very thread the journal saved. */
