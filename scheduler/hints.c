@@ -128,9 +128,12 @@ struct hints *hints_create(
 	wl_list_init(&hints->procs);
 	hint_kernel_probe(&hints->kernel);
 	hints->cap_sys_nice = hint_have_cap_sys_nice();
-	hints->undo_as_user = privilege_beyond_user();
+	hint_group_env_system(&hints->group_env);
 	struct rlimit lim = {0};
 	getrlimit(RLIMIT_NICE, &lim);
+	hints->self_nice_floor = lim.rlim_cur == 0
+			? 20
+			: 20 - (int)(lim.rlim_cur > 40 ? 40 : lim.rlim_cur);
 	if (config->mode == HINTS_ON) {
 		if (state_dir == NULL) {
 			sched_log(SCHED_LOG_ERROR, "hints: no state dir for the journal");
@@ -226,6 +229,7 @@ void hints_proc_destroy(struct hints_proc *proc) {
 	if (!proc->gone && hints_member_verify(hint_tree_root(&proc->tree), NULL)) {
 		apply_class(proc, proc->applied, true, false);
 	}
+	hints_group_restore(proc, true);
 	forget_all(proc);
 	hint_tree_finish(&proc->tree);
 	wl_list_remove(&proc->link);
@@ -271,10 +275,13 @@ void hints_proc_update(struct hints_proc *proc, int64_t now) {
 				"what it had, and left alone",
 				(int)proc->pid, (int)proc->uid);
 		apply_class(proc, proc->applied, true, false);
+		hints_group_restore(proc, false);
 		alive = false;
 	}
 	if (!alive) {
 		proc->gone = true;
+		/* Its session's other processes may hold its autogroup still. */
+		hints_group_restore(proc, false);
 		forget_all(proc);
 		return;
 	}
@@ -295,6 +302,7 @@ void hints_proc_update(struct hints_proc *proc, int64_t now) {
 		proc->applied = proc->wanted;
 		proc->retarget = false;
 		apply_class(proc, proc->applied, target->keep, false);
+		hints_group_update(proc, now, true);
 		return;
 	}
 	/*
@@ -305,11 +313,15 @@ void hints_proc_update(struct hints_proc *proc, int64_t now) {
 	 * that does not costs no token.
 	 */
 	if (target->keep || !walk_due(proc, now)) {
+		if (proc->group.pending) {
+			hints_group_update(proc, now, false);
+		}
 		return;
 	}
 	if (walk(proc, now) > 0 && take_token(proc, now)) {
 		apply_class(proc, proc->applied, false, true);
 	}
+	hints_group_update(proc, now, false);
 }
 void hints_proc_set_class(
 		struct hints_proc *proc, enum ratings_class class, int64_t now) {
@@ -321,7 +333,8 @@ static bool target_equal(
 		const struct hints_target *a, const struct hints_target *b) {
 	return a->keep == b->keep && a->policy == b->policy &&
 			a->set_nice == b->set_nice && a->nice == b->nice &&
-			a->slice_ns == b->slice_ns && a->uclamp_min == b->uclamp_min;
+			a->slice_ns == b->slice_ns && a->uclamp_min == b->uclamp_min &&
+			a->set_group == b->set_group && a->group_nice == b->group_nice;
 }
 
 void hints_proc_set_target(
@@ -346,6 +359,7 @@ void hints_set_targets(struct hints *hints,
 		if (!proc->gone) {
 			apply_class(proc, proc->applied,
 					hints_proc_target(proc, proc->applied)->keep, false);
+			hints_group_update(proc, proc->walked_ns, true);
 		}
 	}
 }

@@ -2,6 +2,7 @@
 #define FAIRWAY_SCHEDULER_HINTS_H
 
 #include "scheduler/hint_attr.h"
+#include "scheduler/hint_group.h"
 #include "scheduler/hint_journal.h"
 #include "scheduler/hint_threads.h"
 #include "scheduler/hint_tree.h"
@@ -81,6 +82,13 @@ struct hints_target {
 	int32_t nice; /* bounded by what privilege allows, see hints.c */
 	uint64_t slice_ns; /* custom EEVDF slice, 0: leave it */
 	int32_t uclamp_min; /* -1: leave it */
+	/*
+	 * The application's task group (hint_group.h), where it is alone in
+	 * one: an autogroup's nice, or a cgroup's weight of that nice (and
+	 * cpu.idle with SCHED_IDLE's policy), bounded as thread nice is.
+	 */
+	bool set_group;
+	int32_t group_nice;
 };
 
 #define HINTS_DEFAULT_BURST 4
@@ -92,6 +100,7 @@ struct hints_target {
 
 struct hints_config {
 	enum hints_mode mode;
+	bool groups; /* the group level (hint_group.h) too */
 	struct hints_target targets[RATINGS_CLASS_COUNT];
 	int burst; /* class changes a process may make at once */
 	int64_t refill_ns; /* time to earn one more */
@@ -108,6 +117,21 @@ void hints_config_default(struct hints_config *config);
 bool hints_config_parse_target(struct hints_config *config, const char *text);
 
 struct hints;
+
+/* An application's task group, and what fairway did to it. */
+struct hints_group {
+	enum hint_group_kind kind; /* what applies to it, at the last look */
+	const char *why; /* why it is left as it is; NULL: it is set */
+	bool changed; /* saved, journalled, and changed by fairway */
+	struct hint_group_place place; /* where it was changed */
+	struct hint_group_value saved, applied;
+	bool pending; /* the kernel put a write off (EAGAIN): again later */
+	bool alone; /* no process but the application's in it, at the check */
+	bool checked;
+	int64_t checked_ns;
+	bool refused; /* fairway may not write refused_at: not tried again */
+	struct hint_group_place refused_at;
+};
 
 /* An application's hints (renamed hints_app once its callers follow). */
 struct hints_proc {
@@ -129,6 +153,7 @@ struct hints_proc {
 	bool gone; /* its own process exited, or no longer verifies */
 	bool told_untracked; /* logged that it has more processes than tracked */
 	struct hint_tree tree; /* its processes and their threads */
+	struct hints_group group;
 	bool walked; /* walked_ns holds the last walk */
 	int64_t walked_ns;
 	struct wl_list link; /* hints.procs */
@@ -146,6 +171,11 @@ struct hints {
 	/* What the kernel takes (hint_attr.h): probed, then learnt. */
 	struct hint_kernel kernel;
 	struct hint_journal *journal; /* NULL: none (dry-run, no runtime dir) */
+	struct hint_group_env group_env; /* the system's files, or a test's */
+	/* The lowest nice fairway's own RLIMIT_NICE allows (autogroups). */
+	int self_nice_floor;
+	/* Scans of /proc for a session's processes, and processes read. */
+	uint64_t session_scans, session_scanned;
 	struct wl_list procs; /* hints_proc.link */
 	uint64_t changes; /* sched_setattr calls made (or, dry-run, logged) */
 	/* changes whose process went away before they were checked: given

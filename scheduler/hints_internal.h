@@ -7,6 +7,7 @@
  * - hints.c: the whole, an application's life, its class and its walks;
  * - hint_apply.c: one process's threads given a class, saved first and
  *   given back;
+ * - hints_group.c: the application's task group;
  * - hints_replay.c: what a crashed fairway left in its journal.
  */
 
@@ -45,5 +46,17 @@ void hints_member_forget(struct hints_proc *proc, struct hint_member *member);
  * process alone). */
 bool hints_member_verify(
 		const struct hint_member *member, const struct hints_thread *thread);
+
+/*
+ * The application's group after its class or its processes changed (full:
+ * its class did, so it is located and checked again now; otherwise only
+ * when due).
+ */
+void hints_group_update(struct hints_proc *proc, int64_t now, bool full);
+/* Gives the group its value back; wait: through the kernel's rate limit. */
+void hints_group_restore(struct hints_proc *proc, bool wait);
+/* Gives back what a journal's group line saved; false if it could not. */
+bool hints_group_replay(const struct hint_group_env *env,
+		const struct hint_journal_entry *entry);
 
 #endif

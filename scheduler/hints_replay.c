@@ -1,4 +1,4 @@
-#include "scheduler/hints.h"
+#include "scheduler/hints_internal.h"
 #include "scheduler/log.h"
 #include "scheduler/peer.h"
 #include <errno.h>
@@ -54,9 +54,17 @@ static bool clamp_entry(const struct hint_kernel *info, struct hint_attr *want,
 	return true;
 }
 
+struct replay {
+	struct hint_kernel kernel;
+	struct hint_group_env groups;
+	int groups_restored;
+};
+
 static void restore_entry(const struct hint_journal_entry *entry, void *data) {
-	struct hint_kernel *info = data;
+	struct replay *replay = data;
+	struct hint_kernel *info = &replay->kernel;
 	if (entry->kind != HINT_JOURNAL_THREAD) {
+		replay->groups_restored += hints_group_replay(&replay->groups, entry);
 		return;
 	}
 	uint64_t start;
@@ -98,12 +106,15 @@ int hints_replay(const char *state_dir) {
 	if (state_dir == NULL) {
 		return 0;
 	}
-	struct hint_kernel info;
-	hint_kernel_probe(&info);
-	int count = hint_journal_replay(state_dir, restore_entry, &info);
+	struct replay replay = {0};
+	hint_kernel_probe(&replay.kernel);
+	hint_group_env_system(&replay.groups);
+	int count = hint_journal_replay(state_dir, restore_entry, &replay);
 	if (count > 0) {
 		sched_log(SCHED_LOG_INFO,
-				"hints: restored %d thread(s) from an old journal", count);
+				"hints: restored %d entries from an old journal, %d of them "
+				"task groups",
+				count, replay.groups_restored);
 	}
 	return count;
 }

@@ -1,0 +1,438 @@
+#include "scheduler/hints_internal.h"
+#include "scheduler/log.h"
+#include "scheduler/proc_stat.h"
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/*
+ * An application's task group (hint_group.h): its class sets the group's
+ * weight where the application is alone in it, and the original goes
+ * back when it is no longer, when its class keeps the group, and when it
+ * leaves. Saved and journalled before the first change, as threads are.
+ */
+
+/* The alone check again, at most this often while the tree changes... */
+#define RECHECK_NS (INT64_C(5) * 1000 * 1000 * 1000)
+/* ...and at least this often whatever it does (a process reparented from
+ * a member that exited may still share the session). */
+#define REFRESH_NS (INT64_C(30) * 1000 * 1000 * 1000)
+
+static bool is_member(pid_t pid, void *data) {
+	struct hints_proc *proc = data;
+	struct hint_member *member = hint_tree_find(&proc->tree, pid);
+	return member != NULL && !member->leaving;
+}
+
+static uint64_t group_id(const struct hint_group_place *place) {
+	return place->kind == HINT_GROUP_AUTOGROUP ? place->autogroup : place->ino;
+}
+
+static enum hint_journal_kind journal_kind(enum hint_group_kind kind) {
+	return kind == HINT_GROUP_AUTOGROUP ? HINT_JOURNAL_AUTOGROUP
+										: HINT_JOURNAL_CGROUP;
+}
+
+/* What fairway may ask of a group with value orig for target. */
+static void compute_group(struct hints_proc *proc,
+		const struct hints_target *target, enum hint_group_kind kind,
+		const struct hint_group_value *orig, struct hint_group_value *out) {
+	struct hints *hints = proc->hints;
+	*out = *orig;
+	int want = target->group_nice < HINTS_NICE_FLOOR ? HINTS_NICE_FLOOR
+													 : target->group_nice;
+	if (kind == HINT_GROUP_AUTOGROUP) {
+		/* The kernel checks fairway's own privilege, not the target's. */
+		int floor = hints->cap_sys_nice ? -20 : hints->self_nice_floor;
+		if (want < orig->nice) {
+			want = want < floor ? floor : want;
+			want = want > orig->nice ? orig->nice : want;
+		} else if (want > orig->nice && orig->nice < 0 && floor > orig->nice) {
+			/* Raised, it could never be lowered back on restore. */
+			want = orig->nice;
+		}
+		out->nice = want;
+		return;
+	}
+	if (target->policy == SCHED_IDLE && orig->idle >= 0) {
+		out->idle = 1;
+		return;
+	}
+	/* A boost never takes weight away, nor background adds it. */
+	uint32_t weight = hint_group_weight_of_nice(kind, want);
+	bool boost = weight > hint_group_default_weight(kind);
+	out->weight = boost ? (weight > orig->weight ? weight : orig->weight)
+						: (weight < orig->weight ? weight : orig->weight);
+}
+
+static bool group_value_equal(
+		const struct hint_group_value *a, const struct hint_group_value *b) {
+	return a->nice == b->nice && a->weight == b->weight && a->idle == b->idle;
+}
+
+static void log_group(struct hints_proc *proc,
+		const struct hint_group_place *place,
+		const struct hint_group_value *value, const char *what) {
+	bool dry = proc->hints->config.mode == HINTS_DRY_RUN;
+	if (place->kind == HINT_GROUP_AUTOGROUP) {
+		sched_log(SCHED_LOG_INFO,
+				"hints%s: pid %d's autogroup-%" PRIu64 " %s: nice %" PRId32,
+				dry ? " (dry-run)" : "", (int)proc->pid, place->autogroup, what,
+				value->nice);
+	} else {
+		sched_log(SCHED_LOG_INFO,
+				"hints%s: pid %d's %s %s %s: %s %" PRIu32 ", idle %d",
+				dry ? " (dry-run)" : "", (int)proc->pid,
+				hint_group_kind_name(place->kind), place->cgroup, what,
+				place->kind == HINT_GROUP_CGROUP ? "cpu.weight" : "cpu.shares",
+				value->weight, value->idle);
+	}
+}
+
+/*
+ * Writes value to the group; an autogroup's nice is retried for a while
+ * when wait is set, as the kernel takes one write every 100 ms from
+ * writers without CAP_SYS_ADMIN. Returns 0 or the errno.
+ */
+static int write_group(struct hints_proc *proc,
+		const struct hint_group_place *place,
+		const struct hint_group_value *value, bool wait) {
+	struct hints *hints = proc->hints;
+	struct hint_member *root = hint_tree_root(&proc->tree);
+	struct hint_group_value current;
+	if (!hints_member_verify(root, NULL) ||
+			!hint_group_read(&hints->group_env, place, root->pid, &current)) {
+		return ESTALE;
+	}
+	int err = 0;
+	for (int tries = 0; tries < (wait ? 4 : 1); tries++) {
+		err = hint_group_write(
+				&hints->group_env, place, root->pid, value, &current);
+		if (err != EAGAIN) {
+			break;
+		}
+		nanosleep(&(struct timespec){.tv_nsec = 110 * 1000 * 1000}, NULL);
+	}
+	if (err == 0 && !group_value_equal(value, &current)) {
+		hints->changes++;
+	}
+	return err;
+}
+
+void hints_group_restore(struct hints_proc *proc, bool wait) {
+	struct hints_group *group = &proc->group;
+	if (!group->changed) {
+		return;
+	}
+	struct hints *hints = proc->hints;
+	log_group(proc, &group->place, &group->saved, "restore");
+	int err = hints->config.mode == HINTS_DRY_RUN
+			? 0
+			: write_group(proc, &group->place, &group->saved, wait);
+	if (err == EAGAIN) {
+		group->pending = true;
+		return;
+	}
+	if (err != 0) {
+		/* Gone with its processes (ESTALE), or refused: nothing of ours. */
+		sched_log(SCHED_LOG_DEBUG, "hints: pid %d's group not restored: %s",
+				(int)proc->pid, strerror(err));
+	}
+	if (hints->journal != NULL) {
+		hint_journal_remove_group(hints->journal,
+				journal_kind(group->place.kind), group_id(&group->place));
+		hint_journal_sync(hints->journal);
+	}
+	group->changed = false;
+	group->pending = false;
+}
+
+/* Saves and journals the group's value before its first change. */
+static bool save_group(
+		struct hints_proc *proc, const struct hint_group_place *place) {
+	struct hints *hints = proc->hints;
+	struct hints_group *group = &proc->group;
+	struct hint_member *root = hint_tree_root(&proc->tree);
+	struct hint_group_value current;
+	if (!hint_group_read(&hints->group_env, place, root->pid, &current)) {
+		return false;
+	}
+	if (hints->journal != NULL) {
+		struct hint_journal_entry entry = {
+				.kind = journal_kind(place->kind),
+				.pid = root->pid,
+				.tid = root->pid,
+				.start = root->start,
+		};
+		struct hint_journal_group saved = {
+				.sid = proc->tree.sid,
+				.id = group_id(place),
+				.version = place->kind == HINT_GROUP_CGROUP_V1 ? 1 : 2,
+				.nice = current.nice,
+				.weight = current.weight,
+				.idle = current.idle,
+		};
+		snprintf(saved.path, sizeof(saved.path), "%s", place->cgroup);
+		/* Written ahead: a crash from here on leaves the original. */
+		if (!hint_journal_add_group(hints->journal, &entry, &saved) ||
+				!hint_journal_sync(hints->journal)) {
+			hint_journal_remove_group(hints->journal, entry.kind, saved.id);
+			return false;
+		}
+	}
+	group->place = *place;
+	group->saved = group->applied = current;
+	group->changed = true;
+	return true;
+}
+
+/* Why the group is left as it is, once a reason a state. */
+static void not_set(struct hints_proc *proc, const char *why) {
+	struct hints_group *group = &proc->group;
+	hints_group_restore(proc, false);
+	if (group->why != why) {
+		sched_log(SCHED_LOG_DEBUG, "hints: pid %d's group left alone: %s",
+				(int)proc->pid, why);
+	}
+	group->why = why;
+}
+
+static bool alone(struct hints_proc *proc, const struct hint_group_place *place,
+		int64_t now) {
+	struct hints_group *group = &proc->group;
+	group->checked = true;
+	group->checked_ns = now;
+	if (proc->tree.outsiders > 0 || proc->tree.untracked > 0) {
+		/* The walk saw one already: no need to scan for it. */
+		group->alone = false;
+	} else if (place->kind == HINT_GROUP_AUTOGROUP) {
+		size_t scanned = 0;
+		group->alone = hint_group_session_alone(&proc->hints->group_env,
+				proc->tree.sid, is_member, proc, &scanned);
+		proc->hints->session_scans++;
+		proc->hints->session_scanned += scanned;
+	} else {
+		group->alone = hint_group_cgroup_alone(
+				&proc->hints->group_env, place, is_member, proc);
+	}
+	return group->alone;
+}
+
+static bool recheck_due(struct hints_proc *proc, int64_t now) {
+	struct hints_group *group = &proc->group;
+	if (!group->checked || now - group->checked_ns >= REFRESH_NS) {
+		return true;
+	}
+	bool changed = proc->tree.left > 0 || proc->tree.joined > 0 ||
+			proc->tree.outsiders > 0 || proc->tree.untracked > 0;
+	return changed && now - group->checked_ns >= RECHECK_NS;
+}
+
+/*
+ * Where the application's group is and whether it is the application's
+ * alone: false, with the group given back, if not.
+ */
+static bool place_group(
+		struct hints_proc *proc, int64_t now, struct hint_group_place *place) {
+	struct hints_group *group = &proc->group;
+	hint_group_locate(&proc->hints->group_env, proc->pid, place);
+	group->kind = place->kind;
+	if (group->changed && !hint_group_place_equal(place, &group->place)) {
+		/* It moved (setsid, another cgroup): the old one goes back. */
+		hints_group_restore(proc, false);
+	}
+	if (place->kind == HINT_GROUP_NONE) {
+		not_set(proc, place->why);
+		return false;
+	}
+	if (!alone(proc, place, now)) {
+		not_set(proc,
+				place->kind == HINT_GROUP_AUTOGROUP
+						? "its session holds processes not of it"
+						: "its cgroup holds processes not of it");
+		return false;
+	}
+	if (group->refused && hint_group_place_equal(place, &group->refused_at)) {
+		not_set(proc, "fairway may not write it");
+		return false;
+	}
+	return true;
+}
+
+void hints_group_update(struct hints_proc *proc, int64_t now, bool full) {
+	struct hints *hints = proc->hints;
+	struct hints_group *group = &proc->group;
+	const struct hints_target *target = hints_proc_target(proc, proc->applied);
+	if (!hints->config.groups) {
+		not_set(proc, "group hints off");
+		return;
+	}
+	if (target->keep || !target->set_group ||
+			(proc->never_idle && target->policy == SCHED_IDLE)) {
+		/* (fairway waits on a never-idle one: no background group.) */
+		group->kind = HINT_GROUP_NONE;
+		not_set(proc, "its class keeps the group");
+		return;
+	}
+	bool check = full || recheck_due(proc, now);
+	if (!check && !group->pending) {
+		return;
+	}
+	struct hint_group_place place = group->place;
+	if ((check || !group->changed) && !place_group(proc, now, &place)) {
+		return;
+	}
+	if (!group->changed && hints->config.mode != HINTS_DRY_RUN &&
+			!save_group(proc, &place)) {
+		not_set(proc, "its value could not be read or journalled");
+		return;
+	}
+	struct hint_group_value orig, want;
+	if (group->changed) {
+		orig = group->saved;
+	} else if (!hint_group_read(&hints->group_env, &place,
+					   hint_tree_root(&proc->tree)->pid, &orig)) {
+		not_set(proc, "its value could not be read");
+		return;
+	}
+	if (orig.idle == 1) {
+		/* Made idle by its owner, as a SCHED_IDLE thread is left be. */
+		not_set(proc, "its owner made its cgroup idle");
+		return;
+	}
+	compute_group(proc, target, place.kind, &orig, &want);
+	group->why = NULL;
+	if (group->changed && group_value_equal(&want, &group->applied) &&
+			!group->pending) {
+		return;
+	}
+	log_group(proc, &place, &want, ratings_class_name(proc->applied));
+	if (hints->config.mode == HINTS_DRY_RUN) {
+		group->place = place;
+		group->applied = want;
+		return;
+	}
+	int err = write_group(proc, &place, &want, false);
+	group->pending = err == EAGAIN;
+	if (err == 0 || err == EAGAIN) {
+		group->applied = want;
+		return;
+	}
+	if (err == EPERM || err == EACCES || err == EROFS) {
+		/* Said once for this group; per-thread hints go on. */
+		sched_log(SCHED_LOG_INFO,
+				"hints: fairway may not set pid %d's %s (%s): its threads' "
+				"attributes only",
+				(int)proc->pid, hint_group_kind_name(place.kind),
+				strerror(err));
+		group->refused = true;
+		group->refused_at = place;
+	}
+	hints_group_restore(proc, false);
+	group->why = err == ESTALE ? "it went away" : "fairway may not write it";
+}
+
+/* --- after a crash --------------------------------------------------- */
+
+/* A process of autogroup id in session sid, to write through; 0: none. */
+static pid_t autogroup_process(const struct hint_group_env *env,
+		const struct hint_journal_entry *entry,
+		const struct hint_journal_group *saved) {
+	struct hint_group_place place = {
+			.kind = HINT_GROUP_AUTOGROUP, .autogroup = saved->id};
+	struct hint_group_value value;
+	struct proc_stat stat;
+	if (proc_stat_read(env->proc, entry->pid, entry->pid, &stat) &&
+			stat.start == entry->start &&
+			hint_group_read(env, &place, entry->pid, &value)) {
+		return entry->pid;
+	}
+	/* Its first process is gone: any other of its session will do. */
+	DIR *dir = opendir(env->proc);
+	struct dirent *ent;
+	pid_t found = 0;
+	while (dir != NULL && found == 0 && (ent = readdir(dir)) != NULL) {
+		char *end;
+		long pid = strtol(ent->d_name, &end, 10);
+		if (*end == '\0' && pid > 0 && pid <= INT32_MAX &&
+				proc_stat_read(env->proc, (pid_t)pid, (pid_t)pid, &stat) &&
+				stat.sid == saved->sid &&
+				hint_group_read(env, &place, (pid_t)pid, &value)) {
+			found = (pid_t)pid;
+		}
+	}
+	if (dir != NULL) {
+		closedir(dir);
+	}
+	return found;
+}
+
+/*
+ * What a journal line asks is held to what fairway could have saved: a
+ * nice within the kernel's range and no lower than fairway's floor unless
+ * the group is there already, a weight within the kernel's range, the
+ * very group (autogroup id, cgroup inode) it named.
+ */
+bool hints_group_replay(const struct hint_group_env *env,
+		const struct hint_journal_entry *entry) {
+	const struct hint_journal_group *saved = entry->group;
+	struct hint_group_place place = {0};
+	pid_t through = 0;
+	if (entry->kind == HINT_JOURNAL_AUTOGROUP) {
+		place.kind = HINT_GROUP_AUTOGROUP;
+		place.autogroup = saved->id;
+		through = autogroup_process(env, entry, saved);
+		if (through == 0) {
+			/* Its session is gone, and the autogroup with it. */
+			return false;
+		}
+	} else {
+		place.kind =
+				saved->version == 1 ? HINT_GROUP_CGROUP_V1 : HINT_GROUP_CGROUP;
+		place.ino = saved->id;
+		if (strstr(saved->path, "/..") != NULL || saved->path[0] != '/') {
+			return false;
+		}
+		snprintf(place.cgroup, sizeof(place.cgroup), "%s", saved->path);
+	}
+	struct hint_group_value current, want;
+	if (!hint_group_read(env, &place, through, &current)) {
+		return false;
+	}
+	want = current;
+	if (place.kind == HINT_GROUP_AUTOGROUP) {
+		int floor = current.nice < HINTS_NICE_FLOOR ? current.nice
+													: HINTS_NICE_FLOOR;
+		want.nice = saved->nice < floor ? floor
+				: saved->nice > 19      ? 19
+										: saved->nice;
+	} else {
+		uint32_t most = place.kind == HINT_GROUP_CGROUP ? 10000 : 262144;
+		uint32_t least = place.kind == HINT_GROUP_CGROUP ? 1 : 2;
+		want.weight = saved->weight < least ? least
+				: saved->weight > most      ? most
+											: saved->weight;
+		if (current.idle >= 0 && saved->idle >= 0) {
+			want.idle = saved->idle != 0;
+		}
+	}
+	int err = 0;
+	for (int tries = 0; tries < 4; tries++) {
+		err = hint_group_write(env, &place, through, &want, &current);
+		if (err != EAGAIN) {
+			break;
+		}
+		nanosleep(&(struct timespec){.tv_nsec = 110 * 1000 * 1000}, NULL);
+	}
+	if (err != 0) {
+		sched_log(SCHED_LOG_ERROR, "hints: cannot restore a %s: %s",
+				hint_group_kind_name(place.kind), strerror(err));
+		return false;
+	}
+	return true;
+}
