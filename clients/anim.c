@@ -60,7 +60,8 @@ struct anim {
 
 	uint64_t commit_ns[COMMIT_RING];
 	uint64_t commits;
-	uint64_t frames; /* presented */
+	uint64_t frames; /* presented after the warm-up */
+	uint64_t counted_from_ns; /* the end of the warm-up */
 	uint64_t last_present_ns;
 	struct fw_stats interval, draw;
 };
@@ -69,6 +70,11 @@ static void handle_present(
 		void *data, uint64_t seq, bool presented, uint64_t present_ns) {
 	struct anim *a = data;
 	if (!presented) {
+		return;
+	}
+	if (present_ns < a->counted_from_ns) {
+		/* Still warming up: the next interval starts here. */
+		a->last_present_ns = present_ns;
 		return;
 	}
 	a->frames++;
@@ -291,6 +297,7 @@ static int run(struct anim *a, uint64_t end) {
 
 int main(int argc, char **argv) {
 	double duration = 5;
+	double warmup = 0;
 	struct fw_size size = {400, 300};
 	unsigned delay_ms = 15;
 	unsigned work_ms = 0;
@@ -300,6 +307,8 @@ int main(int argc, char **argv) {
 	const struct fw_option options[] = {
 			{"duration", FW_OPTION_DOUBLE, &duration, "SECONDS",
 					"how long to animate (default 5)", 0, NULL},
+			{"warmup", FW_OPTION_DOUBLE, &warmup, "SECONDS",
+					"animate this long first, uncounted (default 0)", -1, NULL},
 			{"size", FW_OPTION_SIZE, &size, "WxH",
 					"window size (default 400x300)", 0, NULL},
 			{"delay-ms", FW_OPTION_UINT, &delay_ms, "MS",
@@ -374,7 +383,8 @@ int main(int argc, char **argv) {
 		goto out_children;
 	}
 
-	uint64_t start = fw_now_ns();
+	a->counted_from_ns = fw_now_ns() + (uint64_t)(warmup * 1e9);
+	uint64_t start = a->counted_from_ns;
 	uint64_t end = start + (uint64_t)(duration * 1e9);
 	if (run(a, end) < 0) {
 		fprintf(stderr, "%s: lost the connection to the compositor\n",

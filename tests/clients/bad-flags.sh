@@ -47,6 +47,10 @@ for client in "$@"; do
 		expect 2 "$client" --draw-in elsewhere
 		expect 2 "$client" --work-ms -1
 		expect 2 "$client" --setsid-child=yes
+		expect 2 "$client" --warmup -2
+		;;
+	*fairway-stress)
+		expect 2 "$client" --sessions=no
 		;;
 	esac
 done
