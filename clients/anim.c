@@ -7,7 +7,8 @@
  * buffers, as browsers and games draw elsewhere than in the process that
  * holds the socket; --setsid-child starts a second child that calls
  * setsid() (a job in a session of its own, as a terminal's), and
- * --work-ms spends that much CPU on each frame wherever it is drawn.
+ * --work-ms spends that much CPU on each frame wherever it is drawn;
+ * --children N starts N more children that sleep.
  */
 #include <errno.h>
 #include <signal.h>
@@ -52,6 +53,8 @@ struct anim {
 	unsigned work_ms;
 	struct drawer drawer;
 	pid_t setsid_pid;
+	pid_t *sleepers; /* --children */
+	unsigned sleeper_count;
 
 	struct fw_globals globals;
 	struct fw_window *window;
@@ -216,6 +219,37 @@ static int setsid_child_start(struct anim *a) {
 	return 0;
 }
 
+/* Children that sleep: an application of many processes. */
+static int sleepers_start(struct anim *a, unsigned count) {
+	a->sleepers = calloc(count > 0 ? count : 1, sizeof(*a->sleepers));
+	if (a->sleepers == NULL) {
+		return -1;
+	}
+	for (; a->sleeper_count < count; a->sleeper_count++) {
+		pid_t pid = fork_child(a);
+		if (pid == 0) {
+			for (;;) {
+				pause();
+			}
+		}
+		if (pid < 0) {
+			return -1;
+		}
+		a->sleepers[a->sleeper_count] = pid;
+	}
+	return 0;
+}
+
+static void sleepers_stop(struct anim *a) {
+	for (unsigned i = 0; i < a->sleeper_count; i++) {
+		kill(a->sleepers[i], SIGKILL);
+		waitpid(a->sleepers[i], NULL, 0);
+	}
+	free(a->sleepers);
+	a->sleepers = NULL;
+	a->sleeper_count = 0;
+}
+
 static void setsid_child_stop(struct anim *a) {
 	if (a->setsid_pid > 0) {
 		kill(a->setsid_pid, SIGKILL);
@@ -303,6 +337,7 @@ int main(int argc, char **argv) {
 	unsigned work_ms = 0;
 	const char *draw_in = "process";
 	bool setsid_child = false;
+	unsigned children = 0;
 	static const char *const draw_choices[] = {"process", "child", NULL};
 	const struct fw_option options[] = {
 			{"duration", FW_OPTION_DOUBLE, &duration, "SECONDS",
@@ -320,6 +355,8 @@ int main(int argc, char **argv) {
 					draw_choices},
 			{"setsid-child", FW_OPTION_FLAG, &setsid_child, NULL,
 					"also start a child in a session of its own", 0, NULL},
+			{"children", FW_OPTION_UINT, &children, "N",
+					"also start N children that sleep (default 0)", 0, NULL},
 	};
 	const struct fw_program prog = {
 			.name = "fairway-anim",
@@ -382,6 +419,10 @@ int main(int argc, char **argv) {
 		fprintf(stderr, "%s: cannot start the setsid() child\n", prog.name);
 		goto out_children;
 	}
+	if (children > 0 && sleepers_start(a, children) < 0) {
+		fprintf(stderr, "%s: cannot start %u children\n", prog.name, children);
+		goto out_children;
+	}
 
 	a->counted_from_ns = fw_now_ns() + (uint64_t)(warmup * 1e9);
 	uint64_t start = a->counted_from_ns;
@@ -416,6 +457,7 @@ int main(int argc, char **argv) {
 	ret = 0;
 
 out_children:
+	sleepers_stop(a);
 	setsid_child_stop(a);
 	drawer_stop(a);
 out_pool:
