@@ -3,6 +3,7 @@
 #include "scheduler/log.h"
 #include "tests/unit/check.h"
 #include "tests/unit/family.h"
+#include "tests/unit/test_log.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -217,6 +218,41 @@ static struct hints *make_hints(void) {
 	return hints;
 }
 
+/*
+ * Without CAP_SYS_ADMIN the kernel takes one autogroup write every 100 ms
+ * (EAGAIN): a write put off goes out at a later update.
+ */
+static void settle(struct hints_proc *proc, int64_t *now) {
+	for (int i = 0; i < 20 && proc->group.pending; i++) {
+		usleep(50 * 1000);
+		*now += S / 20;
+		hints_proc_update(proc, *now);
+	}
+	CHECK(!proc->group.pending);
+}
+
+static void set_class(
+		struct hints_proc *proc, enum ratings_class class, int64_t *now) {
+	*now += S;
+	hints_proc_set_class(proc, class, *now);
+	settle(proc, now);
+}
+
+/* A fairway that gives pid's application class, then crashes. */
+static void crash_after(pid_t pid, enum ratings_class class) {
+	pid_t crasher = fork();
+	CHECK(crasher >= 0);
+	if (crasher == 0) {
+		struct hints *mine = make_hints();
+		struct hints_proc *app = hints_proc_create(mine, pid, -1, geteuid());
+		int64_t now = 0;
+		set_class(app, class, &now);
+		raise(SIGKILL);
+	}
+	int status;
+	CHECK_INT(waitpid(crasher, &status, 0), crasher);
+}
+
 /* The family root and its child, in a fake cgroup v2 of their own. */
 static void fake_family_cgroup(
 		const struct family *family, pid_t child, const char *extra) {
@@ -259,17 +295,7 @@ static void test_cgroup_class(void) {
 
 	/* A fairway that crashes leaves the original in its journal. */
 	fake_family_cgroup(&family, child, "");
-	pid_t crasher = fork();
-	CHECK(crasher >= 0);
-	if (crasher == 0) {
-		struct hints *mine = make_hints();
-		struct hints_proc *app =
-				hints_proc_create(mine, family.root, -1, geteuid());
-		hints_proc_set_class(app, RATINGS_OUTPUT, 0);
-		raise(SIGKILL);
-	}
-	int status;
-	CHECK_INT(waitpid(crasher, &status, 0), crasher);
+	crash_after(family.root, RATINGS_OUTPUT);
 	CHECK(strcmp(fake_read("cgroup2/app-f.scope/cpu.weight"), "305") == 0);
 	CHECK(hints_replay(dir) > 0);
 	CHECK(strcmp(fake_read("cgroup2/app-f.scope/cpu.weight"), "100") == 0);
@@ -290,26 +316,6 @@ static bool autogroups_on(void) {
 	return access("/proc/self/autogroup", R_OK) == 0 &&
 			strcmp(read_text("/proc/sys/kernel/sched_autogroup_enabled"),
 					"1") == 0;
-}
-
-/*
- * Without CAP_SYS_ADMIN the kernel takes one autogroup write every 100 ms
- * (EAGAIN): a write put off goes out at a later update.
- */
-static void settle(struct hints_proc *proc, int64_t *now) {
-	for (int i = 0; i < 20 && proc->group.pending; i++) {
-		usleep(50 * 1000);
-		*now += S / 20;
-		hints_proc_update(proc, *now);
-	}
-	CHECK(!proc->group.pending);
-}
-
-static void set_class(
-		struct hints_proc *proc, enum ratings_class class, int64_t *now) {
-	*now += S;
-	hints_proc_set_class(proc, class, *now);
-	settle(proc, now);
 }
 
 /* The machine's autogroups: alone in its session, and not. */
@@ -370,18 +376,7 @@ static void test_autogroup(void) {
 
 	/* A crash: the next start gives the autogroup its nice back. */
 	family_start(&family, true);
-	pid_t crasher = fork();
-	CHECK(crasher >= 0);
-	if (crasher == 0) {
-		struct hints *mine = make_hints();
-		struct hints_proc *app =
-				hints_proc_create(mine, family.root, -1, geteuid());
-		int64_t at = 0;
-		set_class(app, RATINGS_BACKGROUND, &at);
-		raise(SIGKILL);
-	}
-	int status;
-	CHECK_INT(waitpid(crasher, &status, 0), crasher);
+	crash_after(family.root, RATINGS_BACKGROUND);
 	CHECK_INT(autogroup_nice(family.root), 19);
 	/* Through the kernel's rate limit too. */
 	usleep(150 * 1000);
@@ -494,16 +489,8 @@ static void test_cgroup_v1(void) {
 	}
 }
 
-static void print_log(
-		enum sched_log_importance importance, const char *fmt, va_list args) {
-	if (getenv("FW_HINTS_DEBUG") != NULL || importance == SCHED_LOG_ERROR) {
-		vfprintf(stderr, fmt, args);
-		fputc('\n', stderr);
-	}
-}
-
 int main(void) {
-	sched_log_init(print_log);
+	test_log_init();
 	CHECK(mkdtemp(dir) != NULL);
 	CHECK(mkdtemp(fake) != NULL);
 	root_user = geteuid() == 0;

@@ -2,6 +2,8 @@
 #include "scheduler/log.h"
 #include "scheduler/peer.h"
 #include "tests/unit/check.h"
+#include "tests/unit/family.h"
+#include "tests/unit/test_log.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -267,15 +269,7 @@ static void test_dry_run(void) {
 
 /* Makes the next fork get pid `want`; false where that is not possible. */
 static bool fork_at(pid_t want, pid_t *got) {
-	int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		return false;
-	}
-	char buf[32];
-	int len = snprintf(buf, sizeof(buf), "%d", (int)want - 1);
-	bool ok = write(fd, buf, (size_t)len) == len;
-	close(fd);
-	if (!ok) {
+	if (!family_next_pid(want)) {
 		return false;
 	}
 	*got = fork();
@@ -756,16 +750,8 @@ static void test_parse(void) {
 	CHECK(!hints_config_parse_target(&config, "idle:"));
 }
 
-static void print_log(
-		enum sched_log_importance importance, const char *fmt, va_list args) {
-	if (getenv("FW_HINTS_DEBUG") != NULL || importance == SCHED_LOG_ERROR) {
-		vfprintf(stderr, fmt, args);
-		fputc('\n', stderr);
-	}
-}
-
 int main(void) {
-	sched_log_init(print_log);
+	test_log_init();
 	CHECK(mkdtemp(dir) != NULL);
 	test_parse();
 	test_apply_and_restore();

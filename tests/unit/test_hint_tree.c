@@ -3,6 +3,7 @@
 #include "scheduler/proc_stat.h"
 #include "tests/unit/check.h"
 #include "tests/unit/family.h"
+#include "tests/unit/test_log.h"
 #include <dirent.h>
 #include <sched.h>
 #include <signal.h>
@@ -86,6 +87,14 @@ static bool hinted(pid_t pid) {
 	return batch > 0;
 }
 
+/* The family's root, as a client's application. */
+static struct hints_proc *root_app(struct hints *hints, struct family *family) {
+	struct hints_proc *proc =
+			hints_proc_create(hints, family->root, -1, geteuid());
+	CHECK(proc != NULL);
+	return proc;
+}
+
 static void wait_zombie(pid_t pid) {
 	struct proc_stat stat;
 	for (int i = 0; i < 2000; i++) {
@@ -115,8 +124,7 @@ static void test_application(void) {
 			root_user ? family_child(&family, FAMILY_OTHER_UID, 0, NULL) : 0;
 	wait_zombie(exited);
 
-	struct hints_proc *proc =
-			hints_proc_create(hints, family.root, -1, geteuid());
+	struct hints_proc *proc = root_app(hints, &family);
 	CHECK(proc != NULL);
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK(hinted(family.root));
@@ -175,8 +183,7 @@ static void test_process_cap(void) {
 	for (int i = 0; i < CHILDREN; i++) {
 		children[i] = family_child(&family, FAMILY_SLEEPER, 0, NULL);
 	}
-	struct hints_proc *proc =
-			hints_proc_create(hints, family.root, -1, geteuid());
+	struct hints_proc *proc = root_app(hints, &family);
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
 	int count = hinted(family.root);
 	for (int i = 0; i < CHILDREN; i++) {
@@ -206,8 +213,7 @@ static void test_thread_cap(void) {
 	for (int i = 0; i < CHILDREN; i++) {
 		children[i] = family_child(&family, FAMILY_SLEEPER, THREADS - 1, NULL);
 	}
-	struct hints_proc *proc =
-			hints_proc_create(hints, family.root, -1, geteuid());
+	struct hints_proc *proc = root_app(hints, &family);
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK_INT(hint_tree_thread_count(&proc->tree), HINT_TREE_THREADS_MAX);
 	/* The root's one thread, four children's 250: the fifth gets 23. */
@@ -231,8 +237,7 @@ static void test_walk_rate_limit(void) {
 	struct hints *hints = make_hints(1, 10 * S);
 	struct family family;
 	family_start(&family, true);
-	struct hints_proc *proc =
-			hints_proc_create(hints, family.root, -1, geteuid());
+	struct hints_proc *proc = root_app(hints, &family);
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
 	pid_t child = family_child(&family, FAMILY_SLEEPER, 0, NULL);
 	hints_proc_update(proc, 1 * S);
@@ -245,7 +250,7 @@ static void test_walk_rate_limit(void) {
 	/* A walk that finds nothing new is free: the class change after it
 	 * still finds its token. */
 	hints = make_hints(4, 100 * S);
-	proc = hints_proc_create(hints, family.root, -1, geteuid());
+	proc = root_app(hints, &family);
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
 	for (int i = 1; i <= 5; i++) {
 		hints_proc_update(proc, i * S);
@@ -277,8 +282,7 @@ static void test_uid_change(void) {
 	struct family family;
 	family_start(&family, true);
 	pid_t child = family_child(&family, FAMILY_UID_ON_SIGNAL, 0, NULL);
-	struct hints_proc *proc =
-			hints_proc_create(hints, family.root, -1, geteuid());
+	struct hints_proc *proc = root_app(hints, &family);
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK(hinted(child));
 	kill(child, SIGUSR1);
@@ -305,8 +309,7 @@ static void test_reused_pid(void) {
 	struct family family;
 	family_start(&family, true);
 	pid_t child = family_child(&family, FAMILY_SLEEPER, 0, NULL);
-	struct hints_proc *proc =
-			hints_proc_create(hints, family.root, -1, geteuid());
+	struct hints_proc *proc = root_app(hints, &family);
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK(hinted(child));
 	family_kill(&family, child);
@@ -378,8 +381,7 @@ static void test_child_exits_mid_change(void) {
 	family_start(&family, true);
 	pid_t other = family_child(&family, FAMILY_SLEEPER, 0, NULL);
 	victim = family_child(&family, FAMILY_SLEEPER, 0, NULL);
-	struct hints_proc *proc =
-			hints_proc_create(hints, family.root, -1, geteuid());
+	struct hints_proc *proc = root_app(hints, &family);
 	hints->after_change = kill_child_during_change;
 	hints->after_change_data = &family;
 	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
@@ -404,8 +406,7 @@ static void test_own_client(void) {
 	family_start(&family, true);
 	pid_t grandchild;
 	pid_t child = family_child(&family, FAMILY_GRANDPARENT, 0, &grandchild);
-	struct hints_proc *app =
-			hints_proc_create(hints, family.root, -1, geteuid());
+	struct hints_proc *app = root_app(hints, &family);
 	hints_proc_set_class(app, RATINGS_INTERACTIVE, 0);
 	CHECK(hinted(child) && hinted(grandchild));
 	struct hints_proc *own = hints_proc_create(hints, child, -1, geteuid());
@@ -428,16 +429,8 @@ static void test_own_client(void) {
 	family_stop(&family);
 }
 
-static void print_log(
-		enum sched_log_importance importance, const char *fmt, va_list args) {
-	if (getenv("FW_HINTS_DEBUG") != NULL || importance == SCHED_LOG_ERROR) {
-		vfprintf(stderr, fmt, args);
-		fputc('\n', stderr);
-	}
-}
-
 int main(void) {
-	sched_log_init(print_log);
+	test_log_init();
 	CHECK(mkdtemp(dir) != NULL);
 	root_user = geteuid() == 0;
 	RUN_TEST(test_application);
