@@ -11,7 +11,14 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
+
+int64_t hints_cpu_now_ns(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 
 /* Another application's process: each process has one class. */
 static bool claimed_elsewhere(pid_t pid, void *data) {
@@ -51,7 +58,11 @@ static size_t walk(struct hints_proc *proc, int64_t now) {
 	};
 	proc->walked_ns = now;
 	proc->walked = true;
-	if (hint_tree_walk(&proc->tree, &hooks) < 0) {
+	int64_t cpu = hints_cpu_now_ns();
+	int found = hint_tree_walk(&proc->tree, &hooks);
+	proc->hints->walks++;
+	proc->hints->walk_cpu_ns += (uint64_t)(hints_cpu_now_ns() - cpu);
+	if (found < 0) {
 		return 0;
 	}
 	size_t unseen = 0;

@@ -176,6 +176,9 @@ struct hints {
 	int self_nice_floor;
 	/* Scans of /proc for a session's processes, and processes read. */
 	uint64_t session_scans, session_scanned;
+	/* Walks of applications' processes, and fairway's CPU time in them
+	 * and in the group checks (CLOCK_THREAD_CPUTIME_ID). */
+	uint64_t walks, walk_cpu_ns;
 	struct wl_list procs; /* hints_proc.link */
 	uint64_t changes; /* sched_setattr calls made (or, dry-run, logged) */
 	/* changes whose process went away before they were checked: given
@@ -260,6 +263,16 @@ void hints_set_targets(struct hints *hints,
 		const struct hints_target targets[RATINGS_CLASS_COUNT]);
 
 const char *hints_mode_name(enum hints_mode mode);
+
+/*
+ * An application for --stats and fairway-top, as JSON members starting
+ * with a comma: its hint class and scope ("tree" or "process"), its
+ * processes (pid, threads tracked, whether fairway changed any), how many
+ * were past the cap and how many shared its session with another uid at
+ * the last walk, and its group: the kind that applies and what fairway
+ * set there and from what, or why nothing. Returns what snprintf does.
+ */
+int hints_proc_json(const struct hints_proc *proc, char *buf, size_t size);
 
 /*
  * The attributes this kernel refused, comma-separated ("slice,uclamp"),

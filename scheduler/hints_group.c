@@ -204,6 +204,7 @@ static void not_set(struct hints_proc *proc, const char *why) {
 
 static bool alone(struct hints_proc *proc, const struct hint_group_place *place,
 		int64_t now) {
+	int64_t cpu = hints_cpu_now_ns();
 	struct hints_group *group = &proc->group;
 	group->checked = true;
 	group->checked_ns = now;
@@ -220,6 +221,7 @@ static bool alone(struct hints_proc *proc, const struct hint_group_place *place,
 		group->alone = hint_group_cgroup_alone(
 				&proc->hints->group_env, place, is_member, proc);
 	}
+	proc->hints->walk_cpu_ns += (uint64_t)(hints_cpu_now_ns() - cpu);
 	return group->alone;
 }
 

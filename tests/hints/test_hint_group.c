@@ -278,6 +278,12 @@ static void test_cgroup_class(void) {
 	CHECK_INT(proc->group.kind, HINT_GROUP_CGROUP);
 	CHECK(proc->group.changed);
 	CHECK(strcmp(fake_read("cgroup2/app-f.scope/cpu.weight"), "305") == 0);
+	char json[2048];
+	hints_proc_json(proc, json, sizeof(json));
+	CHECK(strstr(json,
+				  "\"group\":{\"kind\":\"cgroup\",\"set\":true,"
+				  "\"cgroup\":\"/app-f.scope\",\"weight\":305,\"idle\":0,"
+				  "\"was\":100,\"was_idle\":0}") != NULL);
 	hints_proc_set_class(proc, RATINGS_BACKGROUND, 1 * S);
 	CHECK(strcmp(fake_read("cgroup2/app-f.scope/cpu.weight"), "100") == 0);
 	CHECK(strcmp(fake_read("cgroup2/app-f.scope/cpu.idle"), "1") == 0);
@@ -291,6 +297,10 @@ static void test_cgroup_class(void) {
 	CHECK(!proc->group.changed);
 	CHECK(strcmp(fake_read("cgroup2/app-f.scope/cpu.weight"), "100") == 0);
 	CHECK(proc->group.why != NULL);
+	hints_proc_json(proc, json, sizeof(json));
+	CHECK(strstr(json,
+				  "\"group\":{\"kind\":\"cgroup\",\"set\":false,"
+				  "\"why\":\"its cgroup holds processes not of it\"}") != NULL);
 	hints_destroy(hints);
 
 	/* A fairway that crashes leaves the original in its journal. */

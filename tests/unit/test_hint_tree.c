@@ -141,6 +141,20 @@ static void test_application(void) {
 		CHECK_INT(proc->tree.outsiders, 1);
 	}
 
+	/* As --stats shows it. */
+	char json[2048], want[64];
+	CHECK(hints_proc_json(proc, json, sizeof(json)) < (int)sizeof(json));
+	CHECK(strstr(json, "\"hint_class\":\"interactive\",\"scope\":\"tree\"") !=
+			NULL);
+	snprintf(want, sizeof(want), "{\"pid\":%d,\"threads\":3,\"hinted\":true}",
+			(int)child);
+	CHECK(strstr(json, want) != NULL);
+	CHECK(strstr(json, "\"untracked\":0") != NULL);
+	/* A buffer too small is not overrun, and says what it needed. */
+	char small[16];
+	CHECK(hints_proc_json(proc, small, sizeof(small)) == (int)strlen(json));
+	CHECK(strlen(small) == sizeof(small) - 1);
+
 	/* A new child gets the class at the next walk, a second on. */
 	pid_t late = family_child(&family, FAMILY_SLEEPER, 1, NULL);
 	hints_proc_update(proc, 500 * MS);
