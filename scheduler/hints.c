@@ -145,6 +145,16 @@ struct hints *hints_create(
 	hints->self_nice_floor = lim.rlim_cur == 0
 			? 20
 			: 20 - (int)(lim.rlim_cur > 40 ? 40 : lim.rlim_cur);
+	char children[64];
+	snprintf(children, sizeof(children), "/proc/self/task/%d/children",
+			(int)syscall(SYS_gettid));
+	hints->children_readable = access(children, R_OK) == 0;
+	if (!hints->children_readable) {
+		sched_log(SCHED_LOG_INFO,
+				"hints: the kernel lists no process's children "
+				"(CONFIG_PROC_CHILDREN): an application is its client's "
+				"own process alone");
+	}
 	if (config->mode == HINTS_ON) {
 		if (state_dir == NULL) {
 			sched_log(SCHED_LOG_ERROR, "hints: no state dir for the journal");
@@ -208,6 +218,7 @@ struct hints_proc *hints_proc_create(
 	proc->hints = hints;
 	proc->pid = pid;
 	proc->uid = proc->tree.uid;
+	proc->tree.single = !hints->children_readable;
 	proc->wanted = proc->applied = RATINGS_IDLE;
 	sched_token_bucket_init(&proc->tokens, hints->config.burst);
 	/*
@@ -252,7 +263,7 @@ void hints_proc_never_idle(struct hints_proc *proc) {
 }
 
 void hints_proc_set_single(struct hints_proc *proc, bool single) {
-	proc->tree.single = single;
+	proc->tree.single = single || !proc->hints->children_readable;
 	/* Its descendants leave, or are found, at the next walk. */
 	proc->walked = false;
 }

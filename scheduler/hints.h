@@ -174,6 +174,8 @@ struct hints {
 	struct hint_group_env group_env; /* the system's files, or a test's */
 	/* The lowest nice fairway's own RLIMIT_NICE allows (autogroups). */
 	int self_nice_floor;
+	/* /proc/PID/task/TID/children exists: applications are trees. */
+	bool children_readable;
 	/* Scans of /proc for a session's processes, and processes read. */
 	uint64_t session_scans, session_scanned;
 	/* Walks of applications' processes, and fairway's CPU time in them
