@@ -137,6 +137,7 @@ struct hints *hints_create(
 	}
 	hints->config = *config;
 	wl_list_init(&hints->procs);
+	wl_list_init(&hints->orphan_groups);
 	hint_kernel_probe(&hints->kernel);
 	hints->cap_sys_nice = hint_have_cap_sys_nice();
 	hint_group_env_system(&hints->group_env);
@@ -195,6 +196,8 @@ void hints_destroy(struct hints *hints) {
 	wl_list_for_each_safe(proc, tmp, &hints->procs, link) {
 		hints_proc_destroy(proc);
 	}
+	/* fairway stops: what the kernel put off is waited for now. */
+	hints_retry_orphans(hints, true);
 	hint_journal_destroy(hints->journal);
 	free(hints);
 }
@@ -285,6 +288,9 @@ static bool walk_due(struct hints_proc *proc, int64_t now) {
 }
 
 void hints_proc_update(struct hints_proc *proc, int64_t now) {
+	if (!wl_list_empty(&proc->hints->orphan_groups)) {
+		hints_retry_orphans(proc->hints, false);
+	}
 	if (proc->gone) {
 		return;
 	}
@@ -297,13 +303,13 @@ void hints_proc_update(struct hints_proc *proc, int64_t now) {
 				"what it had, and left alone",
 				(int)proc->pid, (int)proc->uid);
 		apply_class(proc, proc->applied, true, false);
-		hints_group_restore(proc, false);
+		hints_group_restore(proc, true);
 		alive = false;
 	}
 	if (!alive) {
 		proc->gone = true;
 		/* Its session's other processes may hold its autogroup still. */
-		hints_group_restore(proc, false);
+		hints_group_restore(proc, true);
 		forget_all(proc);
 		return;
 	}

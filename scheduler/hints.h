@@ -182,6 +182,8 @@ struct hints {
 	 * and in the group checks (CLOCK_THREAD_CPUTIME_ID). */
 	uint64_t walks, walk_cpu_ns;
 	struct wl_list procs; /* hints_proc.link */
+	/* Group restores put off after their applications went. */
+	struct wl_list orphan_groups;
 	uint64_t changes; /* sched_setattr calls made (or, dry-run, logged) */
 	/* changes whose process went away before they were checked: given
 	 * back where the tid is still its thread's, else left alone */

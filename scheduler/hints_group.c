@@ -3,12 +3,14 @@
 #include "scheduler/proc_stat.h"
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /*
  * An application's task group (hint_group.h): its class sets the group's
@@ -95,24 +97,42 @@ static void log_group(struct hints_proc *proc,
 }
 
 /*
- * Writes value to the group; an autogroup's nice is retried for a while
- * when wait is set, as the kernel takes one write every 100 ms from
- * writers without CAP_SYS_ADMIN. Returns 0 or the errno.
+ * A process of the application to write its autogroup through: its own,
+ * or while that is gone a descendant still in the session.
  */
-static int write_group(struct hints_proc *proc,
-		const struct hint_group_place *place,
-		const struct hint_group_value *value, bool wait) {
-	struct hints *hints = proc->hints;
-	struct hint_member *root = hint_tree_root(&proc->tree);
+static const struct hint_member *writer(struct hints_proc *proc) {
+	for (size_t i = 0; i < proc->tree.count; i++) {
+		const struct hint_member *member = proc->tree.members[i];
+		bool ours = i == 0 ? hints_member_verify(member, NULL)
+						   : !member->leaving &&
+						hint_tree_member_ours(&proc->tree, member);
+		if (ours) {
+			return member;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Writes value to the group through pid (an autogroup's: pidfd holds it,
+ * its start time checked). An autogroup's nice is retried for a while when
+ * wait is set, as the kernel takes one write every 100 ms from writers
+ * without CAP_SYS_ADMIN. Returns 0 or the errno.
+ */
+static int write_through(struct hints *hints,
+		const struct hint_group_place *place, pid_t pid, int pidfd,
+		uint64_t start, const struct hint_group_value *value, bool wait) {
 	struct hint_group_value current;
-	if (!hints_member_verify(root, NULL) ||
-			!hint_group_read(&hints->group_env, place, root->pid, &current)) {
+	struct proc_stat stat;
+	if (!proc_pidfd_alive(pidfd) ||
+			!proc_stat_read(PROC_ROOT, pid, pid, &stat) ||
+			stat.start != start ||
+			!hint_group_read(&hints->group_env, place, pid, &current)) {
 		return ESTALE;
 	}
 	int err = 0;
 	for (int tries = 0; tries < (wait ? 4 : 1); tries++) {
-		err = hint_group_write(
-				&hints->group_env, place, root->pid, value, &current);
+		err = hint_group_write(&hints->group_env, place, pid, value, &current);
 		if (err != EAGAIN) {
 			break;
 		}
@@ -124,7 +144,80 @@ static int write_group(struct hints_proc *proc,
 	return err;
 }
 
-void hints_group_restore(struct hints_proc *proc, bool wait) {
+static int write_group(struct hints_proc *proc,
+		const struct hint_group_place *place,
+		const struct hint_group_value *value) {
+	const struct hint_member *member = writer(proc);
+	if (member == NULL) {
+		return ESTALE;
+	}
+	return write_through(proc->hints, place, member->pid, member->pidfd,
+			member->start, value, false);
+}
+
+/*
+ * A restore the kernel put off (its limit on autogroup writes) when the
+ * application went: kept, with a process to write through, and tried again
+ * at the next update (hints_retry_orphans).
+ */
+struct hints_orphan_group {
+	struct hint_group_place place;
+	struct hint_group_value saved;
+	pid_t pid;
+	int pidfd;
+	uint64_t start;
+	struct wl_list link; /* hints.orphan_groups */
+};
+
+static void orphan_free(
+		struct hints *hints, struct hints_orphan_group *orphan) {
+	if (hints->journal != NULL) {
+		hint_journal_remove_group(hints->journal,
+				journal_kind(orphan->place.kind), group_id(&orphan->place));
+		hint_journal_sync(hints->journal);
+	}
+	wl_list_remove(&orphan->link);
+	close(orphan->pidfd);
+	free(orphan);
+}
+
+void hints_retry_orphans(struct hints *hints, bool wait) {
+	struct hints_orphan_group *orphan, *tmp;
+	wl_list_for_each_safe(orphan, tmp, &hints->orphan_groups, link) {
+		int err = write_through(hints, &orphan->place, orphan->pid,
+				orphan->pidfd, orphan->start, &orphan->saved, wait);
+		if (err != EAGAIN) {
+			orphan_free(hints, orphan);
+		}
+	}
+}
+
+/*
+ * The application goes with its group's restore put off: kept for later.
+ * False if there is nothing to write through.
+ */
+static bool orphan(struct hints_proc *proc) {
+	struct hints_group *group = &proc->group;
+	const struct hint_member *member = writer(proc);
+	struct hints_orphan_group *orphan =
+			member != NULL ? calloc(1, sizeof(*orphan)) : NULL;
+	int pidfd = orphan != NULL ? fcntl(member->pidfd, F_DUPFD_CLOEXEC, 0) : -1;
+	if (pidfd < 0) {
+		free(orphan);
+		return false;
+	}
+	*orphan = (struct hints_orphan_group){
+			.place = group->place,
+			.saved = group->saved,
+			.pid = member->pid,
+			.pidfd = pidfd,
+			.start = member->start,
+	};
+	wl_list_insert(&proc->hints->orphan_groups, &orphan->link);
+	return true;
+}
+
+void hints_group_restore(struct hints_proc *proc, bool leaving) {
 	struct hints_group *group = &proc->group;
 	if (!group->changed) {
 		return;
@@ -133,13 +226,21 @@ void hints_group_restore(struct hints_proc *proc, bool wait) {
 	log_group(proc, &group->place, &group->saved, "restore");
 	int err = hints->config.mode == HINTS_DRY_RUN
 			? 0
-			: write_group(proc, &group->place, &group->saved, wait);
-	if (err == EAGAIN) {
+			: write_group(proc, &group->place, &group->saved);
+	if (err == EAGAIN && leaving && orphan(proc)) {
+		/* Never waited for on fairway's thread: later, on its own. */
+		group->changed = false;
+		group->pending = false;
+		return;
+	}
+	if (err == EAGAIN && !leaving) {
 		group->pending = true;
 		return;
 	}
 	if (err != 0) {
-		/* Gone with its processes (ESTALE), or refused: nothing of ours. */
+		/* Gone with its processes (ESTALE), or refused: nothing of ours.
+		 * (Put off with nothing left to write through: the journal's
+		 * line goes too, as the autogroup goes with its session.) */
 		sched_log(SCHED_LOG_DEBUG, "hints: pid %d's group not restored: %s",
 				(int)proc->pid, strerror(err));
 	}
@@ -319,7 +420,7 @@ void hints_group_update(struct hints_proc *proc, int64_t now, bool full) {
 		group->applied = want;
 		return;
 	}
-	int err = write_group(proc, &place, &want, false);
+	int err = write_group(proc, &place, &want);
 	group->pending = err == EAGAIN;
 	if (err == 0 || err == EAGAIN) {
 		group->applied = want;

@@ -56,8 +56,15 @@ int64_t hints_cpu_now_ns(void);
  * when due).
  */
 void hints_group_update(struct hints_proc *proc, int64_t now, bool full);
-/* Gives the group its value back; wait: through the kernel's rate limit. */
-void hints_group_restore(struct hints_proc *proc, bool wait);
+/*
+ * Gives the group its value back. leaving: the application goes, and a
+ * restore the kernel puts off (its limit on autogroup writes) is kept and
+ * tried again by hints_retry_orphans, never waited for here.
+ */
+void hints_group_restore(struct hints_proc *proc, bool leaving);
+/* Restores put off when their applications went; wait: through the
+ * kernel's limit (fairway stops). */
+void hints_retry_orphans(struct hints *hints, bool wait);
 /* Gives back what a journal's group line saved; false if it could not. */
 bool hints_group_replay(const struct hint_group_env *env,
 		const struct hint_journal_entry *entry);

@@ -362,6 +362,30 @@ static void test_autogroup(void) {
 	hints_destroy(hints);
 	CHECK_INT(autogroup_nice(family.root), 0);
 
+	/*
+	 * A client that goes right after a change: without CAP_SYS_ADMIN the
+	 * kernel puts its restore off, which fairway keeps and finishes at a
+	 * later update (of another application) rather than wait for.
+	 */
+	struct family other;
+	family_start(&other, true);
+	hints = make_hints();
+	struct hints_proc *stays =
+			hints_proc_create(hints, other.root, -1, geteuid());
+	proc = hints_proc_create(hints, family.root, -1, geteuid());
+	now = 0;
+	set_class(proc, RATINGS_BACKGROUND, &now);
+	CHECK_INT(autogroup_nice(family.root), 19);
+	hints_proc_destroy(proc);
+	fprintf(stderr, "restores put off: %d\n",
+			wl_list_length(&hints->orphan_groups));
+	usleep(150 * 1000);
+	hints_proc_update(stays, now + S);
+	CHECK_INT(autogroup_nice(family.root), 0);
+	CHECK(wl_list_empty(&hints->orphan_groups));
+	hints_destroy(hints);
+	family_stop(&other);
+
 	/* A child of another uid in the session: the group is not its own. */
 	pid_t stranger = family_child(&family, FAMILY_OTHER_UID, 0, NULL);
 	hints = make_hints();
