@@ -414,6 +414,21 @@ bool hint_group_session_alone(const struct hint_group_env *env, pid_t sid,
 	return alone;
 }
 
+bool hint_group_descends(
+		const struct hint_group_env *env, pid_t pid, pid_t ancestor) {
+	for (int generations = 0; generations < 64 && pid > 1; generations++) {
+		if (pid == ancestor) {
+			return true;
+		}
+		struct proc_stat stat;
+		if (!proc_stat_read(env->proc, pid, pid, &stat)) {
+			return false;
+		}
+		pid = stat.ppid;
+	}
+	return pid == ancestor;
+}
+
 /* Every pid in dir's cgroup.procs and below is a member; budget counts. */
 static bool procs_alone(const char *dir, int depth, size_t *budget,
 		hint_group_member_func member, void *data) {

@@ -125,6 +125,14 @@ typedef bool (*hint_group_member_func)(pid_t pid, void *data);
 bool hint_group_session_alone(const struct hint_group_env *env, pid_t sid,
 		hint_group_member_func member, void *data, size_t *scanned);
 /*
+ * Whether pid is ancestor or one of its descendants, by the parents /proc
+ * names (at most 64 generations): fairway's own processes, for its own
+ * group (Xwayland, and what it starts before a client calls setsid()).
+ */
+bool hint_group_descends(
+		const struct hint_group_env *env, pid_t pid, pid_t ancestor);
+
+/*
  * Whether every process in the cgroup and the cgroups below it is a
  * member (cgroup.procs, at most HINT_GROUP_CGROUP_PROCS_MAX in all).
  */

@@ -90,14 +90,20 @@ static void fake_env(struct hint_group_env *env, bool autogroups) {
 			autogroups ? "1\n" : "0\n");
 }
 
-/* A process of the fake /proc: its stat (session sid) and cgroup file. */
-static void fake_process(pid_t pid, pid_t sid, const char *cgroup) {
+/* A process of the fake /proc: its stat (parent, session). */
+static void fake_process_of(pid_t pid, pid_t ppid, pid_t sid) {
 	char rest[128], stat[256];
 	snprintf(rest, sizeof(rest), "proc/%d/task/%d/stat", (int)pid, (int)pid);
 	snprintf(stat, sizeof(stat),
-			"%d (fake (1)) S 1 %d %d 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100 0\n",
-			(int)pid, (int)sid, (int)sid);
+			"%d (fake (1)) S %d %d %d 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 100 0\n",
+			(int)pid, (int)ppid, (int)sid, (int)sid);
 	fake_write(rest, stat);
+}
+
+/* And its cgroup and autogroup files, its parent 1. */
+static void fake_process(pid_t pid, pid_t sid, const char *cgroup) {
+	char rest[128], stat[256];
+	fake_process_of(pid, 1, sid);
 	snprintf(rest, sizeof(rest), "proc/%d/cgroup", (int)pid);
 	fake_write(rest, cgroup);
 	snprintf(rest, sizeof(rest), "proc/%d/autogroup", (int)pid);
@@ -200,6 +206,18 @@ static void test_alone(void) {
 	CHECK(scanned >= 3);
 	fake_process(23, 20, "0::/\n");
 	CHECK(!hint_group_session_alone(&env, 20, members_20_21, NULL, NULL));
+
+	/* Descent, by parents: 31 and 32 come from 30, 21 from 1. */
+	fake_process_of(31, 30, 20);
+	fake_process_of(32, 31, 20);
+	CHECK(hint_group_descends(&env, 32, 30));
+	CHECK(hint_group_descends(&env, 30, 30));
+	CHECK(!hint_group_descends(&env, 30, 32));
+	CHECK(!hint_group_descends(&env, 21, 20));
+	struct hint_group_env system;
+	hint_group_env_system(&system);
+	CHECK(hint_group_descends(&system, getpid(), getppid()));
+	CHECK(!hint_group_descends(&system, getppid(), getpid()));
 
 	fake_cgroup("/app-c.scope", "cpu\n", "20\n21\n", false);
 	struct hint_group_place place = {
