@@ -19,10 +19,10 @@ static int lowest_nice(struct hints *hints, pid_t pid) {
 	return 20 - (int)(lim.rlim_cur > 40 ? 40 : lim.rlim_cur);
 }
 
-static void compute_target(struct hints_proc *proc,
+static void compute_target(struct hints_app *app,
 		const struct hint_member *member, const struct hints_target *target,
 		const struct hint_attr *orig, struct hint_attr *out) {
-	struct hints *hints = proc->hints;
+	struct hints *hints = app->hints;
 	*out = *orig;
 	if (target->keep) {
 		return;
@@ -36,7 +36,7 @@ static void compute_target(struct hints_proc *proc,
 		 * that fairway could set: otherwise it would stay there. */
 		out->policy = SCHED_BATCH;
 	}
-	if (out->policy == SCHED_IDLE && proc->never_idle) {
+	if (out->policy == SCHED_IDLE && app->never_idle) {
 		/*
 		 * fairway waits on it: under load, a SCHED_IDLE Xwayland holds
 		 * up wlroots' window manager, which blocks fairway's thread on
@@ -88,37 +88,36 @@ bool hints_member_verify(
 	return proc_pidfd_alive(member->pidfd);
 }
 
-static void log_change(struct hints_proc *proc,
-		const struct hint_member *member, const struct hints_thread *thread,
-		const struct hint_attr *want, const char *what) {
-	sched_log(proc->hints->config.mode == HINTS_DRY_RUN ? SCHED_LOG_INFO
-														: SCHED_LOG_DEBUG,
+static void log_change(struct hints_app *app, const struct hint_member *member,
+		const struct hints_thread *thread, const struct hint_attr *want,
+		const char *what) {
+	sched_log(app->hints->config.mode == HINTS_DRY_RUN ? SCHED_LOG_INFO
+													   : SCHED_LOG_DEBUG,
 			"hints%s: pid %d tid %d %s: policy %" PRIu32 " nice %" PRId32
 			" slice %" PRIu64 " ns uclamp_min %" PRId32 "%s",
-			proc->hints->config.mode == HINTS_DRY_RUN ? " (dry-run)" : "",
+			app->hints->config.mode == HINTS_DRY_RUN ? " (dry-run)" : "",
 			(int)member->pid, (int)thread->tid, what, want->policy, want->nice,
 			want->runtime_ns, want->util_min,
 			want->reset_on_fork ? " reset-on-fork" : "");
 }
 
 void hints_thread_forget(struct hints_thread *thread, void *data) {
-	struct hints_proc *proc = data;
-	if (thread->changed && proc->hints->journal != NULL) {
-		hint_journal_remove(proc->hints->journal, thread->tid);
+	struct hints_app *app = data;
+	if (thread->changed && app->hints->journal != NULL) {
+		hint_journal_remove(app->hints->journal, thread->tid);
 	}
 }
 
-void hints_member_forget(struct hints_proc *proc, struct hint_member *member) {
+void hints_member_forget(struct hints_app *app, struct hint_member *member) {
 	for (size_t i = 0; i < member->threads.count; i++) {
-		hints_thread_forget(&member->threads.items[i], proc);
+		hints_thread_forget(&member->threads.items[i], app);
 	}
 	hint_threads_finish(&member->threads);
 }
 
-const struct hints_target *hints_proc_target(
-		const struct hints_proc *proc, enum ratings_class class) {
-	return proc->fixed ? &proc->fixed_target
-					   : &proc->hints->config.targets[class];
+const struct hints_target *hints_app_target(
+		const struct hints_app *app, enum ratings_class class) {
+	return app->fixed ? &app->fixed_target : &app->hints->config.targets[class];
 }
 
 /*
@@ -127,10 +126,10 @@ const struct hints_target *hints_proc_target(
  * its start time shows it: a tid that is someone else's now is not ours
  * to touch, whatever it shows.
  */
-static void undo_change(struct hints_proc *proc, struct hint_member *member,
+static void undo_change(struct hints_app *app, struct hint_member *member,
 		struct hints_thread *thread, const struct hint_attr *want,
 		const struct hint_attr *current) {
-	struct hints *hints = proc->hints;
+	struct hints *hints = app->hints;
 	uint64_t start;
 	struct hint_attr after;
 	pid_t tid = thread->tid;
@@ -145,19 +144,19 @@ static void undo_change(struct hints_proc *proc, struct hint_member *member,
 			(int)member->pid, (int)tid,
 			ours ? "given back what it had"
 				 : "is no longer its own: left alone");
-	if (member == hint_tree_root(&proc->tree)) {
-		proc->gone = true;
+	if (member == hint_tree_root(&app->tree)) {
+		app->gone = true;
 	} else {
 		/* Frees its threads: thread is not to be used after. */
-		hints_member_leave(proc, member);
+		hints_member_leave(app, member);
 	}
 }
 
 /* Gives one thread the attributes of class (restore: its saved ones). */
-static void apply_thread(struct hints_proc *proc, struct hint_member *member,
+static void apply_thread(struct hints_app *app, struct hint_member *member,
 		struct hints_thread *thread, enum ratings_class class, bool restore) {
-	struct hints *hints = proc->hints;
-	const struct hints_target *target = hints_proc_target(proc, class);
+	struct hints *hints = app->hints;
+	const struct hints_target *target = hints_app_target(app, class);
 	restore = restore || target->keep;
 	if (thread->left_alone || (restore && !thread->changed)) {
 		return;
@@ -178,7 +177,7 @@ static void apply_thread(struct hints_proc *proc, struct hint_member *member,
 	}
 	if (hints->config.mode == HINTS_DRY_RUN) {
 		if (restore) {
-			log_change(proc, member, thread, &thread->saved, "would restore");
+			log_change(app, member, thread, &thread->saved, "would restore");
 			thread->changed = false;
 			return;
 		}
@@ -186,8 +185,8 @@ static void apply_thread(struct hints_proc *proc, struct hint_member *member,
 			thread->saved = current;
 			thread->changed = true;
 		}
-		compute_target(proc, member, target, &thread->saved, &want);
-		log_change(proc, member, thread, &want, ratings_class_name(class));
+		compute_target(app, member, target, &thread->saved, &want);
+		log_change(app, member, thread, &want, ratings_class_name(class));
 		hints->changes++;
 		return;
 	}
@@ -199,20 +198,20 @@ static void apply_thread(struct hints_proc *proc, struct hint_member *member,
 	if (restore) {
 		want = thread->saved;
 	} else {
-		compute_target(proc, member, target, &thread->saved, &want);
+		compute_target(app, member, target, &thread->saved, &want);
 	}
 	if (!hint_attr_equal(&want, &current)) {
-		log_change(proc, member, thread, &want,
+		log_change(app, member, thread, &want,
 				restore ? "restore" : ratings_class_name(class));
 		if (!hint_attr_set(&hints->kernel, thread->tid, &want, &current)) {
 			return;
 		}
 		hints->changes++;
 		if (hints->after_change != NULL) {
-			hints->after_change(proc, thread->tid, hints->after_change_data);
+			hints->after_change(app, thread->tid, hints->after_change_data);
 		}
 		if (!hints_member_verify(member, thread)) {
-			undo_change(proc, member, thread, &want, &current);
+			undo_change(app, member, thread, &want, &current);
 			return;
 		}
 	}
@@ -224,8 +223,8 @@ static void apply_thread(struct hints_proc *proc, struct hint_member *member,
 
 /* The main thread of pid among the application's, if fairway changed it. */
 static const struct hints_thread *changed_main_thread(
-		const struct hints_proc *proc, pid_t pid) {
-	const struct hint_member *member = hint_tree_find(&proc->tree, pid);
+		const struct hints_app *app, pid_t pid) {
+	const struct hint_member *member = hint_tree_find(&app->tree, pid);
 	if (member == NULL) {
 		return NULL;
 	}
@@ -249,14 +248,14 @@ static const struct hints_thread *changed_main_thread(
  * thread's. A thread that chose the same policy itself is taken for
  * inherited too, and given its parent's back at the end.
  */
-static void uninherit(const struct hints_proc *proc,
+static void uninherit(const struct hints_app *app,
 		const struct hint_member *member, const struct hints_thread *thread,
 		struct hint_attr *current) {
 	const struct hints_thread *source = NULL;
 	if (thread->tid != member->pid) {
-		source = changed_main_thread(proc, member->pid);
+		source = changed_main_thread(app, member->pid);
 	} else if (member->parent > 0) {
-		source = changed_main_thread(proc, member->parent);
+		source = changed_main_thread(app, member->parent);
 	}
 	struct hint_attr now;
 	if (source == NULL || current->reset_on_fork ||
@@ -270,8 +269,8 @@ static void uninherit(const struct hints_proc *proc,
 	current->nice = source->saved.nice;
 }
 
-bool hints_member_save(struct hints_proc *proc, struct hint_member *member) {
-	struct hints *hints = proc->hints;
+bool hints_member_save(struct hints_app *app, struct hint_member *member) {
+	struct hints *hints = app->hints;
 	if (hints->config.mode == HINTS_DRY_RUN) {
 		return true;
 	}
@@ -286,7 +285,7 @@ bool hints_member_save(struct hints_proc *proc, struct hint_member *member) {
 			continue;
 		}
 		struct hint_attr original = current;
-		uninherit(proc, member, thread, &original);
+		uninherit(app, member, thread, &original);
 		if (!hint_fair_policy(original.policy)) {
 			thread->left_alone = true;
 			continue;
@@ -306,13 +305,13 @@ bool hints_member_save(struct hints_proc *proc, struct hint_member *member) {
 	return true;
 }
 
-static void apply_threads(struct hints_proc *proc, struct hint_member *member,
+static void apply_threads(struct hints_app *app, struct hint_member *member,
 		enum ratings_class class, bool restore, bool fresh_only) {
 	for (size_t i = 0;
-			i < member->threads.count && !proc->gone && !member->leaving; i++) {
+			i < member->threads.count && !app->gone && !member->leaving; i++) {
 		struct hints_thread *thread = &member->threads.items[i];
 		if (!fresh_only || !thread->seen) {
-			apply_thread(proc, member, thread, class, restore);
+			apply_thread(app, member, thread, class, restore);
 		}
 		if (!member->leaving) {
 			/* (Leaving, its threads are freed.) */
@@ -321,9 +320,9 @@ static void apply_threads(struct hints_proc *proc, struct hint_member *member,
 	}
 }
 
-void hints_member_apply(struct hints_proc *proc, struct hint_member *member,
+void hints_member_apply(struct hints_app *app, struct hint_member *member,
 		enum ratings_class class, bool restore, bool fresh_only) {
-	bool root = member == hint_tree_root(&proc->tree);
+	bool root = member == hint_tree_root(&app->tree);
 	if (member->leaving) {
 		return;
 	}
@@ -333,28 +332,28 @@ void hints_member_apply(struct hints_proc *proc, struct hint_member *member,
 	 * walk is given nothing, and if it changed during the change, given
 	 * back what it had.
 	 */
-	if (!root && !restore && !hint_tree_member_ours(&proc->tree, member)) {
-		hints_member_leave(proc, member);
+	if (!root && !restore && !hint_tree_member_ours(&app->tree, member)) {
+		hints_member_leave(app, member);
 		return;
 	}
-	apply_threads(proc, member, class, restore, fresh_only);
+	apply_threads(app, member, class, restore, fresh_only);
 	if (!root && !restore && !member->leaving &&
-			!hint_tree_member_ours(&proc->tree, member)) {
-		hints_member_leave(proc, member);
+			!hint_tree_member_ours(&app->tree, member)) {
+		hints_member_leave(app, member);
 	}
 }
 
-void hints_member_leave(struct hints_proc *proc, struct hint_member *member) {
+void hints_member_leave(struct hints_app *app, struct hint_member *member) {
 	if (member->leaving) {
 		return;
 	}
 	member->leaving = true;
 	sched_log(SCHED_LOG_DEBUG,
 			"hints: pid %d is no longer of pid %d's application",
-			(int)member->pid, (int)hint_tree_root(&proc->tree)->pid);
+			(int)member->pid, (int)hint_tree_root(&app->tree)->pid);
 	for (size_t i = 0; i < member->threads.count; i++) {
 		apply_thread(
-				proc, member, &member->threads.items[i], proc->applied, true);
+				app, member, &member->threads.items[i], app->applied, true);
 	}
-	hints_member_forget(proc, member);
+	hints_member_forget(app, member);
 }

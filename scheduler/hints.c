@@ -22,10 +22,10 @@ int64_t hints_cpu_now_ns(void) {
 
 /* Another application's process: each process has one class. */
 static bool claimed_elsewhere(pid_t pid, void *data) {
-	struct hints_proc *proc = data;
-	struct hints_proc *other;
-	wl_list_for_each(other, &proc->hints->procs, link) {
-		struct hint_member *member = other != proc && !other->gone
+	struct hints_app *app = data;
+	struct hints_app *other;
+	wl_list_for_each(other, &app->hints->apps, link) {
+		struct hint_member *member = other != app && !other->gone
 				? hint_tree_find(&other->tree, pid)
 				: NULL;
 		if (member != NULL && !member->leaving) {
@@ -49,25 +49,25 @@ static void sync_journal(struct hints *hints) {
  * Brings the application's processes and threads up to date. Returns how
  * many threads wait for its class (seen false).
  */
-static size_t walk(struct hints_proc *proc, int64_t now) {
+static size_t walk(struct hints_app *app, int64_t now) {
 	const struct hint_tree_hooks hooks = {
 			.claimed = claimed_elsewhere,
 			.leaving = member_leaving,
 			.thread_gone = hints_thread_forget,
-			.data = proc,
+			.data = app,
 	};
-	proc->walked_ns = now;
-	proc->walked = true;
+	app->walked_ns = now;
+	app->walked = true;
 	int64_t cpu = hints_cpu_now_ns();
-	int found = hint_tree_walk(&proc->tree, &hooks);
-	proc->hints->walks++;
-	proc->hints->walk_cpu_ns += (uint64_t)(hints_cpu_now_ns() - cpu);
+	int found = hint_tree_walk(&app->tree, &hooks);
+	app->hints->walks++;
+	app->hints->walk_cpu_ns += (uint64_t)(hints_cpu_now_ns() - cpu);
 	if (found < 0) {
 		return 0;
 	}
 	size_t unseen = 0;
-	for (size_t i = 0; i < proc->tree.count; i++) {
-		struct hint_member *member = proc->tree.members[i];
+	for (size_t i = 0; i < app->tree.count; i++) {
+		struct hint_member *member = app->tree.members[i];
 		if (member->threads.untracked > 0 && !member->told_untracked) {
 			member->told_untracked = true;
 			sched_log(SCHED_LOG_INFO,
@@ -79,24 +79,24 @@ static size_t walk(struct hints_proc *proc, int64_t now) {
 			unseen += !member->threads.items[j].seen;
 		}
 	}
-	if (proc->tree.untracked > 0 && !proc->told_untracked) {
-		proc->told_untracked = true;
+	if (app->tree.untracked > 0 && !app->told_untracked) {
+		app->told_untracked = true;
 		sched_log(SCHED_LOG_INFO,
 				"hints: pid %d's application has %zu processes more than "
 				"the %d hinted",
-				(int)proc->pid, proc->tree.untracked, HINT_TREE_PROCS_MAX);
+				(int)app->pid, app->tree.untracked, HINT_TREE_PROCS_MAX);
 	}
 	return unseen;
 }
 
-static void apply_class(struct hints_proc *proc, enum ratings_class class,
+static void apply_class(struct hints_app *app, enum ratings_class class,
 		bool restore, bool fresh_only) {
-	struct hints *hints = proc->hints;
-	if (!restore && !hints_proc_target(proc, class)->keep) {
+	struct hints *hints = app->hints;
+	if (!restore && !hints_app_target(app, class)->keep) {
 		bool saved = true;
-		for (size_t i = 0; saved && i < proc->tree.count; i++) {
-			if (!proc->tree.members[i]->leaving) {
-				saved = hints_member_save(proc, proc->tree.members[i]);
+		for (size_t i = 0; saved && i < app->tree.count; i++) {
+			if (!app->tree.members[i]->leaving) {
+				saved = hints_member_save(app, app->tree.members[i]);
 			}
 		}
 		/* Written ahead: a crash from here on leaves the originals on
@@ -105,29 +105,28 @@ static void apply_class(struct hints_proc *proc, enum ratings_class class,
 				(hints->journal != NULL &&
 						!hint_journal_sync(hints->journal))) {
 			sched_log(SCHED_LOG_ERROR,
-					"hints: no journal, so no change to pid %d",
-					(int)proc->pid);
+					"hints: no journal, so no change to pid %d", (int)app->pid);
 			return;
 		}
 	}
-	for (size_t i = 0; i < proc->tree.count && !proc->gone; i++) {
+	for (size_t i = 0; i < app->tree.count && !app->gone; i++) {
 		hints_member_apply(
-				proc, proc->tree.members[i], class, restore, fresh_only);
+				app, app->tree.members[i], class, restore, fresh_only);
 	}
 	sync_journal(hints);
 }
 
 /* Gives back everything and forgets every process: the root is gone. */
-static void forget_all(struct hints_proc *proc) {
-	for (size_t i = 0; i < proc->tree.count; i++) {
-		struct hint_member *member = proc->tree.members[i];
-		if (member != hint_tree_root(&proc->tree) && !member->leaving &&
-				hint_tree_member_ours(&proc->tree, member)) {
-			hints_member_leave(proc, member);
+static void forget_all(struct hints_app *app) {
+	for (size_t i = 0; i < app->tree.count; i++) {
+		struct hint_member *member = app->tree.members[i];
+		if (member != hint_tree_root(&app->tree) && !member->leaving &&
+				hint_tree_member_ours(&app->tree, member)) {
+			hints_member_leave(app, member);
 		}
-		hints_member_forget(proc, member);
+		hints_member_forget(app, member);
 	}
-	sync_journal(proc->hints);
+	sync_journal(app->hints);
 }
 struct hints *hints_create(
 		const struct hints_config *config, const char *state_dir) {
@@ -136,7 +135,7 @@ struct hints *hints_create(
 		return NULL;
 	}
 	hints->config = *config;
-	wl_list_init(&hints->procs);
+	wl_list_init(&hints->apps);
 	wl_list_init(&hints->orphan_groups);
 	hint_kernel_probe(&hints->kernel);
 	hints->cap_sys_nice = hint_have_cap_sys_nice();
@@ -192,9 +191,9 @@ void hints_destroy(struct hints *hints) {
 	if (hints == NULL) {
 		return;
 	}
-	struct hints_proc *proc, *tmp;
-	wl_list_for_each_safe(proc, tmp, &hints->procs, link) {
-		hints_proc_destroy(proc);
+	struct hints_app *app, *tmp;
+	wl_list_for_each_safe(app, tmp, &hints->apps, link) {
+		hints_app_destroy(app);
 	}
 	/* fairway stops: what the kernel put off is waited for now. */
 	hints_retry_orphans(hints, true);
@@ -202,35 +201,35 @@ void hints_destroy(struct hints *hints) {
 	free(hints);
 }
 
-struct hints_proc *hints_proc_create(
+struct hints_app *hints_app_create(
 		struct hints *hints, pid_t pid, int pidfd, uid_t uid) {
-	struct hints_proc *proc = calloc(1, sizeof(*proc));
-	if (proc == NULL) {
+	struct hints_app *app = calloc(1, sizeof(*app));
+	if (app == NULL) {
 		if (pidfd >= 0) {
 			close(pidfd);
 		}
 		return NULL;
 	}
-	if (!hint_tree_init(&proc->tree, pid, pidfd, uid)) {
+	if (!hint_tree_init(&app->tree, pid, pidfd, uid)) {
 		sched_log(SCHED_LOG_DEBUG,
 				"hints: pid %d is gone already, or not of uid %d alone",
 				(int)pid, (int)uid);
-		free(proc);
+		free(app);
 		return NULL;
 	}
-	proc->hints = hints;
-	proc->pid = pid;
-	proc->uid = proc->tree.uid;
-	proc->tree.single = !hints->children_readable;
-	proc->wanted = proc->applied = RATINGS_IDLE;
-	sched_token_bucket_init(&proc->tokens, hints->config.burst);
+	app->hints = hints;
+	app->pid = pid;
+	app->uid = app->tree.uid;
+	app->tree.single = !hints->children_readable;
+	app->wanted = app->applied = RATINGS_IDLE;
+	sched_token_bucket_init(&app->tokens, hints->config.burst);
 	/*
 	 * Its own client now: an application that held it as a descendant
 	 * gives it back, and what was found through it, before this one
 	 * saves what it has.
 	 */
-	struct hints_proc *other;
-	wl_list_for_each(other, &hints->procs, link) {
+	struct hints_app *other;
+	wl_list_for_each(other, &hints->apps, link) {
 		for (size_t i = 1; i < other->tree.count; i++) {
 			struct hint_member *member = other->tree.members[i];
 			struct hint_member *parent =
@@ -243,94 +242,94 @@ struct hints_proc *hints_proc_create(
 		}
 	}
 	sync_journal(hints);
-	wl_list_insert(&hints->procs, &proc->link);
-	return proc;
+	wl_list_insert(&hints->apps, &app->link);
+	return app;
 }
 
-void hints_proc_destroy(struct hints_proc *proc) {
-	if (proc == NULL) {
+void hints_app_destroy(struct hints_app *app) {
+	if (app == NULL) {
 		return;
 	}
-	if (!proc->gone && hints_member_verify(hint_tree_root(&proc->tree), NULL)) {
-		apply_class(proc, proc->applied, true, false);
+	if (!app->gone && hints_member_verify(hint_tree_root(&app->tree), NULL)) {
+		apply_class(app, app->applied, true, false);
 	}
-	hints_group_restore(proc, true);
-	forget_all(proc);
-	hint_tree_finish(&proc->tree);
-	wl_list_remove(&proc->link);
-	free(proc);
+	hints_group_restore(app, true);
+	forget_all(app);
+	hint_tree_finish(&app->tree);
+	wl_list_remove(&app->link);
+	free(app);
 }
 
-void hints_proc_never_idle(struct hints_proc *proc) {
-	proc->never_idle = true;
+void hints_app_never_idle(struct hints_app *app) {
+	app->never_idle = true;
 }
 
-void hints_proc_set_single(struct hints_proc *proc, bool single) {
-	proc->tree.single = single || !proc->hints->children_readable;
+void hints_app_set_single(struct hints_app *app, bool single) {
+	app->tree.single = single || !app->hints->children_readable;
 	/* Its descendants leave, or are found, at the next walk. */
-	proc->walked = false;
+	app->walked = false;
 }
 
-static bool take_token(struct hints_proc *proc, int64_t now) {
-	const struct hints_config *config = &proc->hints->config;
+static bool take_token(struct hints_app *app, int64_t now) {
+	const struct hints_config *config = &app->hints->config;
 	return sched_token_bucket_take(
-			&proc->tokens, config->burst, config->refill_ns, now);
+			&app->tokens, config->burst, config->refill_ns, now);
 }
 
 /* Whether a walk for new processes and threads is due and affordable. */
-static bool walk_due(struct hints_proc *proc, int64_t now) {
-	const struct hints_config *config = &proc->hints->config;
-	if (proc->walked && now - proc->walked_ns < config->walk_ns) {
+static bool walk_due(struct hints_app *app, int64_t now) {
+	const struct hints_config *config = &app->hints->config;
+	if (app->walked && now - app->walked_ns < config->walk_ns) {
 		return false;
 	}
 	return sched_token_bucket_ready(
-			&proc->tokens, config->burst, config->refill_ns, now);
+			&app->tokens, config->burst, config->refill_ns, now);
 }
 
-void hints_proc_update(struct hints_proc *proc, int64_t now) {
-	if (!wl_list_empty(&proc->hints->orphan_groups)) {
-		hints_retry_orphans(proc->hints, false);
+void hints_app_update(struct hints_app *app, int64_t now) {
+	if (!wl_list_empty(&app->hints->orphan_groups)) {
+		hints_retry_orphans(app->hints, false);
 	}
-	if (proc->gone) {
+	if (app->gone) {
 		return;
 	}
-	struct hint_member *root = hint_tree_root(&proc->tree);
+	struct hint_member *root = hint_tree_root(&app->tree);
 	bool alive = hints_member_verify(root, NULL);
-	if (alive && !peer_uids_are(proc->pid, proc->uid)) {
+	if (alive && !peer_uids_are(app->pid, app->uid)) {
 		/* It exec'd a setuid program, say: no longer the client's own. */
 		sched_log(SCHED_LOG_INFO,
 				"hints: pid %d no longer runs as uid %d alone: given back "
 				"what it had, and left alone",
-				(int)proc->pid, (int)proc->uid);
-		apply_class(proc, proc->applied, true, false);
-		hints_group_restore(proc, true);
+				(int)app->pid, (int)app->uid);
+		apply_class(app, app->applied, true, false);
+		hints_group_restore(app, true);
 		alive = false;
 	}
 	if (!alive) {
-		proc->gone = true;
+		app->gone = true;
 		/* Its session's other processes may hold its autogroup still. */
-		hints_group_restore(proc, true);
-		forget_all(proc);
+		hints_group_restore(app, true);
+		forget_all(app);
 		return;
 	}
-	bool change = proc->wanted != proc->applied || proc->retarget;
+	bool change = app->wanted != app->applied || app->retarget;
 	const struct hints_target *target =
-			hints_proc_target(proc, change ? proc->wanted : proc->applied);
+			hints_app_target(app, change ? app->wanted : app->applied);
 	if (change) {
-		if (!take_token(proc, now)) {
+		if (!take_token(app, now)) {
 			return;
 		}
-		sched_log(SCHED_LOG_INFO, "hints: pid %d %s -> %s%s", (int)proc->pid,
-				ratings_class_name(proc->applied),
-				ratings_class_name(proc->wanted),
-				proc->fixed ? " (a target of its own)" : "");
+		sched_log(SCHED_LOG_INFO, "hints: pid %d %s -> %s%s", (int)app->pid,
+				ratings_class_name(app->applied),
+				ratings_class_name(app->wanted),
+				app->fixed ? " (a target of its own)" : "");
 		if (!target->keep) {
-			walk(proc, now);
+			walk(app, now);
 		}
-		proc->applied = proc->wanted;
-		proc->retarget = false;
-		apply_class(proc, proc->applied, target->keep, false);
-		hints_group_update(proc, now, true);
+		app->applied = app->wanted;
+		app->retarget = false;
+		apply_class(app, app->applied, target->keep, false);
+		hints_group_update(app, now, true);
 		return;
 	}
 	/*
@@ -340,21 +339,21 @@ void hints_proc_update(struct hints_proc *proc, int64_t now) {
 	 * or threads is hinted no faster than one that changes class, and one
 	 * that does not costs no token.
 	 */
-	if (target->keep || !walk_due(proc, now)) {
-		if (proc->group.pending) {
-			hints_group_update(proc, now, false);
+	if (target->keep || !walk_due(app, now)) {
+		if (app->group.pending) {
+			hints_group_update(app, now, false);
 		}
 		return;
 	}
-	if (walk(proc, now) > 0 && take_token(proc, now)) {
-		apply_class(proc, proc->applied, false, true);
+	if (walk(app, now) > 0 && take_token(app, now)) {
+		apply_class(app, app->applied, false, true);
 	}
-	hints_group_update(proc, now, false);
+	hints_group_update(app, now, false);
 }
-void hints_proc_set_class(
-		struct hints_proc *proc, enum ratings_class class, int64_t now) {
-	proc->wanted = class;
-	hints_proc_update(proc, now);
+void hints_app_set_class(
+		struct hints_app *app, enum ratings_class class, int64_t now) {
+	app->wanted = class;
+	hints_app_update(app, now);
 }
 
 static bool target_equal(
@@ -365,29 +364,29 @@ static bool target_equal(
 			a->set_group == b->set_group && a->group_nice == b->group_nice;
 }
 
-void hints_proc_set_target(
-		struct hints_proc *proc, const struct hints_target *target) {
+void hints_app_set_target(
+		struct hints_app *app, const struct hints_target *target) {
 	bool fixed = target != NULL;
-	if (fixed == proc->fixed &&
-			(!fixed || target_equal(target, &proc->fixed_target))) {
+	if (fixed == app->fixed &&
+			(!fixed || target_equal(target, &app->fixed_target))) {
 		return;
 	}
-	proc->fixed = fixed;
+	app->fixed = fixed;
 	if (fixed) {
-		proc->fixed_target = *target;
+		app->fixed_target = *target;
 	}
-	proc->retarget = true;
+	app->retarget = true;
 }
 
 void hints_set_targets(struct hints *hints,
 		const struct hints_target targets[RATINGS_CLASS_COUNT]) {
 	memcpy(hints->config.targets, targets, sizeof(hints->config.targets));
-	struct hints_proc *proc;
-	wl_list_for_each(proc, &hints->procs, link) {
-		if (!proc->gone) {
-			apply_class(proc, proc->applied,
-					hints_proc_target(proc, proc->applied)->keep, false);
-			hints_group_update(proc, proc->walked_ns, true);
+	struct hints_app *app;
+	wl_list_for_each(app, &hints->apps, link) {
+		if (!app->gone) {
+			apply_class(app, app->applied,
+					hints_app_target(app, app->applied)->keep, false);
+			hints_group_update(app, app->walked_ns, true);
 		}
 	}
 }

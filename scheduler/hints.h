@@ -20,7 +20,7 @@
  *
  * - An application is the client's process and its descendants in its
  *   session and of its uid (hint_tree.h), or, narrowed by a rule
- *   (hints_proc_set_single), the client's process alone. Only
+ *   (hints_app_set_single), the client's process alone. Only
  *   applications the compositor hands in (connected clients and their X
  *   clients) are touched, each process through a pidfd: the one
  *   SO_PEERPIDFD gave for the client's own, or pidfd_open plus a
@@ -134,18 +134,18 @@ struct hints_group {
 };
 
 /* An application's hints (renamed hints_app once its callers follow). */
-struct hints_proc {
+struct hints_app {
 	struct hints *hints;
 	pid_t pid; /* the client's own process: the tree's root */
 	uid_t uid; /* what every process's real, effective and saved uids are */
 	/*
 	 * fairway blocks on it (Xwayland: wlroots' window manager waits on
 	 * its replies on fairway's thread): never below SCHED_BATCH, whatever
-	 * its class asks. Set it with hints_proc_never_idle.
+	 * its class asks. Set it with hints_app_never_idle.
 	 */
 	bool never_idle;
 	enum ratings_class wanted, applied;
-	/* A target of its own, whatever its class (hints_proc_set_target). */
+	/* A target of its own, whatever its class (hints_app_set_target). */
 	bool fixed;
 	struct hints_target fixed_target;
 	bool retarget; /* the fixed target changed: apply it */
@@ -156,7 +156,7 @@ struct hints_proc {
 	struct hints_group group;
 	bool walked; /* walked_ns holds the last walk */
 	int64_t walked_ns;
-	struct wl_list link; /* hints.procs */
+	struct wl_list link; /* hints.apps */
 };
 
 struct hints {
@@ -181,7 +181,7 @@ struct hints {
 	/* Walks of applications' processes, and fairway's CPU time in them
 	 * and in the group checks (CLOCK_THREAD_CPUTIME_ID). */
 	uint64_t walks, walk_cpu_ns;
-	struct wl_list procs; /* hints_proc.link */
+	struct wl_list apps; /* hints_app.link */
 	/* Group restores put off after their applications went. */
 	struct wl_list orphan_groups;
 	uint64_t changes; /* sched_setattr calls made (or, dry-run, logged) */
@@ -189,7 +189,7 @@ struct hints {
 	 * back where the tid is still its thread's, else left alone */
 	uint64_t undone;
 	/* Tests only: called between a change and its verification. */
-	void (*after_change)(struct hints_proc *proc, pid_t tid, void *data);
+	void (*after_change)(struct hints_app *app, pid_t tid, void *data);
 	void *after_change_data;
 };
 
@@ -215,8 +215,9 @@ void hints_destroy(struct hints *hints);
  * more.
  */
 int hints_replay(const char *state_dir);
-/* The same, as_user saying whether to replay with the user's privileges. */
-int hints_replay_as(const char *state_dir, bool as_user);
+
+/* For hints_app_create: whatever uid, as long as it is one (no setuid). */
+#define HINTS_ANY_UID ((uid_t)-1)
 
 /*
  * Starts tracking a client's application, rooted at its process pid.
@@ -227,37 +228,37 @@ int hints_replay_as(const char *state_dir, bool as_user);
  * left alone. NULL if the process is gone already or its uids do not
  * match. Another application that held pid as a descendant gives it up.
  */
-struct hints_proc *hints_proc_create(
+struct hints_app *hints_app_create(
 		struct hints *hints, pid_t pid, int pidfd, uid_t uid);
 /* Restores its processes' threads and forgets it. Accepts NULL. */
-void hints_proc_destroy(struct hints_proc *proc);
+void hints_app_destroy(struct hints_app *app);
 /* fairway waits on this application: it never gets SCHED_IDLE. */
-void hints_proc_never_idle(struct hints_proc *proc);
+void hints_app_never_idle(struct hints_app *app);
 /*
  * single: the client's own process alone is the application (a rule's
  * choice); its descendants give back what they have at the next walk.
  */
-void hints_proc_set_single(struct hints_proc *proc, bool single);
+void hints_app_set_single(struct hints_app *app, bool single);
 
 /*
  * Asks for a class; takes effect at once if the rate limit allows (urgent
  * changes such as first input come through here too), else at a later
- * hints_proc_update.
+ * hints_app_update.
  */
-void hints_proc_set_class(
-		struct hints_proc *proc, enum ratings_class class, int64_t now);
+void hints_app_set_class(
+		struct hints_app *app, enum ratings_class class, int64_t now);
 /*
  * Applies a waiting change, and gives processes and threads that turned
  * up since the current class (each walk_ns at most).
  */
-void hints_proc_update(struct hints_proc *proc, int64_t now);
+void hints_app_update(struct hints_app *app, int64_t now);
 /*
  * Gives the process a target of its own that its class no longer decides
  * (a per-application rule); NULL gives the choice back to its class. It
  * takes effect with the next class change or update, rate-limited alike.
  */
-void hints_proc_set_target(
-		struct hints_proc *proc, const struct hints_target *target);
+void hints_app_set_target(
+		struct hints_app *app, const struct hints_target *target);
 
 /*
  * New targets for every class (a configuration reload): every process
@@ -276,7 +277,7 @@ const char *hints_mode_name(enum hints_mode mode);
  * the last walk, and its group: the kind that applies and what fairway
  * set there and from what, or why nothing. Returns what snprintf does.
  */
-int hints_proc_json(const struct hints_proc *proc, char *buf, size_t size);
+int hints_app_json(const struct hints_app *app, char *buf, size_t size);
 
 /*
  * The attributes this kernel refused, comma-separated ("slice,uclamp"),

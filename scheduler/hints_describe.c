@@ -5,7 +5,7 @@
 
 /*
  * An application as --stats and fairway-top show it (hints.h,
- * hints_proc_json).
+ * hints_app_json).
  */
 
 struct out {
@@ -80,22 +80,22 @@ static void put_group(struct out *out, const struct hints_group *group) {
 			group->saved.idle);
 }
 
-int hints_proc_json(const struct hints_proc *proc, char *buf, size_t size) {
+int hints_app_json(const struct hints_app *app, char *buf, size_t size) {
 	struct out out = {.buf = buf, .size = size};
 	if (size > 0) {
 		buf[0] = '\0';
 	}
 	put(&out, ",\"hint_class\":\"%s\",\"scope\":\"%s\",\"processes\":[",
-			ratings_class_name(proc->applied),
-			proc->tree.single ? "process" : "tree");
-	for (size_t i = 0; i < proc->tree.count; i++) {
-		const struct hint_member *member = proc->tree.members[i];
+			ratings_class_name(app->applied),
+			app->tree.single ? "process" : "tree");
+	for (size_t i = 0; i < app->tree.count; i++) {
+		const struct hint_member *member = app->tree.members[i];
 		put(&out, "%s{\"pid\":%d,\"threads\":%zu,\"hinted\":%s}",
 				i > 0 ? "," : "", (int)member->pid, member->threads.count,
 				member_hinted(member) ? "true" : "false");
 	}
 	put(&out, "],\"untracked\":%zu,\"outsiders\":%zu,\"group\":",
-			proc->tree.untracked, proc->tree.outsiders);
-	put_group(&out, &proc->group);
+			app->tree.untracked, app->tree.outsiders);
+	put_group(&out, &app->group);
 	return out.len;
 }

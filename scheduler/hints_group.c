@@ -26,8 +26,8 @@
 #define REFRESH_NS (INT64_C(30) * 1000 * 1000 * 1000)
 
 static bool is_member(pid_t pid, void *data) {
-	struct hints_proc *proc = data;
-	struct hint_member *member = hint_tree_find(&proc->tree, pid);
+	struct hints_app *app = data;
+	struct hint_member *member = hint_tree_find(&app->tree, pid);
 	return member != NULL && !member->leaving;
 }
 
@@ -41,10 +41,10 @@ static enum hint_journal_kind journal_kind(enum hint_group_kind kind) {
 }
 
 /* What fairway may ask of a group with value orig for target. */
-static void compute_group(struct hints_proc *proc,
+static void compute_group(struct hints_app *app,
 		const struct hints_target *target, enum hint_group_kind kind,
 		const struct hint_group_value *orig, struct hint_group_value *out) {
-	struct hints *hints = proc->hints;
+	struct hints *hints = app->hints;
 	*out = *orig;
 	int want = target->group_nice < HINTS_NICE_FLOOR ? HINTS_NICE_FLOOR
 													 : target->group_nice;
@@ -77,19 +77,19 @@ static bool group_value_equal(
 	return a->nice == b->nice && a->weight == b->weight && a->idle == b->idle;
 }
 
-static void log_group(struct hints_proc *proc,
+static void log_group(struct hints_app *app,
 		const struct hint_group_place *place,
 		const struct hint_group_value *value, const char *what) {
-	bool dry = proc->hints->config.mode == HINTS_DRY_RUN;
+	bool dry = app->hints->config.mode == HINTS_DRY_RUN;
 	if (place->kind == HINT_GROUP_AUTOGROUP) {
 		sched_log(SCHED_LOG_INFO,
 				"hints%s: pid %d's autogroup-%" PRIu64 " %s: nice %" PRId32,
-				dry ? " (dry-run)" : "", (int)proc->pid, place->autogroup, what,
+				dry ? " (dry-run)" : "", (int)app->pid, place->autogroup, what,
 				value->nice);
 	} else {
 		sched_log(SCHED_LOG_INFO,
 				"hints%s: pid %d's %s %s %s: %s %" PRIu32 ", idle %d",
-				dry ? " (dry-run)" : "", (int)proc->pid,
+				dry ? " (dry-run)" : "", (int)app->pid,
 				hint_group_kind_name(place->kind), place->cgroup, what,
 				place->kind == HINT_GROUP_CGROUP ? "cpu.weight" : "cpu.shares",
 				value->weight, value->idle);
@@ -100,12 +100,12 @@ static void log_group(struct hints_proc *proc,
  * A process of the application to write its autogroup through: its own,
  * or while that is gone a descendant still in the session.
  */
-static const struct hint_member *writer(struct hints_proc *proc) {
-	for (size_t i = 0; i < proc->tree.count; i++) {
-		const struct hint_member *member = proc->tree.members[i];
-		bool ours = i == 0 ? hints_member_verify(member, NULL)
-						   : !member->leaving &&
-						hint_tree_member_ours(&proc->tree, member);
+static const struct hint_member *writer(struct hints_app *app) {
+	for (size_t i = 0; i < app->tree.count; i++) {
+		const struct hint_member *member = app->tree.members[i];
+		bool ours = i == 0
+				? hints_member_verify(member, NULL)
+				: !member->leaving && hint_tree_member_ours(&app->tree, member);
 		if (ours) {
 			return member;
 		}
@@ -144,14 +144,14 @@ static int write_through(struct hints *hints,
 	return err;
 }
 
-static int write_group(struct hints_proc *proc,
+static int write_group(struct hints_app *app,
 		const struct hint_group_place *place,
 		const struct hint_group_value *value) {
-	const struct hint_member *member = writer(proc);
+	const struct hint_member *member = writer(app);
 	if (member == NULL) {
 		return ESTALE;
 	}
-	return write_through(proc->hints, place, member->pid, member->pidfd,
+	return write_through(app->hints, place, member->pid, member->pidfd,
 			member->start, value, false);
 }
 
@@ -196,9 +196,9 @@ void hints_retry_orphans(struct hints *hints, bool wait) {
  * The application goes with its group's restore put off: kept for later.
  * False if there is nothing to write through.
  */
-static bool orphan(struct hints_proc *proc) {
-	struct hints_group *group = &proc->group;
-	const struct hint_member *member = writer(proc);
+static bool orphan(struct hints_app *app) {
+	struct hints_group *group = &app->group;
+	const struct hint_member *member = writer(app);
 	struct hints_orphan_group *orphan =
 			member != NULL ? calloc(1, sizeof(*orphan)) : NULL;
 	int pidfd = orphan != NULL ? fcntl(member->pidfd, F_DUPFD_CLOEXEC, 0) : -1;
@@ -213,21 +213,21 @@ static bool orphan(struct hints_proc *proc) {
 			.pidfd = pidfd,
 			.start = member->start,
 	};
-	wl_list_insert(&proc->hints->orphan_groups, &orphan->link);
+	wl_list_insert(&app->hints->orphan_groups, &orphan->link);
 	return true;
 }
 
-void hints_group_restore(struct hints_proc *proc, bool leaving) {
-	struct hints_group *group = &proc->group;
+void hints_group_restore(struct hints_app *app, bool leaving) {
+	struct hints_group *group = &app->group;
 	if (!group->changed) {
 		return;
 	}
-	struct hints *hints = proc->hints;
-	log_group(proc, &group->place, &group->saved, "restore");
+	struct hints *hints = app->hints;
+	log_group(app, &group->place, &group->saved, "restore");
 	int err = hints->config.mode == HINTS_DRY_RUN
 			? 0
-			: write_group(proc, &group->place, &group->saved);
-	if (err == EAGAIN && leaving && orphan(proc)) {
+			: write_group(app, &group->place, &group->saved);
+	if (err == EAGAIN && leaving && orphan(app)) {
 		/* Never waited for on fairway's thread: later, on its own. */
 		group->changed = false;
 		group->pending = false;
@@ -242,7 +242,7 @@ void hints_group_restore(struct hints_proc *proc, bool leaving) {
 		 * (Put off with nothing left to write through: the journal's
 		 * line goes too, as the autogroup goes with its session.) */
 		sched_log(SCHED_LOG_DEBUG, "hints: pid %d's group not restored: %s",
-				(int)proc->pid, strerror(err));
+				(int)app->pid, strerror(err));
 	}
 	if (hints->journal != NULL) {
 		hint_journal_remove_group(hints->journal,
@@ -255,10 +255,10 @@ void hints_group_restore(struct hints_proc *proc, bool leaving) {
 
 /* Saves and journals the group's value before its first change. */
 static bool save_group(
-		struct hints_proc *proc, const struct hint_group_place *place) {
-	struct hints *hints = proc->hints;
-	struct hints_group *group = &proc->group;
-	struct hint_member *root = hint_tree_root(&proc->tree);
+		struct hints_app *app, const struct hint_group_place *place) {
+	struct hints *hints = app->hints;
+	struct hints_group *group = &app->group;
+	struct hint_member *root = hint_tree_root(&app->tree);
 	struct hint_group_value current;
 	if (!hint_group_read(&hints->group_env, place, root->pid, &current)) {
 		return false;
@@ -271,7 +271,7 @@ static bool save_group(
 				.start = root->start,
 		};
 		struct hint_journal_group saved = {
-				.sid = proc->tree.sid,
+				.sid = app->tree.sid,
 				.id = group_id(place),
 				.version = place->kind == HINT_GROUP_CGROUP_V1 ? 1 : 2,
 				.nice = current.nice,
@@ -293,46 +293,46 @@ static bool save_group(
 }
 
 /* Why the group is left as it is, once a reason a state. */
-static void not_set(struct hints_proc *proc, const char *why) {
-	struct hints_group *group = &proc->group;
-	hints_group_restore(proc, false);
+static void not_set(struct hints_app *app, const char *why) {
+	struct hints_group *group = &app->group;
+	hints_group_restore(app, false);
 	if (group->why != why) {
 		sched_log(SCHED_LOG_DEBUG, "hints: pid %d's group left alone: %s",
-				(int)proc->pid, why);
+				(int)app->pid, why);
 	}
 	group->why = why;
 }
 
-static bool alone(struct hints_proc *proc, const struct hint_group_place *place,
+static bool alone(struct hints_app *app, const struct hint_group_place *place,
 		int64_t now) {
 	int64_t cpu = hints_cpu_now_ns();
-	struct hints_group *group = &proc->group;
+	struct hints_group *group = &app->group;
 	group->checked = true;
 	group->checked_ns = now;
-	if (proc->tree.outsiders > 0 || proc->tree.untracked > 0) {
+	if (app->tree.outsiders > 0 || app->tree.untracked > 0) {
 		/* The walk saw one already: no need to scan for it. */
 		group->alone = false;
 	} else if (place->kind == HINT_GROUP_AUTOGROUP) {
 		size_t scanned = 0;
-		group->alone = hint_group_session_alone(&proc->hints->group_env,
-				proc->tree.sid, is_member, proc, &scanned);
-		proc->hints->session_scans++;
-		proc->hints->session_scanned += scanned;
+		group->alone = hint_group_session_alone(&app->hints->group_env,
+				app->tree.sid, is_member, app, &scanned);
+		app->hints->session_scans++;
+		app->hints->session_scanned += scanned;
 	} else {
 		group->alone = hint_group_cgroup_alone(
-				&proc->hints->group_env, place, is_member, proc);
+				&app->hints->group_env, place, is_member, app);
 	}
-	proc->hints->walk_cpu_ns += (uint64_t)(hints_cpu_now_ns() - cpu);
+	app->hints->walk_cpu_ns += (uint64_t)(hints_cpu_now_ns() - cpu);
 	return group->alone;
 }
 
-static bool recheck_due(struct hints_proc *proc, int64_t now) {
-	struct hints_group *group = &proc->group;
+static bool recheck_due(struct hints_app *app, int64_t now) {
+	struct hints_group *group = &app->group;
 	if (!group->checked || now - group->checked_ns >= REFRESH_NS) {
 		return true;
 	}
-	bool changed = proc->tree.left > 0 || proc->tree.joined > 0 ||
-			proc->tree.outsiders > 0 || proc->tree.untracked > 0;
+	bool changed = app->tree.left > 0 || app->tree.joined > 0 ||
+			app->tree.outsiders > 0 || app->tree.untracked > 0;
 	return changed && now - group->checked_ns >= RECHECK_NS;
 }
 
@@ -341,86 +341,86 @@ static bool recheck_due(struct hints_proc *proc, int64_t now) {
  * alone: false, with the group given back, if not.
  */
 static bool place_group(
-		struct hints_proc *proc, int64_t now, struct hint_group_place *place) {
-	struct hints_group *group = &proc->group;
-	hint_group_locate(&proc->hints->group_env, proc->pid, place);
+		struct hints_app *app, int64_t now, struct hint_group_place *place) {
+	struct hints_group *group = &app->group;
+	hint_group_locate(&app->hints->group_env, app->pid, place);
 	group->kind = place->kind;
 	if (group->changed && !hint_group_place_equal(place, &group->place)) {
 		/* It moved (setsid, another cgroup): the old one goes back. */
-		hints_group_restore(proc, false);
+		hints_group_restore(app, false);
 	}
 	if (place->kind == HINT_GROUP_NONE) {
-		not_set(proc, place->why);
+		not_set(app, place->why);
 		return false;
 	}
-	if (!alone(proc, place, now)) {
-		not_set(proc,
+	if (!alone(app, place, now)) {
+		not_set(app,
 				place->kind == HINT_GROUP_AUTOGROUP
 						? "its session holds processes not of it"
 						: "its cgroup holds processes not of it");
 		return false;
 	}
 	if (group->refused && hint_group_place_equal(place, &group->refused_at)) {
-		not_set(proc, "fairway may not write it");
+		not_set(app, "fairway may not write it");
 		return false;
 	}
 	return true;
 }
 
-void hints_group_update(struct hints_proc *proc, int64_t now, bool full) {
-	struct hints *hints = proc->hints;
-	struct hints_group *group = &proc->group;
-	const struct hints_target *target = hints_proc_target(proc, proc->applied);
+void hints_group_update(struct hints_app *app, int64_t now, bool full) {
+	struct hints *hints = app->hints;
+	struct hints_group *group = &app->group;
+	const struct hints_target *target = hints_app_target(app, app->applied);
 	if (!hints->config.groups) {
-		not_set(proc, "group hints off");
+		not_set(app, "group hints off");
 		return;
 	}
 	if (target->keep || !target->set_group ||
-			(proc->never_idle && target->policy == SCHED_IDLE)) {
+			(app->never_idle && target->policy == SCHED_IDLE)) {
 		/* (fairway waits on a never-idle one: no background group.) */
 		group->kind = HINT_GROUP_NONE;
-		not_set(proc, "its class keeps the group");
+		not_set(app, "its class keeps the group");
 		return;
 	}
-	bool check = full || recheck_due(proc, now);
+	bool check = full || recheck_due(app, now);
 	if (!check && !group->pending) {
 		return;
 	}
 	struct hint_group_place place = group->place;
-	if ((check || !group->changed) && !place_group(proc, now, &place)) {
+	if ((check || !group->changed) && !place_group(app, now, &place)) {
 		return;
 	}
 	if (!group->changed && hints->config.mode != HINTS_DRY_RUN &&
-			!save_group(proc, &place)) {
-		not_set(proc, "its value could not be read or journalled");
+			!save_group(app, &place)) {
+		not_set(app, "its value could not be read or journalled");
 		return;
 	}
 	struct hint_group_value orig, want;
 	if (group->changed) {
 		orig = group->saved;
 	} else if (!hint_group_read(&hints->group_env, &place,
-					   hint_tree_root(&proc->tree)->pid, &orig)) {
-		not_set(proc, "its value could not be read");
+					   hint_tree_root(&app->tree)->pid, &orig)) {
+		not_set(app, "its value could not be read");
 		return;
 	}
 	if (orig.idle == 1) {
 		/* Made idle by its owner, as a SCHED_IDLE thread is left be. */
-		not_set(proc, "its owner made its cgroup idle");
+		not_set(app, "its owner made its cgroup idle");
 		return;
 	}
-	compute_group(proc, target, place.kind, &orig, &want);
+	compute_group(app, target, place.kind, &orig, &want);
 	group->why = NULL;
 	if (group->changed && group_value_equal(&want, &group->applied) &&
 			!group->pending) {
 		return;
 	}
-	log_group(proc, &place, &want, ratings_class_name(proc->applied));
+	log_group(app, &place, &want, ratings_class_name(app->applied));
 	if (hints->config.mode == HINTS_DRY_RUN) {
 		group->place = place;
 		group->applied = want;
 		return;
 	}
-	int err = write_group(proc, &place, &want);
+	int err = write_group(app, &place, &want);
 	group->pending = err == EAGAIN;
 	if (err == 0 || err == EAGAIN) {
 		group->applied = want;
@@ -431,12 +431,11 @@ void hints_group_update(struct hints_proc *proc, int64_t now, bool full) {
 		sched_log(SCHED_LOG_INFO,
 				"hints: fairway may not set pid %d's %s (%s): its threads' "
 				"attributes only",
-				(int)proc->pid, hint_group_kind_name(place.kind),
-				strerror(err));
+				(int)app->pid, hint_group_kind_name(place.kind), strerror(err));
 		group->refused = true;
 		group->refused_at = place;
 	}
-	hints_group_restore(proc, false);
+	hints_group_restore(app, false);
 	group->why = err == ESTALE ? "it went away" : "fairway may not write it";
 }
 

@@ -14,15 +14,15 @@
 #include "scheduler/hints.h"
 
 /* What a process's threads get in class: its own target, if it has one. */
-const struct hints_target *hints_proc_target(
-		const struct hints_proc *proc, enum ratings_class class);
+const struct hints_target *hints_app_target(
+		const struct hints_app *app, enum ratings_class class);
 
 /*
  * Saves and journals member's threads that are about to be changed for
  * the first time (the caller syncs the journal before any change). False
  * if the journal cannot take them.
  */
-bool hints_member_save(struct hints_proc *proc, struct hint_member *member);
+bool hints_member_save(struct hints_app *app, struct hint_member *member);
 
 /*
  * Gives member's threads class's attributes (restore: their own back);
@@ -30,17 +30,17 @@ bool hints_member_save(struct hints_proc *proc, struct hint_member *member);
  * descendant that is no longer of the application, checked before and
  * after, is given back what it had and leaves (hints_member_leave).
  */
-void hints_member_apply(struct hints_proc *proc, struct hint_member *member,
+void hints_member_apply(struct hints_app *app, struct hint_member *member,
 		enum ratings_class class, bool restore, bool fresh_only);
 
 /* member leaves the application: what it was given goes back where it is
  * still the same process, and its journal entries go. */
-void hints_member_leave(struct hints_proc *proc, struct hint_member *member);
+void hints_member_leave(struct hints_app *app, struct hint_member *member);
 
 /* A thread that is gone: nothing left to restore, nor to journal. */
 void hints_thread_forget(struct hints_thread *thread, void *data);
 /* Every thread of member, as gone. */
-void hints_member_forget(struct hints_proc *proc, struct hint_member *member);
+void hints_member_forget(struct hints_app *app, struct hint_member *member);
 
 /* The pid and tid are still member's and the thread's (thread NULL: the
  * process alone). */
@@ -55,13 +55,13 @@ int64_t hints_cpu_now_ns(void);
  * its class did, so it is located and checked again now; otherwise only
  * when due).
  */
-void hints_group_update(struct hints_proc *proc, int64_t now, bool full);
+void hints_group_update(struct hints_app *app, int64_t now, bool full);
 /*
  * Gives the group its value back. leaving: the application goes, and a
  * restore the kernel puts off (its limit on autogroup writes) is kept and
  * tried again by hints_retry_orphans, never waited for here.
  */
-void hints_group_restore(struct hints_proc *proc, bool leaving);
+void hints_group_restore(struct hints_app *app, bool leaving);
 /* Restores put off when their applications went; wait: through the
  * kernel's limit (fairway stops). */
 void hints_retry_orphans(struct hints *hints, bool wait);

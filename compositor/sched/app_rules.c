@@ -363,7 +363,7 @@ static bool pid_matches(struct fw_app_rules *rules, pid_t pid, size_t i) {
 	return false;
 }
 
-void fw_app_rules_set_hint(struct fw_server *server, struct hints_proc *proc,
+void fw_app_rules_set_hint(struct fw_server *server, struct hints_app *app,
 		pid_t pid, enum ratings_class measured, int64_t now) {
 	struct fw_app_rules *rules = server->app_rules;
 	const struct fw_rule *hint = NULL;
@@ -373,10 +373,10 @@ void fw_app_rules_set_hint(struct fw_server *server, struct hints_proc *proc,
 			hint = rule;
 		}
 	}
-	hints_proc_set_target(proc,
+	hints_app_set_target(app,
 			hint != NULL && hint->hint == FW_HINT_TARGET ? &hint->target
 														 : NULL);
-	hints_proc_set_class(proc,
+	hints_app_set_class(app,
 			hint != NULL && hint->hint == FW_HINT_CLASS ? hint->class
 														: measured,
 			now);

@@ -290,8 +290,8 @@ void fw_ratings_read_client(struct fw_server *server, struct wl_client *client,
 	if (rated->rc.had_input) {
 		rating->input_age_ns = now - rated->rc.last_input_ns;
 	}
-	if (rated->proc != NULL && !rated->proc->gone) {
-		rating->hint_class = (int)rated->proc->applied;
+	if (rated->app != NULL && !rated->app->gone) {
+		rating->hint_class = (int)rated->app->applied;
 	}
 }
 
@@ -330,7 +330,7 @@ void fw_ratings_write_stats(
 				ratings_client_commit_rate(&rated->rc, &ratings->params, now),
 				ratings_client_busy_share(&rated->rc, &ratings->params, now),
 				rated->xwayland != NULL ? "true" : "false",
-				rated->proc != NULL ? "true" : "false");
+				rated->app != NULL ? "true" : "false");
 	}
 	if (ratings->hints != NULL) {
 		char unsupported[64];

@@ -240,19 +240,19 @@ static struct hints *make_hints(void) {
  * Without CAP_SYS_ADMIN the kernel takes one autogroup write every 100 ms
  * (EAGAIN): a write put off goes out at a later update.
  */
-static void settle(struct hints_proc *proc, int64_t *now) {
+static void settle(struct hints_app *proc, int64_t *now) {
 	for (int i = 0; i < 20 && proc->group.pending; i++) {
 		usleep(50 * 1000);
 		*now += S / 20;
-		hints_proc_update(proc, *now);
+		hints_app_update(proc, *now);
 	}
 	CHECK(!proc->group.pending);
 }
 
 static void set_class(
-		struct hints_proc *proc, enum ratings_class class, int64_t *now) {
+		struct hints_app *proc, enum ratings_class class, int64_t *now) {
 	*now += S;
-	hints_proc_set_class(proc, class, *now);
+	hints_app_set_class(proc, class, *now);
 	settle(proc, now);
 }
 
@@ -262,7 +262,7 @@ static void crash_after(pid_t pid, enum ratings_class class) {
 	CHECK(crasher >= 0);
 	if (crasher == 0) {
 		struct hints *mine = make_hints();
-		struct hints_proc *app = hints_proc_create(mine, pid, -1, geteuid());
+		struct hints_app *app = hints_app_create(mine, pid, -1, geteuid());
 		int64_t now = 0;
 		set_class(app, class, &now);
 		raise(SIGKILL);
@@ -290,32 +290,32 @@ static void test_cgroup_class(void) {
 	pid_t child = family_child(&family, FAMILY_SLEEPER, 0, NULL);
 	fake_family_cgroup(&family, child, "");
 	struct hints *hints = make_hints();
-	struct hints_proc *proc =
-			hints_proc_create(hints, family.root, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	struct hints_app *proc =
+			hints_app_create(hints, family.root, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK_INT(proc->group.kind, HINT_GROUP_CGROUP);
 	CHECK(proc->group.changed);
 	CHECK(strcmp(fake_read("cgroup2/app-f.scope/cpu.weight"), "305") == 0);
 	char json[2048];
-	hints_proc_json(proc, json, sizeof(json));
+	hints_app_json(proc, json, sizeof(json));
 	CHECK(strstr(json,
 				  "\"group\":{\"kind\":\"cgroup\",\"set\":true,"
 				  "\"cgroup\":\"/app-f.scope\",\"weight\":305,\"idle\":0,"
 				  "\"was\":100,\"was_idle\":0}") != NULL);
-	hints_proc_set_class(proc, RATINGS_BACKGROUND, 1 * S);
+	hints_app_set_class(proc, RATINGS_BACKGROUND, 1 * S);
 	CHECK(strcmp(fake_read("cgroup2/app-f.scope/cpu.weight"), "100") == 0);
 	CHECK(strcmp(fake_read("cgroup2/app-f.scope/cpu.idle"), "1") == 0);
-	hints_proc_set_class(proc, RATINGS_IDLE, 2 * S);
+	hints_app_set_class(proc, RATINGS_IDLE, 2 * S);
 	CHECK(strcmp(fake_read("cgroup2/app-f.scope/cpu.idle"), "0") == 0);
 	CHECK(!proc->group.changed);
 
 	/* Someone else in the cgroup: its weight is theirs too, left alone. */
 	fake_family_cgroup(&family, child, "1\n");
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 3 * S);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 3 * S);
 	CHECK(!proc->group.changed);
 	CHECK(strcmp(fake_read("cgroup2/app-f.scope/cpu.weight"), "100") == 0);
 	CHECK(proc->group.why != NULL);
-	hints_proc_json(proc, json, sizeof(json));
+	hints_app_json(proc, json, sizeof(json));
 	CHECK(strstr(json,
 				  "\"group\":{\"kind\":\"cgroup\",\"set\":false,"
 				  "\"why\":\"its cgroup holds processes not of it\"}") != NULL);
@@ -360,8 +360,8 @@ static void test_autogroup(void) {
 	int boost = hints->cap_sys_nice ? -5 : 0;
 	fprintf(stderr, "CAP_SYS_NICE %s: boosted autogroups at nice %d\n",
 			hints->cap_sys_nice ? "yes" : "no", boost);
-	struct hints_proc *proc =
-			hints_proc_create(hints, family.root, -1, geteuid());
+	struct hints_app *proc =
+			hints_app_create(hints, family.root, -1, geteuid());
 	int64_t now = 0;
 	set_class(proc, RATINGS_INTERACTIVE, &now);
 	CHECK_INT(proc->group.kind, HINT_GROUP_AUTOGROUP);
@@ -388,17 +388,17 @@ static void test_autogroup(void) {
 	struct family other;
 	family_start(&other, true);
 	hints = make_hints();
-	struct hints_proc *stays =
-			hints_proc_create(hints, other.root, -1, geteuid());
-	proc = hints_proc_create(hints, family.root, -1, geteuid());
+	struct hints_app *stays =
+			hints_app_create(hints, other.root, -1, geteuid());
+	proc = hints_app_create(hints, family.root, -1, geteuid());
 	now = 0;
 	set_class(proc, RATINGS_BACKGROUND, &now);
 	CHECK_INT(autogroup_nice(family.root), 19);
-	hints_proc_destroy(proc);
+	hints_app_destroy(proc);
 	fprintf(stderr, "restores put off: %d\n",
 			wl_list_length(&hints->orphan_groups));
 	usleep(150 * 1000);
-	hints_proc_update(stays, now + S);
+	hints_app_update(stays, now + S);
 	CHECK_INT(autogroup_nice(family.root), 0);
 	CHECK(wl_list_empty(&hints->orphan_groups));
 	hints_destroy(hints);
@@ -407,8 +407,8 @@ static void test_autogroup(void) {
 	/* A child of another uid in the session: the group is not its own. */
 	pid_t stranger = family_child(&family, FAMILY_OTHER_UID, 0, NULL);
 	hints = make_hints();
-	proc = hints_proc_create(hints, family.root, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	proc = hints_app_create(hints, family.root, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK_INT(autogroup_nice(family.root), 0);
 	CHECK_INT(autogroup_nice(stranger), 0);
 	CHECK(!proc->group.changed);
@@ -419,8 +419,8 @@ static void test_autogroup(void) {
 	family_start(&family, false);
 	int before = autogroup_nice(getpid());
 	hints = make_hints();
-	proc = hints_proc_create(hints, family.root, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	proc = hints_app_create(hints, family.root, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK(!proc->group.changed);
 	CHECK_INT(autogroup_nice(getpid()), before);
 	hints_destroy(hints);
@@ -451,9 +451,9 @@ static void test_autogroups_off(void) {
 	struct family family;
 	family_start(&family, true);
 	struct hints *hints = make_hints();
-	struct hints_proc *proc =
-			hints_proc_create(hints, family.root, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	struct hints_app *proc =
+			hints_app_create(hints, family.root, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK_INT(proc->group.kind, HINT_GROUP_NONE);
 	CHECK_INT(autogroup_nice(family.root), 0);
 	struct hint_attr attr;
@@ -492,14 +492,14 @@ static void test_cgroup_v1(void) {
 	CHECK(write_pid(file, family.root));
 	pid_t child = family_child(&family, FAMILY_SLEEPER, 0, NULL);
 	struct hints *hints = make_hints();
-	struct hints_proc *proc =
-			hints_proc_create(hints, family.root, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	struct hints_app *proc =
+			hints_app_create(hints, family.root, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK_INT(proc->group.kind, HINT_GROUP_CGROUP_V1);
 	snprintf(file, sizeof(file), "%s/cpu.shares", cgroup);
 	CHECK(strcmp(read_text(file), "3121") == 0);
 	/* An idle group's shares read as the kernel's least (3). */
-	hints_proc_set_class(proc, RATINGS_BACKGROUND, 1 * S);
+	hints_app_set_class(proc, RATINGS_BACKGROUND, 1 * S);
 	snprintf(file, sizeof(file), "%s/cpu.idle", cgroup);
 	if (access(file, F_OK) == 0) {
 		CHECK(strcmp(read_text(file), "1") == 0);
@@ -523,8 +523,8 @@ static void test_cgroup_v1(void) {
 	}
 	CHECK(write_pid(procs, outsider));
 	hints = make_hints();
-	proc = hints_proc_create(hints, family.root, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	proc = hints_app_create(hints, family.root, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK(!proc->group.changed);
 	CHECK(strcmp(read_text(file), "1024") == 0);
 	hints_destroy(hints);

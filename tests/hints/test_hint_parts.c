@@ -179,7 +179,7 @@ static void config_for_test(struct hints_config *config) {
 }
 
 /* Each thread has the target in every part but `missing`, which is orig's. */
-static void check_threads(const struct hints_proc *proc, unsigned missing,
+static void check_threads(const struct hints_app *proc, unsigned missing,
 		unsigned real_unsupported, const struct hint_attr *orig) {
 	const struct hint_threads *threads = &hint_tree_root(&proc->tree)->threads;
 	CHECK_INT(threads->count, THREADS + 1);
@@ -226,9 +226,9 @@ static void test_refuse(unsigned part, int err, unsigned real_unsupported) {
 	/* From here on the kernel refuses the part. */
 	fake = (struct fake){.refuse = part, .err = err};
 	refusals_logged = 0;
-	struct hints_proc *proc = hints_proc_create(hints, pid, -1, geteuid());
+	struct hints_app *proc = hints_app_create(hints, pid, -1, geteuid());
 	CHECK(proc != NULL);
-	hints_proc_set_class(proc, RATINGS_OUTPUT, 1 * S);
+	hints_app_set_class(proc, RATINGS_OUTPUT, 1 * S);
 	check_threads(proc, part, real_unsupported, &orig);
 	CHECK_INT(hints->kernel.unsupported, part | real_unsupported);
 	CHECK_INT(refusals_logged, part & real_unsupported ? 0 : 1);
@@ -240,15 +240,15 @@ static void test_refuse(unsigned part, int err, unsigned real_unsupported) {
 
 	/* Learnt: the next change does not ask again, nor logs again. */
 	int calls = fake.calls;
-	hints_proc_set_class(proc, RATINGS_IDLE, 2 * S);
+	hints_app_set_class(proc, RATINGS_IDLE, 2 * S);
 	check_restored(pid, &orig);
-	hints_proc_set_class(proc, RATINGS_OUTPUT, 3 * S);
+	hints_app_set_class(proc, RATINGS_OUTPUT, 3 * S);
 	check_threads(proc, part, real_unsupported, &orig);
 	CHECK_INT(refusals_logged, part & real_unsupported ? 0 : 1);
 	/* One call a thread each way, none refused. */
 	CHECK_INT(fake.calls - calls, 2 * (THREADS + 1));
 
-	hints_proc_destroy(proc);
+	hints_app_destroy(proc);
 	check_restored(pid, &orig);
 	hint_syscalls_set(NULL);
 	hints_destroy(hints);
@@ -273,15 +273,15 @@ static void test_old_kernel(void) {
 	pid_t pid = start_child();
 	struct hint_attr orig;
 	CHECK(hint_attr_get(pid, &orig));
-	struct hints_proc *proc = hints_proc_create(hints, pid, -1, geteuid());
+	struct hints_app *proc = hints_app_create(hints, pid, -1, geteuid());
 	CHECK(proc != NULL);
-	hints_proc_set_class(proc, RATINGS_OUTPUT, 1 * S);
+	hints_app_set_class(proc, RATINGS_OUTPUT, 1 * S);
 	check_threads(proc, HINT_PART_SLICE, hints->kernel.unsupported, &orig);
 	/* Nothing left to ask: an update makes no call. */
 	int calls = fake.calls;
-	hints_proc_update(proc, 10 * S);
+	hints_app_update(proc, 10 * S);
 	CHECK_INT(fake.calls, calls);
-	hints_proc_destroy(proc);
+	hints_app_destroy(proc);
 	check_restored(pid, &orig);
 	hints_destroy(hints);
 	hint_syscalls_set(NULL);

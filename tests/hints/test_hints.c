@@ -176,10 +176,9 @@ static void test_apply_and_restore(void) {
 	CHECK_INT(orig.count, 4);
 	CHECK_INT(orig.attr[1].nice, 2);
 
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
 	CHECK(proc != NULL);
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 1 * S);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 1 * S);
 	check_class(hints, child.pid, &orig, RATINGS_INTERACTIVE);
 
 	/* A thread that turns up later gets the class at the next update. */
@@ -195,23 +194,23 @@ static void test_apply_and_restore(void) {
 			}
 		}
 	}
-	hints_proc_update(proc, 2 * S);
+	hints_app_update(proc, 2 * S);
 	check_class(hints, child.pid, &grown, RATINGS_INTERACTIVE);
 
-	hints_proc_set_class(proc, RATINGS_BACKGROUND, 3 * S);
+	hints_app_set_class(proc, RATINGS_BACKGROUND, 3 * S);
 	check_class(hints, child.pid, &grown, RATINGS_BACKGROUND);
-	hints_proc_set_class(proc, RATINGS_OUTPUT, 4 * S);
+	hints_app_set_class(proc, RATINGS_OUTPUT, 4 * S);
 	check_class(hints, child.pid, &grown, RATINGS_OUTPUT);
 
 	/* Idle is the originals, exactly. */
-	hints_proc_set_class(proc, RATINGS_IDLE, 5 * S);
+	hints_app_set_class(proc, RATINGS_IDLE, 5 * S);
 	snap(child.pid, &after);
 	check_same(&grown, &after);
 
 	/* Disconnect restores too, and the journal goes with the changes. */
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 100 * S);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 100 * S);
 	check_class(hints, child.pid, &grown, RATINGS_INTERACTIVE);
-	hints_proc_destroy(proc);
+	hints_app_destroy(proc);
 	snap(child.pid, &after);
 	check_same(&grown, &after);
 	hints_destroy(hints);
@@ -228,16 +227,15 @@ static void test_rate_limit(void) {
 	struct child child = start_child(1);
 	struct snapshot orig;
 	snap(child.pid, &orig);
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
-	hints_proc_set_class(proc, RATINGS_BACKGROUND, 1);
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
+	hints_app_set_class(proc, RATINGS_BACKGROUND, 1);
 	/* The bucket is empty: the third change waits. */
-	hints_proc_set_class(proc, RATINGS_OUTPUT, 2);
+	hints_app_set_class(proc, RATINGS_OUTPUT, 2);
 	check_class(hints, child.pid, &orig, RATINGS_BACKGROUND);
-	hints_proc_update(proc, 5 * S);
+	hints_app_update(proc, 5 * S);
 	check_class(hints, child.pid, &orig, RATINGS_BACKGROUND);
-	hints_proc_update(proc, 10 * S);
+	hints_app_update(proc, 10 * S);
 	check_class(hints, child.pid, &orig, RATINGS_OUTPUT);
 	hints_destroy(hints);
 	struct snapshot after;
@@ -254,10 +252,9 @@ static void test_dry_run(void) {
 	struct child child = start_child(2);
 	struct snapshot orig, after;
 	snap(child.pid, &orig);
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
-	hints_proc_set_class(proc, RATINGS_BACKGROUND, S);
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
+	hints_app_set_class(proc, RATINGS_BACKGROUND, S);
 	CHECK(hints->changes >= 6);
 	snap(child.pid, &after);
 	check_same(&orig, &after);
@@ -294,9 +291,9 @@ static void test_pid_reuse(void) {
 	struct hints *hints = hints_create(&config, dir);
 	struct child child = start_child(0);
 	pid_t pid = child.pid;
-	struct hints_proc *proc = hints_proc_create(hints, pid, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
-	hints_proc_set_class(proc, RATINGS_BACKGROUND, 1);
+	struct hints_app *proc = hints_app_create(hints, pid, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
+	hints_app_set_class(proc, RATINGS_BACKGROUND, 1);
 	CHECK_INT(proc->applied, RATINGS_INTERACTIVE);
 	uint64_t changes = hints->changes;
 	stop_child(&child);
@@ -316,7 +313,7 @@ static void test_pid_reuse(void) {
 	if (reused) {
 		snap(other, &before);
 	}
-	hints_proc_update(proc, 10 * S);
+	hints_app_update(proc, 10 * S);
 	CHECK(proc->gone);
 	CHECK_INT(hints->changes, changes);
 	hints_destroy(hints);
@@ -336,7 +333,7 @@ static void test_pid_reuse(void) {
 }
 
 /* The process dies between a change and its check: the change is undone. */
-static void kill_during_change(struct hints_proc *proc, pid_t tid, void *data) {
+static void kill_during_change(struct hints_app *proc, pid_t tid, void *data) {
 	struct child *child = data;
 	if (child->pid > 0) {
 		kill(child->pid, SIGKILL);
@@ -350,11 +347,10 @@ static void test_undo(void) {
 	hints_config_default(&config);
 	struct hints *hints = hints_create(&config, dir);
 	struct child child = start_child(1);
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
 	hints->after_change = kill_during_change;
 	hints->after_change_data = &child;
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK(proc->gone);
 	CHECK_INT(hints->undone, 1);
 	CHECK_INT(hints->changes, 1);
@@ -376,7 +372,7 @@ struct recycle {
  * stranger's thread must be left as it is.
  */
 static void recycle_during_change(
-		struct hints_proc *proc, pid_t tid, void *data) {
+		struct hints_app *proc, pid_t tid, void *data) {
 	struct recycle *r = data;
 	if (r->child->pid < 0) {
 		return;
@@ -435,12 +431,11 @@ static void test_undo_spares_recycled_tid(void) {
 	/* Start times count clock ticks: the stranger must start a later one. */
 	usleep(50 * 1000);
 	struct recycle r = {.child = &child, .stranger = -1};
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
 	hints->after_change = recycle_during_change;
 	hints->after_change_data = &r;
 	pid_t pid = child.pid;
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK(proc->gone);
 	if (r.stranger == pid) {
 		struct hint_attr now;
@@ -618,11 +613,10 @@ static void test_never_idle(void) {
 	struct child child = start_child(1);
 	struct snapshot orig, now;
 	snap(child.pid, &orig);
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
 	CHECK(proc != NULL);
-	hints_proc_never_idle(proc);
-	hints_proc_set_class(proc, RATINGS_BACKGROUND, 0);
+	hints_app_never_idle(proc);
+	hints_app_set_class(proc, RATINGS_BACKGROUND, 0);
 	snap(child.pid, &now);
 	for (int i = 0; i < now.count; i++) {
 		CHECK_INT(now.attr[i].policy, SCHED_BATCH);
@@ -665,9 +659,8 @@ static void test_thread_cap(void) {
 	hints_config_default(&config);
 	struct hints *hints = hints_create(&config, dir);
 	struct child child = start_child(HINT_THREADS_MAX + 44);
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK_INT(count_interactive(child.pid), HINT_THREADS_MAX);
 	/* The main thread, the lowest tid, is among them. */
 	CHECK_INT(attr_of(child.pid).runtime_ns, 500 * 1000);
@@ -699,9 +692,8 @@ static void test_main_thread_after_wrap(void) {
 	struct hints_config config;
 	hints_config_default(&config);
 	struct hints *hints = hints_create(&config, dir);
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	const struct hint_threads *threads = &hint_tree_root(&proc->tree)->threads;
 	fprintf(stderr, "main thread %d of %d threads\n", (int)child.pid,
 			(int)(threads->count + threads->untracked));
@@ -719,14 +711,13 @@ static void test_new_threads_take_tokens(void) {
 	config.refill_ns = 10 * S;
 	struct hints *hints = hints_create(&config, dir);
 	struct child child = start_child(1);
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK_INT(count_interactive(child.pid), 2);
 	more_threads(&child);
-	hints_proc_update(proc, 1 * S);
+	hints_app_update(proc, 1 * S);
 	CHECK_INT(count_interactive(child.pid), 2);
-	hints_proc_update(proc, 10 * S);
+	hints_app_update(proc, 10 * S);
 	CHECK_INT(count_interactive(child.pid), 3);
 	hints_destroy(hints);
 	stop_child(&child);

@@ -88,9 +88,9 @@ static bool hinted(pid_t pid) {
 }
 
 /* The family's root, as a client's application. */
-static struct hints_proc *root_app(struct hints *hints, struct family *family) {
-	struct hints_proc *proc =
-			hints_proc_create(hints, family->root, -1, geteuid());
+static struct hints_app *root_app(struct hints *hints, struct family *family) {
+	struct hints_app *proc =
+			hints_app_create(hints, family->root, -1, geteuid());
 	CHECK(proc != NULL);
 	return proc;
 }
@@ -106,7 +106,7 @@ static void wait_zombie(pid_t pid) {
 	CHECK(!"never a zombie");
 }
 
-static bool member(struct hints_proc *proc, pid_t pid) {
+static bool member(struct hints_app *proc, pid_t pid) {
 	return hint_tree_find(&proc->tree, pid) != NULL;
 }
 
@@ -124,9 +124,9 @@ static void test_application(void) {
 			root_user ? family_child(&family, FAMILY_OTHER_UID, 0, NULL) : 0;
 	wait_zombie(exited);
 
-	struct hints_proc *proc = root_app(hints, &family);
+	struct hints_app *proc = root_app(hints, &family);
 	CHECK(proc != NULL);
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK(hinted(family.root));
 	CHECK(hinted(child));
 	CHECK(hinted(parent));
@@ -143,7 +143,7 @@ static void test_application(void) {
 
 	/* As --stats shows it. */
 	char json[2048], want[64];
-	CHECK(hints_proc_json(proc, json, sizeof(json)) < (int)sizeof(json));
+	CHECK(hints_app_json(proc, json, sizeof(json)) < (int)sizeof(json));
 	CHECK(strstr(json, "\"hint_class\":\"interactive\",\"scope\":\"tree\"") !=
 			NULL);
 	snprintf(want, sizeof(want), "{\"pid\":%d,\"threads\":3,\"hinted\":true}",
@@ -152,30 +152,30 @@ static void test_application(void) {
 	CHECK(strstr(json, "\"untracked\":0") != NULL);
 	/* A buffer too small is not overrun, and says what it needed. */
 	char small[16];
-	CHECK(hints_proc_json(proc, small, sizeof(small)) == (int)strlen(json));
+	CHECK(hints_app_json(proc, small, sizeof(small)) == (int)strlen(json));
 	CHECK(strlen(small) == sizeof(small) - 1);
 
 	/* A new child gets the class at the next walk, a second on. */
 	pid_t late = family_child(&family, FAMILY_SLEEPER, 1, NULL);
-	hints_proc_update(proc, 500 * MS);
+	hints_app_update(proc, 500 * MS);
 	CHECK(!hinted(late));
-	hints_proc_update(proc, 1 * S);
+	hints_app_update(proc, 1 * S);
 	CHECK(hinted(late));
 
 	/* Narrowed to the client's own process, the rest get theirs back. */
-	hints_proc_set_single(proc, true);
-	hints_proc_update(proc, 2 * S);
+	hints_app_set_single(proc, true);
+	hints_app_update(proc, 2 * S);
 	CHECK(hinted(family.root));
 	CHECK(!hinted(child) && !hinted(late) && !hinted(grandchild));
 	CHECK_INT(proc->tree.count, 1);
-	hints_proc_set_single(proc, false);
-	hints_proc_update(proc, 3 * S);
+	hints_app_set_single(proc, false);
+	hints_app_update(proc, 3 * S);
 	CHECK(hinted(child) && hinted(late) && hinted(grandchild));
 
 	/* Idle is every original back; so is the end. */
-	hints_proc_set_class(proc, RATINGS_IDLE, 4 * S);
+	hints_app_set_class(proc, RATINGS_IDLE, 4 * S);
 	CHECK(!hinted(family.root) && !hinted(child) && !hinted(grandchild));
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 5 * S);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 5 * S);
 	CHECK(hinted(child));
 	hints_destroy(hints);
 	CHECK(!hinted(family.root) && !hinted(child) && !hinted(late));
@@ -197,8 +197,8 @@ static void test_process_cap(void) {
 	for (int i = 0; i < CHILDREN; i++) {
 		children[i] = family_child(&family, FAMILY_SLEEPER, 0, NULL);
 	}
-	struct hints_proc *proc = root_app(hints, &family);
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	struct hints_app *proc = root_app(hints, &family);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	int count = hinted(family.root);
 	for (int i = 0; i < CHILDREN; i++) {
 		count += hinted(children[i]);
@@ -207,8 +207,8 @@ static void test_process_cap(void) {
 	CHECK_INT(proc->tree.count, HINT_TREE_PROCS_MAX);
 	CHECK_INT(proc->tree.untracked, CHILDREN + 1 - HINT_TREE_PROCS_MAX);
 	/* Walks after do not creep past the cap. */
-	hints_proc_update(proc, 1 * S);
-	hints_proc_update(proc, 2 * S);
+	hints_app_update(proc, 1 * S);
+	hints_app_update(proc, 2 * S);
 	CHECK_INT(proc->tree.count, HINT_TREE_PROCS_MAX);
 	hints_destroy(hints);
 	for (int i = 0; i < CHILDREN; i++) {
@@ -227,8 +227,8 @@ static void test_thread_cap(void) {
 	for (int i = 0; i < CHILDREN; i++) {
 		children[i] = family_child(&family, FAMILY_SLEEPER, THREADS - 1, NULL);
 	}
-	struct hints_proc *proc = root_app(hints, &family);
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	struct hints_app *proc = root_app(hints, &family);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK_INT(hint_tree_thread_count(&proc->tree), HINT_TREE_THREADS_MAX);
 	/* The root's one thread, four children's 250: the fifth gets 23. */
 	int count = batch_threads(family.root);
@@ -251,12 +251,12 @@ static void test_walk_rate_limit(void) {
 	struct hints *hints = make_hints(1, 10 * S);
 	struct family family;
 	family_start(&family, true);
-	struct hints_proc *proc = root_app(hints, &family);
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	struct hints_app *proc = root_app(hints, &family);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	pid_t child = family_child(&family, FAMILY_SLEEPER, 0, NULL);
-	hints_proc_update(proc, 1 * S);
+	hints_app_update(proc, 1 * S);
 	CHECK(!member(proc, child));
-	hints_proc_update(proc, 10 * S);
+	hints_app_update(proc, 10 * S);
 	CHECK(member(proc, child));
 	CHECK(hinted(child));
 	hints_destroy(hints);
@@ -265,21 +265,21 @@ static void test_walk_rate_limit(void) {
 	 * still finds its token. */
 	hints = make_hints(4, 100 * S);
 	proc = root_app(hints, &family);
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	for (int i = 1; i <= 5; i++) {
-		hints_proc_update(proc, i * S);
+		hints_app_update(proc, i * S);
 	}
 	CHECK(proc->walked_ns == 5 * S);
-	hints_proc_set_class(proc, RATINGS_OUTPUT, 6 * S);
+	hints_app_set_class(proc, RATINGS_OUTPUT, 6 * S);
 	CHECK_INT(proc->applied, RATINGS_OUTPUT);
 	CHECK(!hinted(child));
 	/* And none more often than walk_ns. */
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 7 * S);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 7 * S);
 	pid_t late = family_child(&family, FAMILY_SLEEPER, 0, NULL);
 	CHECK_INT(proc->applied, RATINGS_INTERACTIVE);
-	hints_proc_update(proc, 7 * S + 500 * MS);
+	hints_app_update(proc, 7 * S + 500 * MS);
 	CHECK(!member(proc, late));
-	hints_proc_update(proc, 8 * S);
+	hints_app_update(proc, 8 * S);
 	CHECK(member(proc, late));
 	CHECK(hinted(late));
 	hints_destroy(hints);
@@ -296,16 +296,16 @@ static void test_uid_change(void) {
 	struct family family;
 	family_start(&family, true);
 	pid_t child = family_child(&family, FAMILY_UID_ON_SIGNAL, 0, NULL);
-	struct hints_proc *proc = root_app(hints, &family);
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	struct hints_app *proc = root_app(hints, &family);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK(hinted(child));
 	kill(child, SIGUSR1);
 	family_wait_uid(child, 65534);
-	hints_proc_update(proc, 1 * S);
+	hints_app_update(proc, 1 * S);
 	CHECK(!hinted(child));
 	CHECK(!member(proc, child));
 	/* Nor is it taken back later. */
-	hints_proc_update(proc, 2 * S);
+	hints_app_update(proc, 2 * S);
 	CHECK(!member(proc, child));
 	CHECK_INT(proc->tree.outsiders, 1);
 	hints_destroy(hints);
@@ -323,8 +323,8 @@ static void test_reused_pid(void) {
 	struct family family;
 	family_start(&family, true);
 	pid_t child = family_child(&family, FAMILY_SLEEPER, 0, NULL);
-	struct hints_proc *proc = root_app(hints, &family);
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	struct hints_app *proc = root_app(hints, &family);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK(hinted(child));
 	family_kill(&family, child);
 
@@ -355,11 +355,11 @@ static void test_reused_pid(void) {
 		family_stop(&family);
 		return;
 	}
-	hints_proc_update(proc, 1 * S);
+	hints_app_update(proc, 1 * S);
 	CHECK(!member(proc, stranger));
 	CHECK(!hinted(stranger));
-	hints_proc_set_class(proc, RATINGS_OUTPUT, 2 * S);
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 3 * S);
+	hints_app_set_class(proc, RATINGS_OUTPUT, 2 * S);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 3 * S);
 	CHECK(!hinted(stranger));
 	kill(stranger, SIGKILL);
 	waitpid(stranger, NULL, 0);
@@ -367,10 +367,10 @@ static void test_reused_pid(void) {
 	/* The application's own new child on the same pid. */
 	pid_t again;
 	if (family_child_at(&family, child, &again)) {
-		hints_proc_update(proc, 4 * S);
+		hints_app_update(proc, 4 * S);
 		CHECK(member(proc, again));
 		CHECK(hinted(again));
-		hints_proc_set_class(proc, RATINGS_IDLE, 5 * S);
+		hints_app_set_class(proc, RATINGS_IDLE, 5 * S);
 		CHECK(!hinted(again));
 	}
 	hints_destroy(hints);
@@ -382,7 +382,7 @@ static void test_reused_pid(void) {
 static pid_t victim;
 
 static void kill_child_during_change(
-		struct hints_proc *proc, pid_t tid, void *data) {
+		struct hints_app *proc, pid_t tid, void *data) {
 	struct family *family = data;
 	if (tid == victim) {
 		family_kill(family, victim);
@@ -395,15 +395,15 @@ static void test_child_exits_mid_change(void) {
 	family_start(&family, true);
 	pid_t other = family_child(&family, FAMILY_SLEEPER, 0, NULL);
 	victim = family_child(&family, FAMILY_SLEEPER, 0, NULL);
-	struct hints_proc *proc = root_app(hints, &family);
+	struct hints_app *proc = root_app(hints, &family);
 	hints->after_change = kill_child_during_change;
 	hints->after_change_data = &family;
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK(!proc->gone);
 	CHECK_INT(hints->undone, 1);
 	CHECK(hinted(family.root));
 	CHECK(hinted(other));
-	hints_proc_update(proc, 1 * S);
+	hints_app_update(proc, 1 * S);
 	CHECK(!member(proc, victim));
 	hints_destroy(hints);
 	CHECK_INT(hints_replay(dir), 0);
@@ -420,21 +420,21 @@ static void test_own_client(void) {
 	family_start(&family, true);
 	pid_t grandchild;
 	pid_t child = family_child(&family, FAMILY_GRANDPARENT, 0, &grandchild);
-	struct hints_proc *app = root_app(hints, &family);
-	hints_proc_set_class(app, RATINGS_INTERACTIVE, 0);
+	struct hints_app *app = root_app(hints, &family);
+	hints_app_set_class(app, RATINGS_INTERACTIVE, 0);
 	CHECK(hinted(child) && hinted(grandchild));
-	struct hints_proc *own = hints_proc_create(hints, child, -1, geteuid());
+	struct hints_app *own = hints_app_create(hints, child, -1, geteuid());
 	CHECK(own != NULL);
 	CHECK(!hinted(child));
 	CHECK(!hinted(grandchild));
-	hints_proc_set_class(own, RATINGS_OUTPUT, 1 * S);
-	hints_proc_update(app, 2 * S);
+	hints_app_set_class(own, RATINGS_OUTPUT, 1 * S);
+	hints_app_update(app, 2 * S);
 	CHECK(!member(app, child) && !member(app, grandchild));
 	CHECK(member(own, grandchild));
 	CHECK(hinted(family.root));
 	CHECK(!hinted(child) && !hinted(grandchild));
 	/* Given back, they are the originals, not the other's class. */
-	hints_proc_destroy(own);
+	hints_app_destroy(own);
 	struct hint_attr attr;
 	CHECK(hint_attr_get(child, &attr));
 	CHECK_INT(attr.policy, SCHED_OTHER);
