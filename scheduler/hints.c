@@ -264,10 +264,24 @@ void hints_app_never_idle(struct hints_app *app) {
 	app->never_idle = true;
 }
 
+static void update_single(struct hints_app *app) {
+	bool single = app->single_rule || app->own_process_only ||
+			!app->hints->children_readable;
+	if (single != app->tree.single) {
+		app->tree.single = single;
+		/* Its descendants leave, or are found, at the next walk. */
+		app->walked = false;
+	}
+}
+
 void hints_app_set_single(struct hints_app *app, bool single) {
-	app->tree.single = single || !app->hints->children_readable;
-	/* Its descendants leave, or are found, at the next walk. */
-	app->walked = false;
+	app->single_rule = single;
+	update_single(app);
+}
+
+void hints_app_own_process_only(struct hints_app *app) {
+	app->own_process_only = true;
+	update_single(app);
 }
 
 static bool take_token(struct hints_app *app, int64_t now) {

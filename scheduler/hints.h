@@ -144,6 +144,8 @@ struct hints_app {
 	 * its class asks. Set it with hints_app_never_idle.
 	 */
 	bool never_idle;
+	bool single_rule; /* a rule narrowed it to its own process */
+	bool own_process_only; /* hints_app_own_process_only */
 	enum ratings_class wanted, applied;
 	/* A target of its own, whatever its class (hints_app_set_target). */
 	bool fixed;
@@ -239,6 +241,12 @@ void hints_app_never_idle(struct hints_app *app);
  * choice); its descendants give back what they have at the next walk.
  */
 void hints_app_set_single(struct hints_app *app, bool single);
+/*
+ * The client's own process alone, whatever a rule says: Xwayland, whose
+ * children (xkbcomp) are not its X clients, and a process known only by
+ * a pid that nothing pins.
+ */
+void hints_app_own_process_only(struct hints_app *app);
 
 /*
  * Asks for a class; takes effect at once if the rate limit allows (urgent

@@ -61,11 +61,20 @@ void fw_ratings_process_set_class(
 		struct fw_ratings *ratings, struct fw_rated *rated, int64_t now) {
 	if (!rated->hinted && ratings->hints != NULL) {
 		rated->hinted = true;
+		/*
+		 * Xwayland's children (xkbcomp) are not its X clients, and a
+		 * process known only by a pid (an X client until the trust
+		 * pinning) is not safe to walk from: their own process alone.
+		 */
+		bool own_only = rated->never_idle || rated->pidfd < 0;
 		rated->app = hints_app_create(
 				ratings->hints, rated->pid, rated->pidfd, rated->uid);
 		rated->pidfd = -1;
 		if (rated->app != NULL && rated->never_idle) {
 			hints_app_never_idle(rated->app);
+		}
+		if (rated->app != NULL && own_only) {
+			hints_app_own_process_only(rated->app);
 		}
 	}
 	if (rated->app != NULL) {
