@@ -280,10 +280,11 @@ const char *hints_mode_name(enum hints_mode mode);
 /*
  * An application for --stats and fairway-top, as JSON members starting
  * with a comma: its hint class and scope ("tree" or "process"), its
- * processes (pid, threads tracked, whether fairway changed any), how many
- * were past the cap and how many shared its session with another uid at
- * the last walk, and its group: the kind that applies and what fairway
- * set there and from what, or why nothing. Returns what snprintf does.
+ * processes ("process": its pid, threads tracked, whether fairway
+ * changed any), how many were past the cap and how many shared its
+ * session with another uid at the last walk, and its group: the kind that
+ * applies and what fairway set there and from what, or why nothing.
+ * Returns what snprintf does.
  */
 int hints_app_json(const struct hints_app *app, char *buf, size_t size);
 

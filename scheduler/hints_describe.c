@@ -90,7 +90,7 @@ int hints_app_json(const struct hints_app *app, char *buf, size_t size) {
 			app->tree.single ? "process" : "tree");
 	for (size_t i = 0; i < app->tree.count; i++) {
 		const struct hint_member *member = app->tree.members[i];
-		put(&out, "%s{\"pid\":%d,\"threads\":%zu,\"hinted\":%s}",
+		put(&out, "%s{\"process\":%d,\"threads\":%zu,\"hinted\":%s}",
 				i > 0 ? "," : "", (int)member->pid, member->threads.count,
 				member_hinted(member) ? "true" : "false");
 	}

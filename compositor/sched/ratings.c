@@ -319,18 +319,25 @@ void fw_ratings_write_stats(
 	int64_t now = sched_clock_now_ns();
 	struct fw_rated *rated;
 	wl_list_for_each_reverse(rated, &ratings->rated, link) {
+		/* Its application: processes, group, the class each has. */
+		char app[CAPPED_FILE_LINE_MAX - 512];
+		if (rated->app == NULL ||
+				hints_app_json(rated->app, app, sizeof(app)) >=
+						(int)sizeof(app)) {
+			app[0] = '\0';
+		}
 		capped_file_printf(out,
 				"{\"t\":%.3f,\"rated\":%d,\"class\":\"%s\","
 				"\"output_fps\":%.2f,\"commits_per_frame\":%.2f,"
 				"\"commits_per_s\":%.1f,"
-				"\"busy\":%.3f,\"x_client\":%s,\"hinted\":%s}\n",
+				"\"busy\":%.3f,\"x_client\":%s,\"hinted\":%s%s}\n",
 				t, (int)rated->pid, ratings_class_name(rated->class),
 				ratings_client_output_rate(&rated->rc, &ratings->params, now),
 				ratings_client_surplus(&rated->rc, &ratings->params, now),
 				ratings_client_commit_rate(&rated->rc, &ratings->params, now),
 				ratings_client_busy_share(&rated->rc, &ratings->params, now),
 				rated->xwayland != NULL ? "true" : "false",
-				rated->app != NULL ? "true" : "false");
+				rated->app != NULL ? "true" : "false", app);
 	}
 	if (ratings->hints != NULL) {
 		char unsupported[64];

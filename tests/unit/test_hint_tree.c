@@ -146,8 +146,8 @@ static void test_application(void) {
 	CHECK(hints_app_json(proc, json, sizeof(json)) < (int)sizeof(json));
 	CHECK(strstr(json, "\"hint_class\":\"interactive\",\"scope\":\"tree\"") !=
 			NULL);
-	snprintf(want, sizeof(want), "{\"pid\":%d,\"threads\":3,\"hinted\":true}",
-			(int)child);
+	snprintf(want, sizeof(want),
+			"{\"process\":%d,\"threads\":3,\"hinted\":true}", (int)child);
 	CHECK(strstr(json, want) != NULL);
 	CHECK(strstr(json, "\"untracked\":0") != NULL);
 	/* A buffer too small is not overrun, and says what it needed. */
