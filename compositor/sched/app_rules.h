@@ -46,6 +46,9 @@ struct fw_rule {
 	} hint;
 	enum ratings_class class;
 	struct hints_target target;
+	/* processes one|tree: the client's own process, or its application */
+	bool has_processes;
+	bool one_process;
 	int line;
 };
 
