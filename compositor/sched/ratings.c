@@ -345,9 +345,12 @@ void fw_ratings_write_stats(
 				ratings->hints, unsupported, sizeof(unsupported));
 		capped_file_printf(out,
 				"{\"t\":%.3f,\"hints\":\"%s\",\"unsupported\":\"%s\","
-				"\"changes\":%llu,\"undone\":%llu}\n",
+				"\"changes\":%llu,\"undone\":%llu,\"walks\":%llu,"
+				"\"walk_cpu_ms\":%.3f}\n",
 				t, hints_mode_name(ratings->hints->config.mode), unsupported,
 				(unsigned long long)ratings->hints->changes,
-				(unsigned long long)ratings->hints->undone);
+				(unsigned long long)ratings->hints->undone,
+				(unsigned long long)ratings->hints->walks,
+				(double)ratings->hints->walk_cpu_ns / 1e6);
 	}
 }
