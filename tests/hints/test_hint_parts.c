@@ -1,6 +1,8 @@
 #include "scheduler/hints.h"
 #include "scheduler/log.h"
 #include "tests/unit/check.h"
+#include "tests/unit/family.h"
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -288,6 +290,70 @@ static void test_old_kernel(void) {
 	stop_child(pid);
 }
 
+/* Every thread of pid has policy (and reset-on-fork where hinted). */
+static void check_process(pid_t pid, int policy, uint32_t util_min) {
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	CHECK(d != NULL);
+	int seen = 0;
+	struct dirent *ent;
+	while ((ent = readdir(d)) != NULL) {
+		struct hint_attr now;
+		if (ent->d_name[0] == '.') {
+			continue;
+		}
+		CHECK(hint_attr_get(atoi(ent->d_name), &now));
+		CHECK_INT(now.policy, policy);
+		CHECK(now.reset_on_fork == (policy == SCHED_BATCH));
+		CHECK_INT(now.util_min, util_min);
+		seen++;
+	}
+	closedir(d);
+	CHECK(seen > 0);
+}
+
+/*
+ * Debian bookworm's kernel as most have it: 6.1, no custom slices, and no
+ * uclamp (CONFIG_UCLAMP_TASK off: EOPNOTSUPP). An application's child and
+ * grandchild, not only the client's own process, still get what the
+ * kernel takes (the policy), and get back what they had.
+ */
+static void test_bookworm_tree(void) {
+	fake = (struct fake){
+			.old_kernel = true,
+			.refuse = HINT_PART_UCLAMP,
+			.err = EOPNOTSUPP,
+	};
+	memset(clamps, 0, sizeof(clamps));
+	hint_syscalls_set(&fake_syscalls);
+	struct hints_config config;
+	config_for_test(&config);
+	struct hints *hints = hints_create(&config, dir);
+	CHECK(hints != NULL);
+	struct family family;
+	family_start(&family, true);
+	pid_t grandchild;
+	pid_t child = family_child(&family, FAMILY_SLEEPER, 2, NULL);
+	family_child(&family, FAMILY_GRANDPARENT, 0, &grandchild);
+	struct hints_app *app = hints_app_create(hints, family.root, -1, geteuid());
+	CHECK(app != NULL);
+	CHECK(!app->tree.single);
+	hints_app_set_class(app, RATINGS_OUTPUT, 1 * S);
+	CHECK(!hint_kernel_supports(&hints->kernel, HINT_PART_SLICE));
+	CHECK(!hint_kernel_supports(&hints->kernel, HINT_PART_UCLAMP));
+	CHECK_INT(app->tree.count, 4);
+	check_process(family.root, SCHED_BATCH, 0);
+	check_process(child, SCHED_BATCH, 0);
+	check_process(grandchild, SCHED_BATCH, 0);
+	hints_app_destroy(app);
+	check_process(child, SCHED_OTHER, 0);
+	check_process(grandchild, SCHED_OTHER, 0);
+	hints_destroy(hints);
+	hint_syscalls_set(NULL);
+	family_stop(&family);
+}
+
 int main(void) {
 	sched_log_init(count_log);
 	CHECK(mkdtemp(dir) != NULL);
@@ -304,6 +370,7 @@ int main(void) {
 	test_refuse(HINT_PART_UCLAMP, EOPNOTSUPP, real.unsupported);
 	test_refuse(HINT_PART_UCLAMP, EINVAL, real.unsupported);
 	test_old_kernel();
+	test_bookworm_tree();
 	rmdir(dir);
 	return 0;
 }
