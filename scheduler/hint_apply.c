@@ -6,17 +6,24 @@
 #include <sched.h>
 #include <sys/resource.h>
 
-/* The lowest nice fairway may give pid's threads (20: none below theirs). */
-static int lowest_nice(struct hints *hints, pid_t pid) {
-	if (hints->cap_sys_nice) {
-		return -20;
-	}
-	/* Without the capability the target's own RLIMIT_NICE decides. */
+/* The lowest nice pid's own RLIMIT_NICE allows (20: none below theirs). */
+static int rlimit_nice_floor(pid_t pid) {
 	struct rlimit lim;
 	if (prlimit(pid, RLIMIT_NICE, NULL, &lim) != 0 || lim.rlim_cur == 0) {
 		return 20;
 	}
 	return 20 - (int)(lim.rlim_cur > 40 ? 40 : lim.rlim_cur);
+}
+
+/* The lowest nice fairway may give pid's threads. */
+static int lowest_nice(struct hints *hints, pid_t pid) {
+	return hints->cap_sys_nice ? -20 : rlimit_nice_floor(pid);
+}
+
+/* The lowest nice from which a restore could bring a thread back. */
+static int lowest_undoable_nice(struct hints *hints, pid_t pid) {
+	return hints->undo_as_user ? rlimit_nice_floor(pid)
+							   : lowest_nice(hints, pid);
 }
 
 static void compute_target(struct hints_app *app,
@@ -28,8 +35,9 @@ static void compute_target(struct hints_app *app,
 		return;
 	}
 	int floor = lowest_nice(hints, member->pid);
-	/* What a raised nice and SCHED_IDLE both need to be undone. */
-	bool restorable = floor <= orig->nice;
+	/* What a raised nice and SCHED_IDLE both need to be undone, by a
+	 * restore here or by a journal's replay after a crash. */
+	bool restorable = lowest_undoable_nice(hints, member->pid) <= orig->nice;
 	out->policy = target->policy;
 	if (out->policy == SCHED_IDLE && !restorable) {
 		/* The kernel lets a thread leave SCHED_IDLE only for a nice

@@ -139,6 +139,7 @@ struct hints *hints_create(
 	wl_list_init(&hints->orphan_groups);
 	hint_kernel_probe(&hints->kernel);
 	hints->cap_sys_nice = hint_have_cap_sys_nice();
+	hints->undo_as_user = privilege_beyond_user();
 	hint_group_env_system(&hints->group_env);
 	struct rlimit lim = {0};
 	getrlimit(RLIMIT_NICE, &lim);

@@ -217,6 +217,8 @@ void hints_destroy(struct hints *hints);
  * more.
  */
 int hints_replay(const char *state_dir);
+/* The same, as_user saying whether to replay with the user's privileges. */
+int hints_replay_as(const char *state_dir, bool as_user);
 
 /* For hints_app_create: whatever uid, as long as it is one (no setuid). */
 #define HINTS_ANY_UID ((uid_t)-1)

@@ -1,6 +1,7 @@
 #include "scheduler/hints_internal.h"
 #include "scheduler/log.h"
 #include "scheduler/peer.h"
+#include "scheduler/privilege.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <sched.h>
@@ -102,14 +103,32 @@ static void restore_entry(const struct hint_journal_entry *entry, void *data) {
 	}
 }
 
-int hints_replay(const char *state_dir) {
+int hints_replay_as(const char *state_dir, bool as_user) {
 	if (state_dir == NULL) {
 		return 0;
+	}
+	struct privilege_saved saved;
+	if (as_user) {
+		if (!privilege_drop_nice(&saved)) {
+			sched_log(SCHED_LOG_ERROR,
+					"hints: journals in %s not replayed: they must be with "
+					"the user's privileges only, and CAP_SYS_NICE could not "
+					"be dropped",
+					state_dir);
+			return -1;
+		}
+		sched_log(SCHED_LOG_INFO,
+				"hints: journals in %s, which the user's processes may "
+				"write, are replayed with the user's privileges only",
+				state_dir);
 	}
 	struct replay replay = {0};
 	hint_kernel_probe(&replay.kernel);
 	hint_group_env_system(&replay.groups);
 	int count = hint_journal_replay(state_dir, restore_entry, &replay);
+	if (as_user) {
+		privilege_restore(&saved);
+	}
 	if (count > 0) {
 		sched_log(SCHED_LOG_INFO,
 				"hints: restored %d entries from an old journal, %d of them "
@@ -117,4 +136,8 @@ int hints_replay(const char *state_dir) {
 				count, replay.groups_restored);
 	}
 	return count;
+}
+
+int hints_replay(const char *state_dir) {
+	return hints_replay_as(state_dir, privilege_beyond_user());
 }

@@ -599,7 +599,7 @@ static void parse_rule(struct parser *parser, const struct line *line) {
 	if (count < 4 || count % 2 != 0) {
 		line_error(config, line,
 				"usage: rule app_id|class|exe=PATTERN [priority N] [hint "
-				"CLASS|keep|KEY=VALUE,...] [processes one|tree]");
+				"CLASS|keep|KEY=VALUE,...] [processes one|tree] [spoofable]");
 		return;
 	}
 	struct fw_rule rule = {.line = line->number};

@@ -371,7 +371,7 @@ void fw_app_rules_set_hint(struct fw_server *server, struct hints_app *app,
 	for (size_t i = 0; rules != NULL && i < rules->rule_count; i++) {
 		const struct fw_rule *rule = &rules->rules[i];
 		if ((rule->hint != FW_HINT_NONE || rule->has_processes) &&
-				pid_matches(rules, pid, rule)) {
+				pid_matches(rules, pid, i)) {
 			if (rule->hint != FW_HINT_NONE) {
 				hint = rule;
 			}

@@ -63,8 +63,8 @@ void fw_ratings_process_set_class(
 		rated->hinted = true;
 		/*
 		 * Xwayland's children (xkbcomp) are not its X clients, and a
-		 * process known only by a pid (an X client until the trust
-		 * pinning) is not safe to walk from: their own process alone.
+		 * process known only by a pid that no pidfd pinned is not safe
+		 * to walk from: their own process alone.
 		 */
 		bool own_only = rated->never_idle || rated->pidfd < 0;
 		rated->app = hints_app_create(

@@ -20,7 +20,7 @@ frobnicate now
 bind Super+y exec 'unterminated
 rule app_id=foo priority 99
 decorations sideways
-rule exe=firefox* processes some
+rule exe=/usr/lib/firefox-esr/* processes some
 CONF
 "$FAIRWAY" --check-config "$bad" >"$FW_TMP/bad.out" 2>"$FW_TMP/bad.err"
 status=$?
@@ -64,8 +64,8 @@ rule app_id=foot priority 5 hint interactive spoofable
 rule exe=*/fairway-* priority -2
 rule class=XTerm hint background
 decorations client
-rule exe=firefox* processes tree
-rule exe=make processes one hint background
+rule exe=/usr/lib/firefox-esr/* processes tree
+rule exe=/usr/bin/make processes one hint background
 CONF
 out=$("$FAIRWAY" --check-config "$good" 2>"$FW_TMP/good.err") ||
 	fail "--check-config failed on a good file: $(cat "$FW_TMP/good.err")"

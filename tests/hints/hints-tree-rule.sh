@@ -8,7 +8,7 @@ need_privilege
 [ -n "${FW_ANIM:-}" ] || skip "built without -Dclients"
 
 cat >"$FW_TMP/config" <<CONFIG
-rule exe=fairway-anim processes one
+rule exe=*/fairway-anim processes one
 CONFIG
 fw_start --no-xwayland --config "$FW_TMP/config" --stats "$FW_TMP/stats.json"
 start_bg sh -c 'exec setsid "$0" --duration 60 --draw-in child' \

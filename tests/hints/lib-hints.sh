@@ -47,10 +47,13 @@ hint_client_start() {
 	HC_OUT="$FW_TMP/$1.out"
 	HC_FIFO="$FW_TMP/$1.fifo"
 	mkfifo "$HC_FIFO"
+	: >"$HC_OUT"
+	# As fairway's user where fw_deploy made it another.
+	[ -n "$FW_AS" ] && chown "$FW_USER" "$HC_FIFO" "$HC_OUT"
 	# The client itself, not a shell around it: its pid is what is hinted
 	# (a background shell is no process group leader: setsid does not
 	# fork). Nice 3 makes its originals differ from every class's.
-	start_bg sh -c 'exec ${4:+setsid} nice -n 3 "$0" "$1" <"$2" >"$3"' \
+	start_bg $FW_AS sh -c 'exec ${4:+setsid} nice -n 3 "$0" "$1" <"$2" >"$3"' \
 		"$FW_HINT_CLIENT" "$2" "$HC_FIFO" "$HC_OUT" "${3:-}"
 	HC_PID=$BG_PID
 	exec 3>"$HC_FIFO"

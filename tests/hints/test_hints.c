@@ -581,17 +581,16 @@ static void test_undo_as_user(void) {
 	CHECK(prlimit(child.pid, RLIMIT_NICE, &none, NULL) == 0);
 	struct snapshot orig, now;
 	snap(child.pid, &orig);
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
 	CHECK(proc != NULL);
-	hints_proc_set_class(proc, RATINGS_BACKGROUND, 0);
+	hints_app_set_class(proc, RATINGS_BACKGROUND, 0);
 	snap(child.pid, &now);
 	for (int i = 0; i < now.count; i++) {
 		CHECK_INT(now.attr[i].policy, SCHED_BATCH);
 		CHECK_INT(now.attr[i].nice, orig.attr[i].nice);
 		CHECK(now.attr[i].reset_on_fork);
 	}
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, S);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, S);
 	snap(child.pid, &now);
 	for (int i = 0; i < now.count; i++) {
 		CHECK_INT(now.attr[i].policy, SCHED_OTHER);
