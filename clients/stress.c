@@ -3,6 +3,11 @@
  * stressors of Etsion et al. Each forked worker repeats a fixed unit of
  * arithmetic until --duration is up and reports how many units it did
  * through a pipe, so that CPU contention shows as less work.
+ *
+ * --sessions puts each worker in a session of its own (setsid), and so,
+ * where autogroups are on, in a task group of its own: how a desktop runs
+ * CPU-bound jobs (a terminal's, another application's), which then
+ * compete with an application's whole group, not with its threads.
  */
 #include <errno.h>
 #include <signal.h>
@@ -35,9 +40,12 @@ static void work_unit(uint64_t seed) {
 	sink = x;
 }
 
-static void worker(int fd, uint64_t end) {
+static void worker(int fd, uint64_t end, bool session) {
 	/* A worker must not outlive an interrupted parent. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (session && setsid() < 0) {
+		_exit(1);
+	}
 	signal(SIGINT, SIG_IGN);
 	uint64_t units = 0;
 	while (fw_now_ns() < end && !fw_stop_requested()) {
@@ -67,11 +75,14 @@ static bool read_all(int fd, void *buf, size_t len) {
 int main(int argc, char **argv) {
 	double duration = 5;
 	unsigned workers = 2;
+	bool sessions = false;
 	const struct fw_option options[] = {
 			{"duration", FW_OPTION_DOUBLE, &duration, "SECONDS",
 					"how long the workers spin (default 5)", 0, NULL},
 			{"workers", FW_OPTION_UINT, &workers, "N",
 					"number of worker processes (default 2)", 1, NULL},
+			{"sessions", FW_OPTION_FLAG, &sessions, NULL,
+					"each worker in a session of its own", 0, NULL},
 	};
 	const struct fw_program prog = {
 			.name = "fairway-stress",
@@ -113,7 +124,7 @@ int main(int argc, char **argv) {
 		}
 		if (pid == 0) {
 			close(pipefd[0]);
-			worker(pipefd[1], end);
+			worker(pipefd[1], end, sessions);
 		}
 		close(pipefd[1]);
 		fds[started] = pipefd[0];
@@ -136,6 +147,7 @@ int main(int argc, char **argv) {
 		fw_json_uint_array(&json, "work", work, workers);
 		fw_json_double(&json, "seconds", seconds);
 		fw_json_uint(&json, "unit_iterations", UNIT_ITERATIONS);
+		fw_json_string(&json, "sessions", sessions ? "own" : "shared");
 		fw_json_end(&json);
 		ret = 0;
 	}

@@ -38,12 +38,15 @@ int main(int argc, char *argv[]) {
 	 * defaults, whatever the flag would do. */
 	if (config.raise_priority) {
 		fw_self_priority_raise();
+		fw_self_priority_raise_group();
 	}
 	if (!fw_server_start(server)) {
 		fw_server_destroy(server);
+		fw_self_priority_lower_group();
 		return 1;
 	}
 	int status = fw_server_run(server);
 	fw_server_destroy(server);
+	fw_self_priority_lower_group();
 	return status;
 }

@@ -12,8 +12,15 @@
 #include <unistd.h>
 
 #define JOURNAL_PREFIX "fairway-hints-"
+#define GROUPS_PREFIX "fairway-groups-"
 #define JOURNAL_SUFFIX ".journal"
 #define JOURNAL_MAGIC "fairway-hints 1"
+
+static void name_file(struct hint_journal_file *file, const char *prefix) {
+	snprintf(file->name, sizeof(file->name), "%s%d" JOURNAL_SUFFIX, prefix,
+			(int)getpid());
+	snprintf(file->tmp_name, sizeof(file->tmp_name), "%s.tmp", file->name);
+}
 
 struct hint_journal *hint_journal_create(const char *dir) {
 	struct hint_journal *journal = calloc(1, sizeof(*journal));
@@ -25,10 +32,8 @@ struct hint_journal *hint_journal_create(const char *dir) {
 		free(journal);
 		return NULL;
 	}
-	snprintf(journal->name, sizeof(journal->name),
-			JOURNAL_PREFIX "%d" JOURNAL_SUFFIX, (int)getpid());
-	snprintf(journal->tmp_name, sizeof(journal->tmp_name), "%s.tmp",
-			journal->name);
+	name_file(&journal->threads_file, JOURNAL_PREFIX);
+	name_file(&journal->groups_file, GROUPS_PREFIX);
 	return journal;
 }
 
@@ -36,14 +41,11 @@ void hint_journal_destroy(struct hint_journal *journal) {
 	if (journal == NULL) {
 		return;
 	}
-	if (journal->count == 0) {
-		unlinkat(journal->dir_fd, journal->name, 0);
-	} else {
-		/* Kept for the next start to replay. */
-		hint_journal_sync(journal);
-	}
+	/* What is left is kept for the next start to replay. */
+	hint_journal_sync(journal);
 	close(journal->dir_fd);
 	free(journal->entries);
+	free(journal->groups);
 	free(journal);
 }
 
@@ -60,7 +62,7 @@ bool hint_journal_add(
 		journal->capacity = capacity;
 	}
 	journal->entries[journal->count++] = *entry;
-	journal->dirty = true;
+	journal->threads_file.dirty = true;
 	return true;
 }
 
@@ -68,16 +70,73 @@ void hint_journal_remove(struct hint_journal *journal, pid_t tid) {
 	for (size_t i = 0; i < journal->count; i++) {
 		if (journal->entries[i].tid == tid) {
 			journal->entries[i] = journal->entries[--journal->count];
-			journal->dirty = true;
+			journal->threads_file.dirty = true;
 			return;
 		}
 	}
 }
 
-static bool write_entries(struct hint_journal *journal, FILE *file) {
+bool hint_journal_add_group(struct hint_journal *journal,
+		const struct hint_journal_entry *entry,
+		const struct hint_journal_group *group) {
+	/* A path is the rest of its line: one that breaks it is refused. */
+	if (entry->kind == HINT_JOURNAL_THREAD ||
+			memchr(group->path, '\n', sizeof(group->path)) != NULL ||
+			memchr(group->path, '\0', sizeof(group->path)) == NULL) {
+		return false;
+	}
+	if (journal->group_count == journal->group_capacity) {
+		size_t capacity =
+				journal->group_capacity ? journal->group_capacity * 2 : 4;
+		struct hint_journal_saved_group *groups =
+				realloc(journal->groups, capacity * sizeof(*groups));
+		if (groups == NULL) {
+			return false;
+		}
+		journal->groups = groups;
+		journal->group_capacity = capacity;
+	}
+	journal->groups[journal->group_count++] = (struct hint_journal_saved_group){
+			.entry = *entry,
+			.group = *group,
+	};
+	journal->groups_file.dirty = true;
+	return true;
+}
+
+void hint_journal_remove_group(struct hint_journal *journal,
+		enum hint_journal_kind kind, uint64_t id) {
+	for (size_t i = 0; i < journal->group_count; i++) {
+		if (journal->groups[i].entry.kind == kind &&
+				journal->groups[i].group.id == id) {
+			journal->groups[i] = journal->groups[--journal->group_count];
+			journal->groups_file.dirty = true;
+			return;
+		}
+	}
+}
+
+static void write_group(
+		FILE *file, const struct hint_journal_saved_group *saved) {
+	const struct hint_journal_entry *e = &saved->entry;
+	const struct hint_journal_group *g = &saved->group;
+	if (e->kind == HINT_JOURNAL_AUTOGROUP) {
+		fprintf(file, "autogroup %d %" PRIu64 " %d %" PRIu64 " %" PRId32 "\n",
+				(int)e->pid, e->start, (int)g->sid, g->id, g->nice);
+	} else {
+		fprintf(file, "cgroup %d %" PRIu64 " %" PRIu32 " %d %s\n", g->version,
+				g->id, g->weight, g->idle, g->path);
+	}
+}
+
+/* The header both files start with: the writer, to tell a live one. */
+static void write_header(FILE *file) {
 	uint64_t self_start = 0;
 	peer_start_time(getpid(), getpid(), &self_start);
 	fprintf(file, JOURNAL_MAGIC " %d %" PRIu64 "\n", (int)getpid(), self_start);
+}
+
+static void write_threads(struct hint_journal *journal, FILE *file) {
 	for (size_t i = 0; i < journal->count; i++) {
 		const struct hint_journal_entry *e = &journal->entries[i];
 		fprintf(file,
@@ -87,7 +146,12 @@ static bool write_entries(struct hint_journal *journal, FILE *file) {
 				e->attr.reset_on_fork ? 1 : 0, e->attr.nice, e->attr.runtime_ns,
 				e->attr.util_min);
 	}
-	return fflush(file) == 0 && fsync(fileno(file)) == 0 && !ferror(file);
+}
+
+static void write_groups(struct hint_journal *journal, FILE *file) {
+	for (size_t i = 0; i < journal->group_count; i++) {
+		write_group(file, &journal->groups[i]);
+	}
 }
 
 /*
@@ -95,50 +159,86 @@ static bool write_entries(struct hint_journal *journal, FILE *file) {
  * Never through a symlink, and never one that was there before: a stale
  * one (a crash mid-write) is removed, the link and not what it names.
  */
-static int open_tmp(struct hint_journal *journal) {
+static int open_tmp(struct hint_journal *journal, const char *tmp_name) {
 	int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
-	int fd = openat(journal->dir_fd, journal->tmp_name, flags, 0600);
+	int fd = openat(journal->dir_fd, tmp_name, flags, 0600);
 	if (fd < 0 && errno == EEXIST &&
-			unlinkat(journal->dir_fd, journal->tmp_name, 0) == 0) {
-		fd = openat(journal->dir_fd, journal->tmp_name, flags, 0600);
+			unlinkat(journal->dir_fd, tmp_name, 0) == 0) {
+		fd = openat(journal->dir_fd, tmp_name, flags, 0600);
 	}
 	return fd;
 }
 
-bool hint_journal_sync(struct hint_journal *journal) {
-	if (!journal->dirty) {
+/* Writes one file if it changed: removed when it holds nothing. */
+static bool sync_file(struct hint_journal *journal, struct hint_journal_file *f,
+		size_t count, void (*write)(struct hint_journal *journal, FILE *file)) {
+	if (!f->dirty) {
 		return true;
 	}
-	if (journal->count == 0) {
-		unlinkat(journal->dir_fd, journal->name, 0);
-		journal->dirty = false;
+	if (count == 0) {
+		unlinkat(journal->dir_fd, f->name, 0);
+		f->dirty = false;
 		return true;
 	}
 	/* Written aside and renamed, so a crash leaves the old or the new. */
-	int fd = open_tmp(journal);
+	int fd = open_tmp(journal, f->tmp_name);
 	FILE *file = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (file == NULL) {
 		sched_log(SCHED_LOG_ERROR, "Cannot write the hint journal %s: %s",
-				journal->tmp_name, strerror(errno));
+				f->tmp_name, strerror(errno));
 		if (fd >= 0) {
 			close(fd);
 		}
 		return false;
 	}
-	bool ok = write_entries(journal, file);
+	write_header(file);
+	write(journal, file);
+	bool ok = fflush(file) == 0 && fsync(fileno(file)) == 0 && !ferror(file);
 	ok = fclose(file) == 0 && ok;
 	if (ok &&
-			renameat(journal->dir_fd, journal->tmp_name, journal->dir_fd,
-					journal->name) != 0) {
+			renameat(journal->dir_fd, f->tmp_name, journal->dir_fd, f->name) !=
+					0) {
 		ok = false;
 	}
 	if (!ok) {
-		sched_log(SCHED_LOG_ERROR, "Cannot write the hint journal %s",
-				journal->name);
-		unlinkat(journal->dir_fd, journal->tmp_name, 0);
+		sched_log(SCHED_LOG_ERROR, "Cannot write the hint journal %s", f->name);
+		unlinkat(journal->dir_fd, f->tmp_name, 0);
 	}
-	journal->dirty = !ok;
+	f->dirty = !ok;
 	return ok;
+}
+
+bool hint_journal_sync(struct hint_journal *journal) {
+	bool threads = sync_file(
+			journal, &journal->threads_file, journal->count, write_threads);
+	bool groups = sync_file(
+			journal, &journal->groups_file, journal->group_count, write_groups);
+	return threads && groups;
+}
+
+/* A group's line; false if it is not one, or not well formed. */
+static bool parse_group(const char *line, struct hint_journal_entry *e,
+		struct hint_journal_group *g) {
+	int pid, sid, used = 0;
+	*e = (struct hint_journal_entry){.group = g};
+	*g = (struct hint_journal_group){.idle = -1};
+	if (sscanf(line, "autogroup %d %" SCNu64 " %d %" SCNu64 " %" SCNd32 "%n",
+				&pid, &e->start, &sid, &g->id, &g->nice, &used) == 5 &&
+			used > 0) {
+		e->kind = HINT_JOURNAL_AUTOGROUP;
+		e->pid = e->tid = pid;
+		g->sid = sid;
+		return pid > 0 && sid > 0;
+	}
+	if (sscanf(line, "cgroup %d %" SCNu64 " %" SCNu32 " %d %n", &g->version,
+				&g->id, &g->weight, &g->idle, &used) == 4 &&
+			used > 0) {
+		e->kind = HINT_JOURNAL_CGROUP;
+		snprintf(g->path, sizeof(g->path), "%s", line + used);
+		g->path[strcspn(g->path, "\n")] = '\0';
+		return (g->version == 1 || g->version == 2) && g->path[0] == '/';
+	}
+	return false;
 }
 
 static bool parse_entry(const char *line, struct hint_journal_entry *e) {
@@ -190,7 +290,8 @@ static int replay_file(int dir_fd, const char *name,
 		close(fd);
 		return 0;
 	}
-	char line[256];
+	/* Room for a group's path (hint_journal_group). */
+	char line[HINT_JOURNAL_PATH_MAX + 128];
 	if (fgets(line, sizeof(line), file) == NULL ||
 			strncmp(line, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) != 0) {
 		fclose(file);
@@ -205,7 +306,8 @@ static int replay_file(int dir_fd, const char *name,
 			fgets(line, sizeof(line), file) != NULL;
 			lines++) {
 		struct hint_journal_entry entry;
-		if (parse_entry(line, &entry)) {
+		struct hint_journal_group group;
+		if (parse_entry(line, &entry) || parse_group(line, &entry, &group)) {
 			restore(&entry, data);
 			count++;
 		}
@@ -213,6 +315,14 @@ static int replay_file(int dir_fd, const char *name,
 	fclose(file);
 	unlinkat(dir_fd, name, 0);
 	return count;
+}
+
+/* Whether name is one of a journal's files: PREFIX...SUFFIX. */
+static bool journal_name(const char *name, const char *prefix) {
+	size_t len = strlen(name), pre = strlen(prefix),
+		   suffix = strlen(JOURNAL_SUFFIX);
+	return len > pre + suffix && strncmp(name, prefix, pre) == 0 &&
+			strcmp(name + len - suffix, JOURNAL_SUFFIX) == 0;
 }
 
 int hint_journal_replay(
@@ -232,15 +342,11 @@ int hint_journal_replay(
 	}
 	int count = 0;
 	struct dirent *ent;
-	size_t prefix = strlen(JOURNAL_PREFIX), suffix = strlen(JOURNAL_SUFFIX);
 	while ((ent = readdir(d)) != NULL) {
-		size_t len = strlen(ent->d_name);
-		if (len <= prefix + suffix ||
-				strncmp(ent->d_name, JOURNAL_PREFIX, prefix) != 0 ||
-				strcmp(ent->d_name + len - suffix, JOURNAL_SUFFIX) != 0) {
-			continue;
+		if (journal_name(ent->d_name, JOURNAL_PREFIX) ||
+				journal_name(ent->d_name, GROUPS_PREFIX)) {
+			count += replay_file(dir_fd, ent->d_name, restore, data);
 		}
-		count += replay_file(dir_fd, ent->d_name, restore, data);
 	}
 	closedir(d);
 	close(dir_fd);

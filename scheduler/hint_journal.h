@@ -21,18 +21,61 @@
  * checked again before it is applied (hints.c).
  */
 
+enum hint_journal_kind {
+	HINT_JOURNAL_THREAD, /* a thread's attributes */
+	HINT_JOURNAL_AUTOGROUP, /* an autogroup's nice */
+	HINT_JOURNAL_CGROUP, /* a cgroup's cpu weight and idle */
+};
+
+#define HINT_JOURNAL_PATH_MAX 512
+
+/*
+ * A task group's original value (hint_group.h), kept in a file of its own
+ * beside the threads' (fairway-groups-PID.journal, the same header), which
+ * older fairways neither read nor delete: "autogroup PID START SID ID
+ * NICE", through a process of the session (pid and start), the
+ * autogroup's id checked before it is written; "cgroup VERSION INODE
+ * WEIGHT IDLE PATH", the path under the controller's mount and its
+ * directory's inode checked likewise.
+ */
+struct hint_journal_group {
+	pid_t sid; /* autogroup: its session */
+	uint64_t id; /* the autogroup's id, or the cgroup directory's inode */
+	int version; /* cgroups: 1 or 2 */
+	int32_t nice; /* autogroup */
+	uint32_t weight; /* cgroups: cpu.weight (2) or cpu.shares (1) */
+	int idle; /* cgroups: cpu.idle, -1 without one */
+	char path[HINT_JOURNAL_PATH_MAX]; /* cgroups */
+};
+
 struct hint_journal_entry {
-	pid_t pid, tid;
+	enum hint_journal_kind kind;
+	pid_t pid, tid; /* an autogroup's: a process of it, and its pid again */
 	uint64_t start; /* the thread's start time, clock ticks after boot */
-	struct hint_attr attr;
+	struct hint_attr attr; /* a thread's */
+	/* A group's, for the restore function; NULL for a thread. */
+	const struct hint_journal_group *group;
+};
+
+struct hint_journal_saved_group {
+	struct hint_journal_entry entry; /* its kind, and an autogroup's process */
+	struct hint_journal_group group;
+};
+
+/* One of a journal's files, written aside and renamed into place. */
+struct hint_journal_file {
+	char name[64], tmp_name[72];
+	bool dirty;
 };
 
 struct hint_journal {
 	int dir_fd; /* the state directory */
-	char name[64], tmp_name[72];
+	struct hint_journal_file threads_file, groups_file;
 	struct hint_journal_entry *entries;
 	size_t count, capacity;
-	bool dirty;
+	/* Groups, kept apart: few, and each with a path. */
+	struct hint_journal_saved_group *groups;
+	size_t group_count, group_capacity;
 };
 
 /*
@@ -48,6 +91,17 @@ bool hint_journal_add(
 void hint_journal_remove(struct hint_journal *journal, pid_t tid);
 /* Writes the entries if they changed; false if they could not be. */
 bool hint_journal_sync(struct hint_journal *journal);
+
+/*
+ * A group's original value (kind HINT_JOURNAL_AUTOGROUP or _CGROUP, with
+ * pid and start for an autogroup), until hint_journal_remove_group with
+ * the same kind and id.
+ */
+bool hint_journal_add_group(struct hint_journal *journal,
+		const struct hint_journal_entry *entry,
+		const struct hint_journal_group *group);
+void hint_journal_remove_group(
+		struct hint_journal *journal, enum hint_journal_kind kind, uint64_t id);
 
 typedef void (*hint_journal_restore_func)(
 		const struct hint_journal_entry *entry, void *data);

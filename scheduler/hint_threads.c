@@ -65,7 +65,7 @@ static bool tracked(const struct hint_threads *threads, pid_t tid) {
 	return found != NULL && !found->stale;
 }
 
-int hint_threads_scan(struct hint_threads *threads, pid_t pid,
+int hint_threads_scan(struct hint_threads *threads, pid_t pid, size_t max,
 		hint_threads_gone_func gone, void *data) {
 	size_t tid_count;
 	pid_t *tids = read_tids(pid, &tid_count);
@@ -86,7 +86,10 @@ int hint_threads_scan(struct hint_threads *threads, pid_t pid,
 			j++;
 		}
 	}
-	size_t room = kept < HINT_THREADS_MAX ? HINT_THREADS_MAX - kept : 0;
+	if (max > HINT_THREADS_MAX) {
+		max = HINT_THREADS_MAX;
+	}
+	size_t room = kept < max ? max - kept : 0;
 	/* The main thread first, wherever its tid falls (tids wrap around). */
 	bool main_new = tid_count > 0 &&
 			bsearch(&pid, tids, tid_count, sizeof(*tids), compare_tid) !=

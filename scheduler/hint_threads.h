@@ -33,7 +33,7 @@ struct hints_thread {
 struct hint_threads {
 	struct hints_thread *items; /* sorted by tid */
 	size_t count, capacity;
-	size_t untracked; /* threads past HINT_THREADS_MAX at the last scan */
+	size_t untracked; /* threads past the cap at the last scan */
 };
 
 void hint_threads_init(struct hint_threads *threads);
@@ -42,12 +42,14 @@ void hint_threads_finish(struct hint_threads *threads);
 typedef void (*hint_threads_gone_func)(struct hints_thread *thread, void *data);
 
 /*
- * Brings the set up to date with /proc/pid/task. Each thread that is gone
- * (or whose tid now names a new thread) is handed to gone before it is
+ * Brings the set up to date with /proc/pid/task, tracking at most max
+ * threads (and never more than HINT_THREADS_MAX): an application's
+ * processes share a budget (hint_tree.h). Each thread that is gone (or
+ * whose tid now names a new thread) is handed to gone before it is
  * dropped; new ones have seen false. Returns how many are new, or -1 if
  * the process's threads cannot be read.
  */
-int hint_threads_scan(struct hint_threads *threads, pid_t pid,
+int hint_threads_scan(struct hint_threads *threads, pid_t pid, size_t max,
 		hint_threads_gone_func gone, void *data);
 
 #endif

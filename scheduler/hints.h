@@ -2,8 +2,10 @@
 #define FAIRWAY_SCHEDULER_HINTS_H
 
 #include "scheduler/hint_attr.h"
+#include "scheduler/hint_group.h"
 #include "scheduler/hint_journal.h"
 #include "scheduler/hint_threads.h"
+#include "scheduler/hint_tree.h"
 #include "scheduler/ratings.h"
 #include "scheduler/token_bucket.h"
 #include <stdbool.h>
@@ -13,27 +15,36 @@
 #include <wayland-util.h>
 
 /*
- * Kernel hints: each client process's class (ratings.h) becomes scheduling
- * attributes on every one of its threads, through sched_setattr.
+ * Kernel hints: each client's class (ratings.h) becomes scheduling
+ * attributes on every thread of its application, through sched_setattr.
  *
- * - Only processes the compositor hands in (connected clients and their X
- *   clients) are touched, each through a pidfd: the one SO_PEERPIDFD gave,
- *   or pidfd_open plus a start-time check. Before and after each change the
- *   pidfd must show the process alive and /proc the same start times for
- *   it and the thread; a change whose process went away meanwhile is
- *   undone on its thread, never on a tid that is someone else's now.
- * - SCHED_FLAG_RESET_ON_FORK is always set: children never inherit a boost.
+ * - An application is the client's process and its descendants in its
+ *   session and of its uid (hint_tree.h), or, narrowed by a rule
+ *   (hints_app_set_single), the client's process alone. Only
+ *   applications the compositor hands in (connected clients and their X
+ *   clients) are touched, each process through a pidfd: the one
+ *   SO_PEERPIDFD gave for the client's own, or pidfd_open plus a
+ *   start-time check. Before and after each change the pidfd must show
+ *   the process alive and /proc the same start times for it and the
+ *   thread; a change whose process went away meanwhile is undone on its
+ *   thread, never on a tid that is someone else's now.
+ * - SCHED_FLAG_RESET_ON_FORK is always set: children never inherit a
+ *   boost; they get the application's class when a walk finds them.
  * - Each thread's attributes are saved (and journalled, hint_journal.h)
- *   before its first change and restored exactly when its process leaves,
- *   when fairway stops, or at the next start after a crash.
- * - Class changes are rate-limited per process: a bucket of
+ *   before its first change and restored exactly when its process leaves
+ *   the application or the compositor, when fairway stops, or at the
+ *   next start after a crash.
+ * - Class changes are rate-limited per application: a bucket of
  *   HINTS_DEFAULT_BURST changes, refilled by one every
  *   HINTS_DEFAULT_REFILL_MS (sustained 0.5 changes a second, as rtkit's 25
  *   actions per 20 s allows about 1). A change that finds the bucket empty
- *   waits for the next update; so do threads that turned up since, which
- *   take a token too. Restores are never held back.
- * - At most HINT_THREADS_MAX threads a process are tracked
- *   (hint_threads.h); the rest keep what they have.
+ *   waits for the next update. Processes and threads that turned up since
+ *   are looked for at most every HINTS_DEFAULT_WALK_MS, only while the
+ *   bucket holds a token, and hinting them takes one. Restores are never
+ *   held back.
+ * - At most HINT_THREADS_MAX threads a process, and HINT_TREE_PROCS_MAX
+ *   processes and HINT_TREE_THREADS_MAX threads an application, are
+ *   tracked; the rest keep what they have.
  *
  * Privilege, detected at start and logged: lowering nice needs
  * CAP_SYS_NICE or the client's own RLIMIT_NICE, and fairway never raises
@@ -71,18 +82,29 @@ struct hints_target {
 	int32_t nice; /* bounded by what privilege allows, see hints.c */
 	uint64_t slice_ns; /* custom EEVDF slice, 0: leave it */
 	int32_t uclamp_min; /* -1: leave it */
+	/*
+	 * The application's task group (hint_group.h), where it is alone in
+	 * one: an autogroup's nice, or a cgroup's weight of that nice (and
+	 * cpu.idle with SCHED_IDLE's policy), bounded as thread nice is.
+	 */
+	bool set_group;
+	int32_t group_nice;
 };
 
 #define HINTS_DEFAULT_BURST 4
 #define HINTS_DEFAULT_REFILL_MS 2000
+/* Etsion, Tsafrir and Feitelson's T_update, as the ratings' own. */
+#define HINTS_DEFAULT_WALK_MS 1000
 /* rtkit's floor: nothing goes below nice -15, whatever the config says. */
 #define HINTS_NICE_FLOOR (-15)
 
 struct hints_config {
 	enum hints_mode mode;
+	bool groups; /* the group level (hint_group.h) too */
 	struct hints_target targets[RATINGS_CLASS_COUNT];
 	int burst; /* class changes a process may make at once */
 	int64_t refill_ns; /* time to earn one more */
+	int64_t walk_ns; /* the least time between walks for new processes */
 };
 
 /* The default mapping; hints.c says why each value. */
@@ -96,28 +118,47 @@ bool hints_config_parse_target(struct hints_config *config, const char *text);
 
 struct hints;
 
-struct hints_proc {
+/* An application's task group, and what fairway did to it. */
+struct hints_group {
+	enum hint_group_kind kind; /* what applies to it, at the last look */
+	const char *why; /* why it is left as it is; NULL: it is set */
+	bool changed; /* saved, journalled, and changed by fairway */
+	struct hint_group_place place; /* where it was changed */
+	struct hint_group_value saved, applied;
+	bool pending; /* the kernel put a write off (EAGAIN): again later */
+	bool alone; /* no process but the application's in it, at the check */
+	bool checked;
+	int64_t checked_ns;
+	bool refused; /* fairway may not write refused_at: not tried again */
+	struct hint_group_place refused_at;
+};
+
+/* An application's hints (renamed hints_app once its callers follow). */
+struct hints_app {
 	struct hints *hints;
-	pid_t pid;
-	int pidfd;
-	uint64_t start;
-	uid_t uid; /* what its real, effective and saved uids must be */
+	pid_t pid; /* the client's own process: the tree's root */
+	uid_t uid; /* what every process's real, effective and saved uids are */
 	/*
 	 * fairway blocks on it (Xwayland: wlroots' window manager waits on
 	 * its replies on fairway's thread): never below SCHED_BATCH, whatever
-	 * its class asks. Set it with hints_proc_never_idle.
+	 * its class asks. Set it with hints_app_never_idle.
 	 */
 	bool never_idle;
+	bool single_rule; /* a rule narrowed it to its own process */
+	bool own_process_only; /* hints_app_own_process_only */
 	enum ratings_class wanted, applied;
-	/* A target of its own, whatever its class (hints_proc_set_target). */
+	/* A target of its own, whatever its class (hints_app_set_target). */
 	bool fixed;
 	struct hints_target fixed_target;
 	bool retarget; /* the fixed target changed: apply it */
 	struct sched_token_bucket tokens; /* changes it may make */
-	bool gone; /* exited, or its pid no longer verifies */
-	bool told_untracked; /* logged that it has more threads than tracked */
-	struct hint_threads threads;
-	struct wl_list link; /* hints.procs */
+	bool gone; /* its own process exited, or no longer verifies */
+	bool told_untracked; /* logged that it has more processes than tracked */
+	struct hint_tree tree; /* its processes and their threads */
+	struct hints_group group;
+	bool walked; /* walked_ns holds the last walk */
+	int64_t walked_ns;
+	struct wl_list link; /* hints.apps */
 };
 
 struct hints {
@@ -132,13 +173,25 @@ struct hints {
 	/* What the kernel takes (hint_attr.h): probed, then learnt. */
 	struct hint_kernel kernel;
 	struct hint_journal *journal; /* NULL: none (dry-run, no runtime dir) */
-	struct wl_list procs; /* hints_proc.link */
+	struct hint_group_env group_env; /* the system's files, or a test's */
+	/* The lowest nice fairway's own RLIMIT_NICE allows (autogroups). */
+	int self_nice_floor;
+	/* /proc/PID/task/TID/children exists: applications are trees. */
+	bool children_readable;
+	/* Scans of /proc for a session's processes, and processes read. */
+	uint64_t session_scans, session_scanned;
+	/* Walks of applications' processes, and fairway's CPU time in them
+	 * and in the group checks (CLOCK_THREAD_CPUTIME_ID). */
+	uint64_t walks, walk_cpu_ns;
+	struct wl_list apps; /* hints_app.link */
+	/* Group restores put off after their applications went. */
+	struct wl_list orphan_groups;
 	uint64_t changes; /* sched_setattr calls made (or, dry-run, logged) */
 	/* changes whose process went away before they were checked: given
 	 * back where the tid is still its thread's, else left alone */
 	uint64_t undone;
 	/* Tests only: called between a change and its verification. */
-	void (*after_change)(struct hints_proc *proc, pid_t tid, void *data);
+	void (*after_change)(struct hints_app *app, pid_t tid, void *data);
 	void *after_change_data;
 };
 
@@ -167,37 +220,55 @@ int hints_replay(const char *state_dir);
 /* The same, as_user saying whether to replay with the user's privileges. */
 int hints_replay_as(const char *state_dir, bool as_user);
 
+/* For hints_app_create: whatever uid, as long as it is one (no setuid). */
+#define HINTS_ANY_UID ((uid_t)-1)
+
 /*
- * Starts tracking a process. Takes pidfd (-1: one is opened here; the
- * caller's, pinned at accept (peer.h), names the peer beyond doubt). Its
- * real, effective and saved uids must all be uid, now and before every
- * change, as rtkit requires: a client that exec'd a setuid program is
- * given back what it had and left alone. NULL if the process is gone
- * already or its uids do not match.
+ * Starts tracking a client's application, rooted at its process pid.
+ * Takes pidfd (-1: one is opened here; the caller's, pinned at accept
+ * (peer.h), names the peer beyond doubt). Its real, effective and saved
+ * uids must all be uid, now and before every change, as rtkit requires:
+ * a client that exec'd a setuid program is given back what it had and
+ * left alone. NULL if the process is gone already or its uids do not
+ * match. Another application that held pid as a descendant gives it up.
  */
-struct hints_proc *hints_proc_create(
+struct hints_app *hints_app_create(
 		struct hints *hints, pid_t pid, int pidfd, uid_t uid);
-/* Restores its threads and forgets it. Accepts NULL. */
-void hints_proc_destroy(struct hints_proc *proc);
-/* fairway waits on this process: it never gets SCHED_IDLE. */
-void hints_proc_never_idle(struct hints_proc *proc);
+/* Restores its processes' threads and forgets it. Accepts NULL. */
+void hints_app_destroy(struct hints_app *app);
+/* fairway waits on this application: it never gets SCHED_IDLE. */
+void hints_app_never_idle(struct hints_app *app);
+/*
+ * single: the client's own process alone is the application (a rule's
+ * choice); its descendants give back what they have at the next walk.
+ */
+void hints_app_set_single(struct hints_app *app, bool single);
+/*
+ * The client's own process alone, whatever a rule says: Xwayland, whose
+ * children (xkbcomp) are not its X clients, and a process known only by
+ * a pid that nothing pins.
+ */
+void hints_app_own_process_only(struct hints_app *app);
 
 /*
  * Asks for a class; takes effect at once if the rate limit allows (urgent
  * changes such as first input come through here too), else at a later
- * hints_proc_update.
+ * hints_app_update.
  */
-void hints_proc_set_class(
-		struct hints_proc *proc, enum ratings_class class, int64_t now);
-/* Applies a waiting change and gives new threads the current class. */
-void hints_proc_update(struct hints_proc *proc, int64_t now);
+void hints_app_set_class(
+		struct hints_app *app, enum ratings_class class, int64_t now);
+/*
+ * Applies a waiting change, and gives processes and threads that turned
+ * up since the current class (each walk_ns at most).
+ */
+void hints_app_update(struct hints_app *app, int64_t now);
 /*
  * Gives the process a target of its own that its class no longer decides
  * (a per-application rule); NULL gives the choice back to its class. It
  * takes effect with the next class change or update, rate-limited alike.
  */
-void hints_proc_set_target(
-		struct hints_proc *proc, const struct hints_target *target);
+void hints_app_set_target(
+		struct hints_app *app, const struct hints_target *target);
 
 /*
  * New targets for every class (a configuration reload): every process
@@ -207,6 +278,17 @@ void hints_set_targets(struct hints *hints,
 		const struct hints_target targets[RATINGS_CLASS_COUNT]);
 
 const char *hints_mode_name(enum hints_mode mode);
+
+/*
+ * An application for --stats and fairway-top, as JSON members starting
+ * with a comma: its hint class and scope ("tree" or "process"), its
+ * processes ("process": its pid, threads tracked, whether fairway
+ * changed any), how many were past the cap and how many shared its
+ * session with another uid at the last walk, and its group: the kind that
+ * applies and what fairway set there and from what, or why nothing.
+ * Returns what snprintf does.
+ */
+int hints_app_json(const struct hints_app *app, char *buf, size_t size);
 
 /*
  * The attributes this kernel refused, comma-separated ("slice,uclamp"),

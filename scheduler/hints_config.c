@@ -28,6 +28,14 @@
  * could not restore it, hints.c falls back to SCHED_BATCH, which never preempts
  * on wakeup. idle: the original attributes.
  *
+ * The group level (hint_group.h): nice weighs only inside a task group,
+ * and desktops put every session in one (autogroups) or every
+ * application in a cgroup, so against a build in a terminal's session the
+ * threads' nice does nothing. An application alone in its group has the
+ * group's weight set too, from group_nice: interactive and output -5
+ * (about three times a nice 0 session's weight), background 19 (the
+ * least, and cpu.idle for a cgroup: SCHED_IDLE's group form).
+ *
  * The knee (Etsion, Tsafrir and Feitelson, "Process Prioritization Using
  * Output Production": a client's output grows with the CPU it gets up to
  * a knee, and past it more CPU buys no more output). On a display the
@@ -74,8 +82,10 @@
 void hints_config_default(struct hints_config *config) {
 	*config = (struct hints_config){
 			.mode = HINTS_ON,
+			.groups = true,
 			.burst = HINTS_DEFAULT_BURST,
 			.refill_ns = HINTS_DEFAULT_REFILL_MS * SCHED_NS_PER_MS,
+			.walk_ns = HINTS_DEFAULT_WALK_MS * SCHED_NS_PER_MS,
 	};
 	config->targets[RATINGS_INTERACTIVE] = (struct hints_target){
 			.policy = SCHED_OTHER,
@@ -83,6 +93,8 @@ void hints_config_default(struct hints_config *config) {
 			.nice = -5,
 			.slice_ns = 500 * 1000,
 			.uclamp_min = 256,
+			.set_group = true,
+			.group_nice = -5,
 	};
 	config->targets[RATINGS_OUTPUT] = (struct hints_target){
 			.policy = SCHED_OTHER,
@@ -90,10 +102,14 @@ void hints_config_default(struct hints_config *config) {
 			.nice = -3,
 			.slice_ns = 1000 * 1000,
 			.uclamp_min = 128,
+			.set_group = true,
+			.group_nice = -5,
 	};
 	config->targets[RATINGS_BACKGROUND] = (struct hints_target){
 			.policy = SCHED_IDLE,
 			.uclamp_min = -1,
+			.set_group = true,
+			.group_nice = 19,
 	};
 	config->targets[RATINGS_IDLE] = (struct hints_target){
 			.keep = true,
@@ -129,6 +145,15 @@ static bool parse_pair(
 			return false;
 		}
 		target->slice_ns = (uint64_t)n * 1000;
+	} else if (strcmp(key, "group_nice") == 0) {
+		if (strcmp(value, "keep") == 0) {
+			target->set_group = false;
+		} else if (sched_parse_long(value, -20, 19, &n)) {
+			target->set_group = true;
+			target->group_nice = (int32_t)n;
+		} else {
+			return false;
+		}
 	} else if (strcmp(key, "uclamp_min") == 0) {
 		if (!sched_parse_long(value, -1, 1024, &n)) {
 			return false;

@@ -20,5 +20,11 @@ void sched_token_bucket_init(struct sched_token_bucket *bucket, double burst);
  */
 bool sched_token_bucket_take(struct sched_token_bucket *bucket, double burst,
 		int64_t refill_ns, int64_t now);
+/*
+ * Whether a take at now would succeed, without taking: for work that
+ * costs a token only if it turns out to be needed.
+ */
+bool sched_token_bucket_ready(const struct sched_token_bucket *bucket,
+		double burst, int64_t refill_ns, int64_t now);
 
 #endif

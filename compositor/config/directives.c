@@ -599,7 +599,7 @@ static void parse_rule(struct parser *parser, const struct line *line) {
 	if (count < 4 || count % 2 != 0) {
 		line_error(config, line,
 				"usage: rule app_id|class|exe=PATTERN [priority N] [hint "
-				"CLASS|keep|KEY=VALUE,...] [spoofable]");
+				"CLASS|keep|KEY=VALUE,...] [processes one|tree] [spoofable]");
 		return;
 	}
 	struct fw_rule rule = {.line = line->number};
@@ -647,10 +647,20 @@ static void parse_rule(struct parser *parser, const struct line *line) {
 						value);
 				return;
 			}
+		} else if (strcmp(key, "processes") == 0) {
+			if (strcmp(value, "one") != 0 && strcmp(value, "tree") != 0) {
+				line_error(config, line,
+						"bad processes '%s' (one: the client's own process; "
+						"tree: its application)",
+						value);
+				return;
+			}
+			rule.has_processes = true;
+			rule.one_process = strcmp(value, "one") == 0;
 		} else {
 			line_error(config, line,
 					"unknown rule setting '%s' (priority, "
-					"hint)",
+					"hint, processes)",
 					key);
 			return;
 		}

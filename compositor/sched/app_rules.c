@@ -363,20 +363,28 @@ static bool pid_matches(struct fw_app_rules *rules, pid_t pid, size_t i) {
 	return false;
 }
 
-void fw_app_rules_set_hint(struct fw_server *server, struct hints_proc *proc,
+void fw_app_rules_set_hint(struct fw_server *server, struct hints_app *app,
 		pid_t pid, enum ratings_class measured, int64_t now) {
 	struct fw_app_rules *rules = server->app_rules;
 	const struct fw_rule *hint = NULL;
+	bool one_process = false;
 	for (size_t i = 0; rules != NULL && i < rules->rule_count; i++) {
 		const struct fw_rule *rule = &rules->rules[i];
-		if (rule->hint != FW_HINT_NONE && pid_matches(rules, pid, i)) {
-			hint = rule;
+		if ((rule->hint != FW_HINT_NONE || rule->has_processes) &&
+				pid_matches(rules, pid, i)) {
+			if (rule->hint != FW_HINT_NONE) {
+				hint = rule;
+			}
+			if (rule->has_processes) {
+				one_process = rule->one_process;
+			}
 		}
 	}
-	hints_proc_set_target(proc,
+	hints_app_set_single(app, one_process);
+	hints_app_set_target(app,
 			hint != NULL && hint->hint == FW_HINT_TARGET ? &hint->target
 														 : NULL);
-	hints_proc_set_class(proc,
+	hints_app_set_class(app,
 			hint != NULL && hint->hint == FW_HINT_CLASS ? hint->class
 														: measured,
 			now);

@@ -9,7 +9,7 @@
 #include <sys/types.h>
 
 struct fw_server;
-struct hints_proc;
+struct hints_app;
 
 /*
  * The configuration file's per-application rules (fw_rule), matched
@@ -46,6 +46,9 @@ struct fw_rule {
 	} hint;
 	enum ratings_class class;
 	struct hints_target target;
+	/* processes one|tree: the client's own process, or its application */
+	bool has_processes;
+	bool one_process;
 	int line;
 };
 
@@ -68,7 +71,7 @@ void fw_app_rules_set(
  * Hands process pid's hints the class the rules give it, else the one
  * measured, and the target of its own a rule gives it, if any.
  */
-void fw_app_rules_set_hint(struct fw_server *server, struct hints_proc *proc,
+void fw_app_rules_set_hint(struct fw_server *server, struct hints_app *app,
 		pid_t pid, enum ratings_class measured, int64_t now);
 
 #endif

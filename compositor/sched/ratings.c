@@ -290,8 +290,8 @@ void fw_ratings_read_client(struct fw_server *server, struct wl_client *client,
 	if (rated->rc.had_input) {
 		rating->input_age_ns = now - rated->rc.last_input_ns;
 	}
-	if (rated->proc != NULL && !rated->proc->gone) {
-		rating->hint_class = (int)rated->proc->applied;
+	if (rated->app != NULL && !rated->app->gone) {
+		rating->hint_class = (int)rated->app->applied;
 	}
 }
 
@@ -319,18 +319,25 @@ void fw_ratings_write_stats(
 	int64_t now = sched_clock_now_ns();
 	struct fw_rated *rated;
 	wl_list_for_each_reverse(rated, &ratings->rated, link) {
+		/* Its application: processes, group, the class each has. */
+		char app[CAPPED_FILE_LINE_MAX - 512];
+		if (rated->app == NULL ||
+				hints_app_json(rated->app, app, sizeof(app)) >=
+						(int)sizeof(app)) {
+			app[0] = '\0';
+		}
 		capped_file_printf(out,
 				"{\"t\":%.3f,\"rated\":%d,\"class\":\"%s\","
 				"\"output_fps\":%.2f,\"commits_per_frame\":%.2f,"
 				"\"commits_per_s\":%.1f,"
-				"\"busy\":%.3f,\"x_client\":%s,\"hinted\":%s}\n",
+				"\"busy\":%.3f,\"x_client\":%s,\"hinted\":%s%s}\n",
 				t, (int)rated->pid, ratings_class_name(rated->class),
 				ratings_client_output_rate(&rated->rc, &ratings->params, now),
 				ratings_client_surplus(&rated->rc, &ratings->params, now),
 				ratings_client_commit_rate(&rated->rc, &ratings->params, now),
 				ratings_client_busy_share(&rated->rc, &ratings->params, now),
 				rated->xwayland != NULL ? "true" : "false",
-				rated->proc != NULL ? "true" : "false");
+				rated->app != NULL ? "true" : "false", app);
 	}
 	if (ratings->hints != NULL) {
 		char unsupported[64];
@@ -338,9 +345,12 @@ void fw_ratings_write_stats(
 				ratings->hints, unsupported, sizeof(unsupported));
 		capped_file_printf(out,
 				"{\"t\":%.3f,\"hints\":\"%s\",\"unsupported\":\"%s\","
-				"\"changes\":%llu,\"undone\":%llu}\n",
+				"\"changes\":%llu,\"undone\":%llu,\"walks\":%llu,"
+				"\"walk_cpu_ms\":%.3f}\n",
 				t, hints_mode_name(ratings->hints->config.mode), unsupported,
 				(unsigned long long)ratings->hints->changes,
-				(unsigned long long)ratings->hints->undone);
+				(unsigned long long)ratings->hints->undone,
+				(unsigned long long)ratings->hints->walks,
+				(double)ratings->hints->walk_cpu_ns / 1e6);
 	}
 }

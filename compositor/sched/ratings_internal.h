@@ -33,11 +33,11 @@ struct fw_rated {
 	 * NULL before, without hints, or once gone. Until then, the pidfd
 	 * and uid it will be checked against.
 	 */
-	struct hints_proc *proc;
+	struct hints_app *app;
 	bool hinted; /* proc made, or tried */
 	int pidfd;
 	uid_t uid;
-	bool never_idle; /* Xwayland: hints_proc_never_idle */
+	bool never_idle; /* Xwayland: hints_app_never_idle */
 	bool due; /* its class waits for the next idle moment */
 	struct fw_rated *xwayland; /* an X client's Xwayland, referenced */
 	double frame; /* damage shown by the frame being counted */

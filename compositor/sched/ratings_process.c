@@ -40,7 +40,7 @@ struct fw_rated *fw_ratings_process_get(
 
 void fw_ratings_process_free(struct fw_rated *rated) {
 	/* Gone from the compositor: its threads get their own back. */
-	hints_proc_destroy(rated->proc);
+	hints_app_destroy(rated->app);
 	if (rated->pidfd >= 0) {
 		close(rated->pidfd);
 	}
@@ -61,16 +61,25 @@ void fw_ratings_process_set_class(
 		struct fw_ratings *ratings, struct fw_rated *rated, int64_t now) {
 	if (!rated->hinted && ratings->hints != NULL) {
 		rated->hinted = true;
-		rated->proc = hints_proc_create(
+		/*
+		 * Xwayland's children (xkbcomp) are not its X clients, and a
+		 * process known only by a pid that no pidfd pinned is not safe
+		 * to walk from: their own process alone.
+		 */
+		bool own_only = rated->never_idle || rated->pidfd < 0;
+		rated->app = hints_app_create(
 				ratings->hints, rated->pid, rated->pidfd, rated->uid);
 		rated->pidfd = -1;
-		if (rated->proc != NULL && rated->never_idle) {
-			hints_proc_never_idle(rated->proc);
+		if (rated->app != NULL && rated->never_idle) {
+			hints_app_never_idle(rated->app);
+		}
+		if (rated->app != NULL && own_only) {
+			hints_app_own_process_only(rated->app);
 		}
 	}
-	if (rated->proc != NULL) {
+	if (rated->app != NULL) {
 		/* A per-application rule may override what was measured. */
 		fw_app_rules_set_hint(
-				ratings->server, rated->proc, rated->pid, rated->class, now);
+				ratings->server, rated->app, rated->pid, rated->class, now);
 	}
 }

@@ -1,5 +1,6 @@
 #include "compositor/sched/self_priority.h"
 #include "scheduler/hint_attr.h"
+#include "scheduler/hint_group.h"
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,4 +54,77 @@ bool fw_self_priority_raise(void) {
 			"(clients and later threads start from the defaults)",
 			FW_SELF_NICE);
 	return true;
+}
+
+/* The autogroup raised, and the nice it had, for fw_self_priority_lower. */
+static struct {
+	bool raised;
+	struct hint_group_place place;
+	struct hint_group_value was;
+} own_group;
+
+static bool own_process(pid_t pid, void *data) {
+	const struct hint_group_env *env = data;
+	return hint_group_descends(env, pid, getpid());
+}
+
+bool fw_self_priority_raise_group(void) {
+	struct hint_group_env env;
+	hint_group_env_system(&env);
+	struct hint_group_place place;
+	hint_group_locate(&env, getpid(), &place);
+	if (place.kind != HINT_GROUP_AUTOGROUP) {
+		wlr_log(WLR_INFO, "Own group: none raised (%s)",
+				place.kind == HINT_GROUP_NONE && place.why != NULL
+						? place.why
+						: hint_group_kind_name(place.kind));
+		return false;
+	}
+	/* Never a group fairway shares: a login shell's, a terminal's. */
+	if (!hint_group_session_alone(&env, getsid(0), own_process, &env, NULL)) {
+		wlr_log(WLR_INFO,
+				"Own group: autogroup %llu left as it is, its session holds "
+				"processes not fairway's (start fairway with setsid)",
+				(unsigned long long)place.autogroup);
+		return false;
+	}
+	struct hint_group_value was, want;
+	if (!hint_group_read(&env, &place, getpid(), &was)) {
+		wlr_log(WLR_INFO, "Own group: cannot read autogroup %llu",
+				(unsigned long long)place.autogroup);
+		return false;
+	}
+	if (was.nice <= FW_SELF_NICE) {
+		return true;
+	}
+	want = was;
+	want.nice = FW_SELF_NICE;
+	int err = hint_group_write(&env, &place, getpid(), &want, &was);
+	if (err != 0) {
+		wlr_log(WLR_INFO, "Own group: cannot set autogroup %llu to nice %d: %s",
+				(unsigned long long)place.autogroup, FW_SELF_NICE,
+				strerror(err));
+		return false;
+	}
+	own_group.raised = true;
+	own_group.place = place;
+	own_group.was = was;
+	wlr_log(WLR_INFO, "Own group: autogroup %llu at nice %d (was %d)",
+			(unsigned long long)place.autogroup, FW_SELF_NICE, was.nice);
+	return true;
+}
+
+void fw_self_priority_lower_group(void) {
+	if (!own_group.raised) {
+		return;
+	}
+	own_group.raised = false;
+	struct hint_group_env env;
+	hint_group_env_system(&env);
+	struct hint_group_value now;
+	if (hint_group_read(&env, &own_group.place, getpid(), &now) &&
+			now.nice == FW_SELF_NICE) {
+		hint_group_write(
+				&env, &own_group.place, getpid(), &own_group.was, &now);
+	}
 }

@@ -20,4 +20,16 @@
 /* True if the thread runs at FW_SELF_NICE or lower now. */
 bool fw_self_priority_raise(void);
 
+/*
+ * The same for fairway's task group, since the kernel shares the CPU
+ * between groups before it looks at a thread's nice: its session's
+ * autogroup at FW_SELF_NICE, where autogroups apply and the session holds
+ * only fairway and its descendants (never a login shell's or a
+ * terminal's session). Where it may not, it says why once. True if the
+ * group is raised now.
+ */
+bool fw_self_priority_raise_group(void);
+/* The autogroup's nice back as it was, if fairway raised it and it holds. */
+void fw_self_priority_lower_group(void);
+
 #endif

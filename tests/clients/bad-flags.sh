@@ -41,4 +41,17 @@ if [ -n "$plaid" ]; then
 	expect 2 "$plaid" --size 640
 	expect 2 "$plaid" --batch 0
 fi
+for client in "$@"; do
+	case "$client" in
+	*fairway-anim)
+		expect 2 "$client" --draw-in elsewhere
+		expect 2 "$client" --work-ms -1
+		expect 2 "$client" --setsid-child=yes
+		expect 2 "$client" --warmup -2
+		;;
+	*fairway-stress)
+		expect 2 "$client" --sessions=no
+		;;
+	esac
+done
 exit $status

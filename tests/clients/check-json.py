@@ -107,6 +107,11 @@ def main():
         number(obj, "fps", 20)
         check_summary(obj, "interval_ms", stddev=True)
         check_summary(obj, "draw_ms")
+        # Drawn in a child: its pid, and the setsid() child's, are others'.
+        if obj.get("draw_in") == "child":
+            pid = number(obj, "drawer_pid", 1)
+            if obj.get("setsid_pid") in (0, pid):
+                fail(f"setsid child {obj.get('setsid_pid')!r}, drawer {pid}")
     elif kind == "probe":
         s = check_summary(obj, "roundtrip_ms")
         if s["count"] < 20:

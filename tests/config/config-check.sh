@@ -20,6 +20,7 @@ frobnicate now
 bind Super+y exec 'unterminated
 rule app_id=foo priority 99
 decorations sideways
+rule exe=/usr/lib/firefox-esr/* processes some
 CONF
 "$FAIRWAY" --check-config "$bad" >"$FW_TMP/bad.out" 2>"$FW_TMP/bad.err"
 status=$?
@@ -31,13 +32,14 @@ for want in \
 	"$bad:8: unknown directive 'frobnicate'" \
 	"$bad:9: unterminated ' quote" \
 	"$bad:10: bad priority '99'" \
-	"$bad:11: usage: decorations server|client"; do
+	"$bad:11: usage: decorations server|client" \
+	"$bad:12: bad processes 'some'"; do
 	grep -qF "$want" "$FW_TMP/bad.err" || fail "no \"$want\" in: $(cat "$FW_TMP/bad.err")"
 done
 lines=$(wc -l <"$FW_TMP/bad.err")
-[ "$lines" -eq 7 ] || fail "$lines lines of errors, want 7: $(cat "$FW_TMP/bad.err")"
+[ "$lines" -eq 8 ] || fail "$lines lines of errors, want 8: $(cat "$FW_TMP/bad.err")"
 [ -s "$FW_TMP/bad.out" ] && fail "--check-config printed on stdout for a bad file"
-log "7 errors, each with its line"
+log "8 errors, each with its line"
 
 # The =FILE form, and a file that is not there.
 "$FAIRWAY" --check-config="$bad" >/dev/null 2>&1 && fail "--check-config=FILE passed a bad file"
@@ -62,6 +64,8 @@ rule app_id=foot priority 5 hint interactive spoofable
 rule exe=*/fairway-* priority -2
 rule class=XTerm hint background
 decorations client
+rule exe=/usr/lib/firefox-esr/* processes tree
+rule exe=/usr/bin/make processes one hint background
 CONF
 out=$("$FAIRWAY" --check-config "$good" 2>"$FW_TMP/good.err") ||
 	fail "--check-config failed on a good file: $(cat "$FW_TMP/good.err")"

@@ -1,10 +1,13 @@
 #include "xdg-shell-client-protocol.h"
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <wayland-client.h>
 
@@ -13,7 +16,11 @@
  * alive: the hint tests check its threads while connected and after.
  * Starts its threads and prints "ready", then reads commands on stdin:
  * "connect" maps the window (then prints "mapped"), "disconnect" hangs up
- * (then prints "disconnected"); end of input exits.
+ * (then prints "disconnected"); end of input exits. Children, for the
+ * application's processes: "spawn N" starts N that sleep ("spawned PID
+ * ..."), "spawn-setuid" one that becomes uid 65534, "spawn-exit" one that
+ * exits at once and is never reaped ("spawned PID" each). They die with
+ * it and never hold its connection.
  */
 
 struct hint_client {
@@ -191,6 +198,56 @@ static int map_window(struct hint_client *c) {
 	return 0;
 }
 
+enum child_kind { CHILD_SLEEPER, CHILD_SETUID, CHILD_EXIT };
+
+static pid_t spawn(struct hint_client *c, enum child_kind kind) {
+	pid_t pid = fork();
+	if (pid != 0) {
+		return pid;
+	}
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (c->display != NULL) {
+		close(wl_display_get_fd(c->display));
+	}
+	if (kind == CHILD_EXIT) {
+		_exit(0);
+	}
+	if (kind == CHILD_SETUID) {
+		if (syscall(SYS_setresuid, 65534, 65534, 65534) != 0) {
+			_exit(1);
+		}
+		/* A change of credentials clears the parent-death signal. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+	}
+	for (;;) {
+		pause();
+	}
+}
+
+static void spawn_children(struct hint_client *c, const char *line) {
+	int count = 1;
+	enum child_kind kind = CHILD_SLEEPER;
+	if (strncmp(line, "spawn-setuid", 12) == 0) {
+		kind = CHILD_SETUID;
+	} else if (strncmp(line, "spawn-exit", 10) == 0) {
+		kind = CHILD_EXIT;
+	} else {
+		count = atoi(line + 5);
+	}
+	/* Printed after: a child must not inherit what stdout holds. */
+	pid_t *pids = calloc(count > 0 ? (size_t)count : 1, sizeof(*pids));
+	for (int i = 0; pids != NULL && i < count; i++) {
+		pids[i] = spawn(c, kind);
+	}
+	printf("spawned");
+	for (int i = 0; pids != NULL && i < count; i++) {
+		printf(" %d", (int)pids[i]);
+	}
+	printf("\n");
+	fflush(stdout);
+	free(pids);
+}
+
 int main(int argc, char *argv[]) {
 	int threads = argc > 1 ? atoi(argv[1]) : 3;
 	struct hint_client client = {.width = 1280, .height = 720};
@@ -211,6 +268,8 @@ int main(int argc, char *argv[]) {
 			}
 			printf("mapped\n");
 			fflush(stdout);
+		} else if (strncmp(line, "spawn", 5) == 0) {
+			spawn_children(&client, line);
 		} else if (strncmp(line, "disconnect", 10) == 0 &&
 				client.display != NULL) {
 			wl_display_disconnect(client.display);

@@ -6,22 +6,19 @@
 #include <string.h>
 
 /*
- * Prints the scheduling attributes of every thread of PID, one line each:
- * "TID policy=P nice=N slice=NS reset=0|1 uclamp_min=U", sorted by tid.
- * The hint tests compare these lines before, during and after.
+ * Prints the scheduling attributes of every thread of each PID, one line
+ * each: "TID policy=P nice=N slice=NS reset=0|1 uclamp_min=U", sorted by
+ * tid within a process. The hint tests compare these lines before, during
+ * and after; several pids at once spare a tree's test a process each.
  */
 
 static int compare_tid(const void *a, const void *b) {
 	return *(const int *)a - *(const int *)b;
 }
 
-int main(int argc, char *argv[]) {
-	if (argc != 2) {
-		fprintf(stderr, "usage: fw-sched-attr PID\n");
-		return 2;
-	}
+static int print_process(const char *pid) {
 	char path[64];
-	snprintf(path, sizeof(path), "/proc/%s/task", argv[1]);
+	snprintf(path, sizeof(path), "/proc/%s/task", pid);
 	DIR *dir = opendir(path);
 	if (dir == NULL) {
 		perror(path);
@@ -48,4 +45,16 @@ int main(int argc, char *argv[]) {
 				attr.reset_on_fork ? 1 : 0, attr.util_min);
 	}
 	return 0;
+}
+
+int main(int argc, char *argv[]) {
+	if (argc < 2) {
+		fprintf(stderr, "usage: fw-sched-attr PID...\n");
+		return 2;
+	}
+	int status = 0;
+	for (int i = 1; i < argc; i++) {
+		status |= print_process(argv[i]);
+	}
+	return status;
 }

@@ -40,8 +40,9 @@ same_attrs() {
 	[ "$FW_SEEN" = "$2" ]
 }
 
-# hint_client_start NAME THREADS: the client waits for "connect"; sets
-# HC_PID and opens the fifo on fd 3... per name, as HC_FIFO.
+# hint_client_start NAME THREADS [setsid]: the client waits for "connect";
+# sets HC_PID and opens the fifo on fd 3... per name, as HC_FIFO. With
+# setsid, it runs in a session of its own, as fairway starts applications.
 hint_client_start() {
 	HC_OUT="$FW_TMP/$1.out"
 	HC_FIFO="$FW_TMP/$1.fifo"
@@ -49,10 +50,11 @@ hint_client_start() {
 	: >"$HC_OUT"
 	# As fairway's user where fw_deploy made it another.
 	[ -n "$FW_AS" ] && chown "$FW_USER" "$HC_FIFO" "$HC_OUT"
-	# The client itself, not a shell around it: its pid is what is hinted.
-	# Nice 3 makes its originals differ from every class's attributes.
-	start_bg $FW_AS sh -c 'exec nice -n 3 "$0" "$1" <"$2" >"$3"' \
-		"$FW_HINT_CLIENT" "$2" "$HC_FIFO" "$HC_OUT"
+	# The client itself, not a shell around it: its pid is what is hinted
+	# (a background shell is no process group leader: setsid does not
+	# fork). Nice 3 makes its originals differ from every class's.
+	start_bg $FW_AS sh -c 'exec ${4:+setsid} nice -n 3 "$0" "$1" <"$2" >"$3"' \
+		"$FW_HINT_CLIENT" "$2" "$HC_FIFO" "$HC_OUT" "${3:-}"
 	HC_PID=$BG_PID
 	exec 3>"$HC_FIFO"
 	wait_until 20 "$1 ready" has_line "$HC_OUT" '^ready'
@@ -60,6 +62,25 @@ hint_client_start() {
 
 hint_client_send() {
 	echo "$1" >&3
+}
+
+# hint_client_interactive NAME: maps the client's window and moves the
+# pointer over it, until its threads have the interactive attributes.
+hint_client_interactive() {
+	hint_client_send connect
+	wait_until 20 "the $1 window" has_line "$HC_OUT" '^mapped'
+	"$FW_TEST_POINTER" move 640 360 move 650 370 ||
+		fail "fw-test-pointer failed"
+	wait_until 20 "interactive attributes on $1" \
+		all_threads "$HC_PID" "^$INTERACTIVE"
+}
+
+# fw_crash: SIGKILL to fairway; sets CRASHED to its pid.
+fw_crash() {
+	CRASHED=$(fairway_pid)
+	kill -KILL "$CRASHED"
+	wait "$FW_PID"
+	FW_PID=""
 }
 
 # Where fairway keeps its journals (scheduler/state_dir.h): root's fairways
@@ -77,6 +98,29 @@ journal_present() {
 
 # The attributes fairway's interactive default gives (privileged here).
 INTERACTIVE='policy=0 nice=-5 slice=500000 reset=1'
+# And its output default.
+OUTPUT='policy=0 nice=-3 slice=1000000 reset=1'
+
+# autogroup_nice PID: the nice of PID's autogroup.
+autogroup_nice() {
+	sed -n 's/^\/autogroup-[0-9]* nice //p' "/proc/$1/autogroup" 2>/dev/null
+}
+
+need_autogroups() {
+	[ -r /proc/self/autogroup ] &&
+		[ "$(cat /proc/sys/kernel/sched_autogroup_enabled)" = 1 ] ||
+		skip "autogroups off"
+}
+
+# children_of PID: its children's pids, one a line.
+children_of() {
+	cat /proc/"$1"/task/*/children 2>/dev/null | tr -s ' ' '\n' | grep .
+}
+
+# session_of PID
+session_of() {
+	ps -o sid= -p "$1" | tr -d ' '
+}
 
 need_privilege() {
 	grep -q 'CapEff' /proc/self/status || skip "no /proc status"

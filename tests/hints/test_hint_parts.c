@@ -1,6 +1,8 @@
 #include "scheduler/hints.h"
 #include "scheduler/log.h"
 #include "tests/unit/check.h"
+#include "tests/unit/family.h"
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -179,12 +181,13 @@ static void config_for_test(struct hints_config *config) {
 }
 
 /* Each thread has the target in every part but `missing`, which is orig's. */
-static void check_threads(const struct hints_proc *proc, unsigned missing,
+static void check_threads(const struct hints_app *proc, unsigned missing,
 		unsigned real_unsupported, const struct hint_attr *orig) {
-	CHECK_INT(proc->threads.count, THREADS + 1);
-	for (size_t i = 0; i < proc->threads.count; i++) {
+	const struct hint_threads *threads = &hint_tree_root(&proc->tree)->threads;
+	CHECK_INT(threads->count, THREADS + 1);
+	for (size_t i = 0; i < threads->count; i++) {
 		struct hint_attr now;
-		CHECK(hint_attr_get(proc->threads.items[i].tid, &now));
+		CHECK(hint_attr_get(threads->items[i].tid, &now));
 		CHECK(now.reset_on_fork);
 		CHECK_INT(now.policy,
 				missing & HINT_PART_NICE ? orig->policy : SCHED_BATCH);
@@ -225,9 +228,9 @@ static void test_refuse(unsigned part, int err, unsigned real_unsupported) {
 	/* From here on the kernel refuses the part. */
 	fake = (struct fake){.refuse = part, .err = err};
 	refusals_logged = 0;
-	struct hints_proc *proc = hints_proc_create(hints, pid, -1, geteuid());
+	struct hints_app *proc = hints_app_create(hints, pid, -1, geteuid());
 	CHECK(proc != NULL);
-	hints_proc_set_class(proc, RATINGS_OUTPUT, 1 * S);
+	hints_app_set_class(proc, RATINGS_OUTPUT, 1 * S);
 	check_threads(proc, part, real_unsupported, &orig);
 	CHECK_INT(hints->kernel.unsupported, part | real_unsupported);
 	CHECK_INT(refusals_logged, part & real_unsupported ? 0 : 1);
@@ -239,15 +242,15 @@ static void test_refuse(unsigned part, int err, unsigned real_unsupported) {
 
 	/* Learnt: the next change does not ask again, nor logs again. */
 	int calls = fake.calls;
-	hints_proc_set_class(proc, RATINGS_IDLE, 2 * S);
+	hints_app_set_class(proc, RATINGS_IDLE, 2 * S);
 	check_restored(pid, &orig);
-	hints_proc_set_class(proc, RATINGS_OUTPUT, 3 * S);
+	hints_app_set_class(proc, RATINGS_OUTPUT, 3 * S);
 	check_threads(proc, part, real_unsupported, &orig);
 	CHECK_INT(refusals_logged, part & real_unsupported ? 0 : 1);
 	/* One call a thread each way, none refused. */
 	CHECK_INT(fake.calls - calls, 2 * (THREADS + 1));
 
-	hints_proc_destroy(proc);
+	hints_app_destroy(proc);
 	check_restored(pid, &orig);
 	hint_syscalls_set(NULL);
 	hints_destroy(hints);
@@ -272,19 +275,83 @@ static void test_old_kernel(void) {
 	pid_t pid = start_child();
 	struct hint_attr orig;
 	CHECK(hint_attr_get(pid, &orig));
-	struct hints_proc *proc = hints_proc_create(hints, pid, -1, geteuid());
+	struct hints_app *proc = hints_app_create(hints, pid, -1, geteuid());
 	CHECK(proc != NULL);
-	hints_proc_set_class(proc, RATINGS_OUTPUT, 1 * S);
+	hints_app_set_class(proc, RATINGS_OUTPUT, 1 * S);
 	check_threads(proc, HINT_PART_SLICE, hints->kernel.unsupported, &orig);
 	/* Nothing left to ask: an update makes no call. */
 	int calls = fake.calls;
-	hints_proc_update(proc, 10 * S);
+	hints_app_update(proc, 10 * S);
 	CHECK_INT(fake.calls, calls);
-	hints_proc_destroy(proc);
+	hints_app_destroy(proc);
 	check_restored(pid, &orig);
 	hints_destroy(hints);
 	hint_syscalls_set(NULL);
 	stop_child(pid);
+}
+
+/* Every thread of pid has policy (and reset-on-fork where hinted). */
+static void check_process(pid_t pid, int policy, uint32_t util_min) {
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	CHECK(d != NULL);
+	int seen = 0;
+	struct dirent *ent;
+	while ((ent = readdir(d)) != NULL) {
+		struct hint_attr now;
+		if (ent->d_name[0] == '.') {
+			continue;
+		}
+		CHECK(hint_attr_get(atoi(ent->d_name), &now));
+		CHECK_INT(now.policy, policy);
+		CHECK(now.reset_on_fork == (policy == SCHED_BATCH));
+		CHECK_INT(now.util_min, util_min);
+		seen++;
+	}
+	closedir(d);
+	CHECK(seen > 0);
+}
+
+/*
+ * Debian bookworm's kernel as most have it: 6.1, no custom slices, and no
+ * uclamp (CONFIG_UCLAMP_TASK off: EOPNOTSUPP). An application's child and
+ * grandchild, not only the client's own process, still get what the
+ * kernel takes (the policy), and get back what they had.
+ */
+static void test_bookworm_tree(void) {
+	fake = (struct fake){
+			.old_kernel = true,
+			.refuse = HINT_PART_UCLAMP,
+			.err = EOPNOTSUPP,
+	};
+	memset(clamps, 0, sizeof(clamps));
+	hint_syscalls_set(&fake_syscalls);
+	struct hints_config config;
+	config_for_test(&config);
+	struct hints *hints = hints_create(&config, dir);
+	CHECK(hints != NULL);
+	struct family family;
+	family_start(&family, true);
+	pid_t grandchild;
+	pid_t child = family_child(&family, FAMILY_SLEEPER, 2, NULL);
+	family_child(&family, FAMILY_GRANDPARENT, 0, &grandchild);
+	struct hints_app *app = hints_app_create(hints, family.root, -1, geteuid());
+	CHECK(app != NULL);
+	CHECK(!app->tree.single);
+	hints_app_set_class(app, RATINGS_OUTPUT, 1 * S);
+	CHECK(!hint_kernel_supports(&hints->kernel, HINT_PART_SLICE));
+	CHECK(!hint_kernel_supports(&hints->kernel, HINT_PART_UCLAMP));
+	CHECK_INT(app->tree.count, 4);
+	check_process(family.root, SCHED_BATCH, 0);
+	check_process(child, SCHED_BATCH, 0);
+	check_process(grandchild, SCHED_BATCH, 0);
+	hints_app_destroy(app);
+	check_process(child, SCHED_OTHER, 0);
+	check_process(grandchild, SCHED_OTHER, 0);
+	hints_destroy(hints);
+	hint_syscalls_set(NULL);
+	family_stop(&family);
 }
 
 int main(void) {
@@ -303,6 +370,7 @@ int main(void) {
 	test_refuse(HINT_PART_UCLAMP, EOPNOTSUPP, real.unsupported);
 	test_refuse(HINT_PART_UCLAMP, EINVAL, real.unsupported);
 	test_old_kernel();
+	test_bookworm_tree();
 	rmdir(dir);
 	return 0;
 }

@@ -2,6 +2,8 @@
 #include "scheduler/log.h"
 #include "scheduler/peer.h"
 #include "tests/unit/check.h"
+#include "tests/unit/family.h"
+#include "tests/unit/test_log.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -174,10 +176,9 @@ static void test_apply_and_restore(void) {
 	CHECK_INT(orig.count, 4);
 	CHECK_INT(orig.attr[1].nice, 2);
 
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
 	CHECK(proc != NULL);
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 1 * S);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 1 * S);
 	check_class(hints, child.pid, &orig, RATINGS_INTERACTIVE);
 
 	/* A thread that turns up later gets the class at the next update. */
@@ -193,23 +194,23 @@ static void test_apply_and_restore(void) {
 			}
 		}
 	}
-	hints_proc_update(proc, 2 * S);
+	hints_app_update(proc, 2 * S);
 	check_class(hints, child.pid, &grown, RATINGS_INTERACTIVE);
 
-	hints_proc_set_class(proc, RATINGS_BACKGROUND, 3 * S);
+	hints_app_set_class(proc, RATINGS_BACKGROUND, 3 * S);
 	check_class(hints, child.pid, &grown, RATINGS_BACKGROUND);
-	hints_proc_set_class(proc, RATINGS_OUTPUT, 4 * S);
+	hints_app_set_class(proc, RATINGS_OUTPUT, 4 * S);
 	check_class(hints, child.pid, &grown, RATINGS_OUTPUT);
 
 	/* Idle is the originals, exactly. */
-	hints_proc_set_class(proc, RATINGS_IDLE, 5 * S);
+	hints_app_set_class(proc, RATINGS_IDLE, 5 * S);
 	snap(child.pid, &after);
 	check_same(&grown, &after);
 
 	/* Disconnect restores too, and the journal goes with the changes. */
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 100 * S);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 100 * S);
 	check_class(hints, child.pid, &grown, RATINGS_INTERACTIVE);
-	hints_proc_destroy(proc);
+	hints_app_destroy(proc);
 	snap(child.pid, &after);
 	check_same(&grown, &after);
 	hints_destroy(hints);
@@ -226,16 +227,15 @@ static void test_rate_limit(void) {
 	struct child child = start_child(1);
 	struct snapshot orig;
 	snap(child.pid, &orig);
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
-	hints_proc_set_class(proc, RATINGS_BACKGROUND, 1);
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
+	hints_app_set_class(proc, RATINGS_BACKGROUND, 1);
 	/* The bucket is empty: the third change waits. */
-	hints_proc_set_class(proc, RATINGS_OUTPUT, 2);
+	hints_app_set_class(proc, RATINGS_OUTPUT, 2);
 	check_class(hints, child.pid, &orig, RATINGS_BACKGROUND);
-	hints_proc_update(proc, 5 * S);
+	hints_app_update(proc, 5 * S);
 	check_class(hints, child.pid, &orig, RATINGS_BACKGROUND);
-	hints_proc_update(proc, 10 * S);
+	hints_app_update(proc, 10 * S);
 	check_class(hints, child.pid, &orig, RATINGS_OUTPUT);
 	hints_destroy(hints);
 	struct snapshot after;
@@ -252,10 +252,9 @@ static void test_dry_run(void) {
 	struct child child = start_child(2);
 	struct snapshot orig, after;
 	snap(child.pid, &orig);
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
-	hints_proc_set_class(proc, RATINGS_BACKGROUND, S);
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
+	hints_app_set_class(proc, RATINGS_BACKGROUND, S);
 	CHECK(hints->changes >= 6);
 	snap(child.pid, &after);
 	check_same(&orig, &after);
@@ -267,15 +266,7 @@ static void test_dry_run(void) {
 
 /* Makes the next fork get pid `want`; false where that is not possible. */
 static bool fork_at(pid_t want, pid_t *got) {
-	int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		return false;
-	}
-	char buf[32];
-	int len = snprintf(buf, sizeof(buf), "%d", (int)want - 1);
-	bool ok = write(fd, buf, (size_t)len) == len;
-	close(fd);
-	if (!ok) {
+	if (!family_next_pid(want)) {
 		return false;
 	}
 	*got = fork();
@@ -300,9 +291,9 @@ static void test_pid_reuse(void) {
 	struct hints *hints = hints_create(&config, dir);
 	struct child child = start_child(0);
 	pid_t pid = child.pid;
-	struct hints_proc *proc = hints_proc_create(hints, pid, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
-	hints_proc_set_class(proc, RATINGS_BACKGROUND, 1);
+	struct hints_app *proc = hints_app_create(hints, pid, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
+	hints_app_set_class(proc, RATINGS_BACKGROUND, 1);
 	CHECK_INT(proc->applied, RATINGS_INTERACTIVE);
 	uint64_t changes = hints->changes;
 	stop_child(&child);
@@ -322,7 +313,7 @@ static void test_pid_reuse(void) {
 	if (reused) {
 		snap(other, &before);
 	}
-	hints_proc_update(proc, 10 * S);
+	hints_app_update(proc, 10 * S);
 	CHECK(proc->gone);
 	CHECK_INT(hints->changes, changes);
 	hints_destroy(hints);
@@ -342,7 +333,7 @@ static void test_pid_reuse(void) {
 }
 
 /* The process dies between a change and its check: the change is undone. */
-static void kill_during_change(struct hints_proc *proc, pid_t tid, void *data) {
+static void kill_during_change(struct hints_app *proc, pid_t tid, void *data) {
 	struct child *child = data;
 	if (child->pid > 0) {
 		kill(child->pid, SIGKILL);
@@ -356,11 +347,10 @@ static void test_undo(void) {
 	hints_config_default(&config);
 	struct hints *hints = hints_create(&config, dir);
 	struct child child = start_child(1);
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
 	hints->after_change = kill_during_change;
 	hints->after_change_data = &child;
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK(proc->gone);
 	CHECK_INT(hints->undone, 1);
 	CHECK_INT(hints->changes, 1);
@@ -382,7 +372,7 @@ struct recycle {
  * stranger's thread must be left as it is.
  */
 static void recycle_during_change(
-		struct hints_proc *proc, pid_t tid, void *data) {
+		struct hints_app *proc, pid_t tid, void *data) {
 	struct recycle *r = data;
 	if (r->child->pid < 0) {
 		return;
@@ -441,12 +431,11 @@ static void test_undo_spares_recycled_tid(void) {
 	/* Start times count clock ticks: the stranger must start a later one. */
 	usleep(50 * 1000);
 	struct recycle r = {.child = &child, .stranger = -1};
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
 	hints->after_change = recycle_during_change;
 	hints->after_change_data = &r;
 	pid_t pid = child.pid;
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK(proc->gone);
 	if (r.stranger == pid) {
 		struct hint_attr now;
@@ -592,17 +581,16 @@ static void test_undo_as_user(void) {
 	CHECK(prlimit(child.pid, RLIMIT_NICE, &none, NULL) == 0);
 	struct snapshot orig, now;
 	snap(child.pid, &orig);
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
 	CHECK(proc != NULL);
-	hints_proc_set_class(proc, RATINGS_BACKGROUND, 0);
+	hints_app_set_class(proc, RATINGS_BACKGROUND, 0);
 	snap(child.pid, &now);
 	for (int i = 0; i < now.count; i++) {
 		CHECK_INT(now.attr[i].policy, SCHED_BATCH);
 		CHECK_INT(now.attr[i].nice, orig.attr[i].nice);
 		CHECK(now.attr[i].reset_on_fork);
 	}
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, S);
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, S);
 	snap(child.pid, &now);
 	for (int i = 0; i < now.count; i++) {
 		CHECK_INT(now.attr[i].policy, SCHED_OTHER);
@@ -624,11 +612,10 @@ static void test_never_idle(void) {
 	struct child child = start_child(1);
 	struct snapshot orig, now;
 	snap(child.pid, &orig);
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
 	CHECK(proc != NULL);
-	hints_proc_never_idle(proc);
-	hints_proc_set_class(proc, RATINGS_BACKGROUND, 0);
+	hints_app_never_idle(proc);
+	hints_app_set_class(proc, RATINGS_BACKGROUND, 0);
 	snap(child.pid, &now);
 	for (int i = 0; i < now.count; i++) {
 		CHECK_INT(now.attr[i].policy, SCHED_BATCH);
@@ -671,13 +658,12 @@ static void test_thread_cap(void) {
 	hints_config_default(&config);
 	struct hints *hints = hints_create(&config, dir);
 	struct child child = start_child(HINT_THREADS_MAX + 44);
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK_INT(count_interactive(child.pid), HINT_THREADS_MAX);
 	/* The main thread, the lowest tid, is among them. */
 	CHECK_INT(attr_of(child.pid).runtime_ns, 500 * 1000);
-	CHECK_INT(proc->threads.untracked, 45);
+	CHECK_INT(hint_tree_root(&proc->tree)->threads.untracked, 45);
 	hints_destroy(hints);
 	CHECK_INT(count_interactive(child.pid), 0);
 	stop_child(&child);
@@ -705,11 +691,11 @@ static void test_main_thread_after_wrap(void) {
 	struct hints_config config;
 	hints_config_default(&config);
 	struct hints *hints = hints_create(&config, dir);
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
+	const struct hint_threads *threads = &hint_tree_root(&proc->tree)->threads;
 	fprintf(stderr, "main thread %d of %d threads\n", (int)child.pid,
-			(int)(proc->threads.count + proc->threads.untracked));
+			(int)(threads->count + threads->untracked));
 	CHECK_INT(attr_of(child.pid).runtime_ns, 500 * 1000);
 	CHECK_INT(count_interactive(child.pid), HINT_THREADS_MAX);
 	hints_destroy(hints);
@@ -724,14 +710,13 @@ static void test_new_threads_take_tokens(void) {
 	config.refill_ns = 10 * S;
 	struct hints *hints = hints_create(&config, dir);
 	struct child child = start_child(1);
-	struct hints_proc *proc =
-			hints_proc_create(hints, child.pid, -1, geteuid());
-	hints_proc_set_class(proc, RATINGS_INTERACTIVE, 0);
+	struct hints_app *proc = hints_app_create(hints, child.pid, -1, geteuid());
+	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK_INT(count_interactive(child.pid), 2);
 	more_threads(&child);
-	hints_proc_update(proc, 1 * S);
+	hints_app_update(proc, 1 * S);
 	CHECK_INT(count_interactive(child.pid), 2);
-	hints_proc_update(proc, 10 * S);
+	hints_app_update(proc, 10 * S);
 	CHECK_INT(count_interactive(child.pid), 3);
 	hints_destroy(hints);
 	stop_child(&child);
@@ -755,16 +740,8 @@ static void test_parse(void) {
 	CHECK(!hints_config_parse_target(&config, "idle:"));
 }
 
-static void print_log(
-		enum sched_log_importance importance, const char *fmt, va_list args) {
-	if (getenv("FW_HINTS_DEBUG") != NULL || importance == SCHED_LOG_ERROR) {
-		vfprintf(stderr, fmt, args);
-		fputc('\n', stderr);
-	}
-}
-
 int main(void) {
-	sched_log_init(print_log);
+	test_log_init();
 	CHECK(mkdtemp(dir) != NULL);
 	test_parse();
 	test_apply_and_restore();

@@ -233,6 +233,111 @@ static void test_refuses_open_dirs(void) {
 	hint_journal_destroy(j);
 }
 
+/* Group records: what a stale journal held comes back whole, paths too. */
+struct groups_seen {
+	int threads, autogroups, cgroups;
+	struct hint_journal_entry autogroup_entry;
+	struct hint_journal_group autogroup, cgroup;
+};
+
+static void record_group(const struct hint_journal_entry *entry, void *data) {
+	struct groups_seen *seen = data;
+	if (entry->kind == HINT_JOURNAL_THREAD) {
+		CHECK(entry->group == NULL);
+		seen->threads++;
+	} else if (entry->kind == HINT_JOURNAL_AUTOGROUP) {
+		seen->autogroups++;
+		seen->autogroup_entry = *entry;
+		seen->autogroup = *entry->group;
+	} else {
+		seen->cgroups++;
+		seen->cgroup = *entry->group;
+	}
+}
+
+static void test_groups(void) {
+	pid_t child = fork();
+	CHECK(child >= 0);
+	if (child == 0) {
+		struct hint_journal *j = hint_journal_create(dir);
+		struct hint_journal_entry thread = {.pid = 40, .tid = 41, .start = 9};
+		struct hint_journal_entry autogroup = {.kind = HINT_JOURNAL_AUTOGROUP,
+				.pid = 40,
+				.tid = 40,
+				.start = 9};
+		struct hint_journal_group ag = {.sid = 40, .id = 77, .nice = 3};
+		struct hint_journal_entry cgroup = {.kind = HINT_JOURNAL_CGROUP};
+		struct hint_journal_group cg = {.id = 1234,
+				.version = 2,
+				.weight = 250,
+				.idle = 0,
+				.path = "/user.slice/app-my app.scope"};
+		struct hint_journal_group other = cg;
+		other.id = 99;
+		struct hint_journal_group broken = cg;
+		snprintf(broken.path, sizeof(broken.path), "/a\nthread 1 2 3");
+		if (!hint_journal_add(j, &thread) ||
+				!hint_journal_add_group(j, &autogroup, &ag) ||
+				!hint_journal_add_group(j, &cgroup, &cg) ||
+				!hint_journal_add_group(j, &cgroup, &other) ||
+				hint_journal_add_group(j, &cgroup, &broken) ||
+				hint_journal_add_group(j, &thread, &ag)) {
+			_exit(1);
+		}
+		hint_journal_remove_group(j, HINT_JOURNAL_CGROUP, 99);
+		/* An autogroup's id is not a cgroup's inode. */
+		hint_journal_remove_group(j, HINT_JOURNAL_CGROUP, 77);
+		_exit(hint_journal_sync(j) ? 0 : 1);
+	}
+	int status;
+	CHECK_INT(waitpid(child, &status, 0), child);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* Groups in a file of their own, which older fairways never read (nor
+	 * delete): the threads' file holds none of their lines. */
+	char path[128], line[256];
+	snprintf(path, sizeof(path), "%s/fairway-groups-%d.journal", dir,
+			(int)child);
+	CHECK(access(path, F_OK) == 0);
+	snprintf(
+			path, sizeof(path), "%s/fairway-hints-%d.journal", dir, (int)child);
+	FILE *threads = fopen(path, "r");
+	CHECK(threads != NULL);
+	while (fgets(line, sizeof(line), threads) != NULL) {
+		CHECK(strncmp(line, "autogroup", 9) != 0);
+		CHECK(strncmp(line, "cgroup", 6) != 0);
+	}
+	fclose(threads);
+	struct groups_seen seen = {0};
+	CHECK_INT(hint_journal_replay(dir, record_group, &seen), 3);
+	CHECK_INT(seen.threads, 1);
+	CHECK_INT(seen.autogroups, 1);
+	CHECK_INT(seen.cgroups, 1);
+	CHECK_INT(seen.autogroup_entry.pid, 40);
+	CHECK_INT(seen.autogroup_entry.start, 9);
+	CHECK_INT(seen.autogroup.sid, 40);
+	CHECK_INT(seen.autogroup.id, 77);
+	CHECK_INT(seen.autogroup.nice, 3);
+	CHECK_INT(seen.cgroup.id, 1234);
+	CHECK_INT(seen.cgroup.version, 2);
+	CHECK_INT(seen.cgroup.weight, 250);
+	CHECK_INT(seen.cgroup.idle, 0);
+	CHECK(strcmp(seen.cgroup.path, "/user.slice/app-my app.scope") == 0);
+	CHECK_INT(count_files(), 0);
+
+	/* Groups alone keep a journal on disk, and removing them takes it. */
+	struct hint_journal *j = hint_journal_create(dir);
+	struct hint_journal_entry autogroup = {
+			.kind = HINT_JOURNAL_AUTOGROUP, .pid = 1, .tid = 1};
+	struct hint_journal_group ag = {.sid = 1, .id = 5};
+	CHECK(hint_journal_add_group(j, &autogroup, &ag));
+	CHECK(hint_journal_sync(j));
+	CHECK_INT(count_files(), 1);
+	hint_journal_remove_group(j, HINT_JOURNAL_AUTOGROUP, 5);
+	CHECK(hint_journal_sync(j));
+	CHECK_INT(count_files(), 0);
+	hint_journal_destroy(j);
+}
+
 int main(void) {
 	CHECK(mkdtemp(dir) != NULL);
 	test_live_then_dead();
@@ -241,6 +346,7 @@ int main(void) {
 	test_replays_only_own_files();
 	test_tmp_symlink_not_followed();
 	test_refuses_open_dirs();
+	test_groups();
 	rmdir(dir);
 	return 0;
 }

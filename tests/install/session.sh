@@ -6,7 +6,7 @@
 # activation once fairway is ready, logs to a file under $XDG_STATE_HOME
 # (or the journal) and says where; a client can connect; when fairway
 # exits the session ends with it, though a command it started lives on,
-# and systemd forgets the display.
+# and systemd forgets the display. fairway leads a session of its own.
 . "$(dirname "$0")/../compositor/lib.sh"
 : "${FW_BUILD_ROOT:?}" "${FW_BINDIR:?}"
 need_prog dbus-run-session
@@ -75,7 +75,8 @@ done
 has_line "$STUB_LOG" "^dbus-bus none" && fail "D-Bus activation was updated without a bus"
 has_line "$STUB_LOG" "DISPLAY=\$" && fail "an empty DISPLAY was imported"
 
-# fairway itself: the installed binary, run by the script, in the session.
+# fairway itself: the installed binary, run by the script, leading a
+# session of its own (its autogroup is its own).
 fairway=$(pgrep -f "^$dest$FW_BINDIR/fairway --no-xwayland" | head -n 1)
 [ -n "$fairway" ] || fail "no installed fairway running"
 FW_HELPERS="$FW_HELPERS $fairway"
@@ -89,6 +90,8 @@ bus=$(environ DBUS_SESSION_BUS_ADDRESS)
 DBUS_SESSION_BUS_ADDRESS=$bus timeout 10 dbus-send --session --print-reply \
 	--dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.ListNames \
 	>/dev/null || fail "the session bus at $bus does not answer"
+[ "$(ps -o sid= -p "$fairway" | tr -d ' ')" = "$fairway" ] ||
+	fail "fairway $fairway leads no session of its own"
 log "fairway $fairway runs with XDG_CURRENT_DESKTOP=fairway:wlroots and bus $bus"
 
 # Where the log goes, said on stderr; here, a file, which has the log.
