@@ -16,6 +16,7 @@
 #include "clients/common/globals.h"
 #include "clients/common/json.h"
 #include "clients/common/options.h"
+#include "clients/common/path.h"
 #include "clients/common/present.h"
 #include "clients/common/pump.h"
 #include "clients/common/shm.h"
@@ -367,38 +368,13 @@ static int locate(struct echo *e) {
 	return -1;
 }
 
-/* A lap around a rectangle inside the window; neighbours always differ. */
-static void path_point(struct echo *e, uint64_t k, int32_t *x, int32_t *y) {
-	int32_t w = e->size.width - 2 * PATH_MARGIN;
-	int32_t h = e->size.height - 2 * PATH_MARGIN;
-	if (w < 2 || h < 2) {
-		w = e->size.width > 2 ? e->size.width - 2 : 1;
-		h = e->size.height > 2 ? e->size.height - 2 : 1;
-	}
-	int32_t lap = 2 * (w + h);
-	int32_t d = (int32_t)((k * PATH_STEP) % (uint64_t)lap);
-	int32_t left = (e->size.width - w) / 2, top = (e->size.height - h) / 2;
-	if (d < w) {
-		*x = left + d;
-		*y = top;
-	} else if (d < w + h) {
-		*x = left + w;
-		*y = top + (d - w);
-	} else if (d < 2 * w + h) {
-		*x = left + w - (d - w - h);
-		*y = top + h;
-	} else {
-		*x = left;
-		*y = top + h - (d - 2 * w - h);
-	}
-}
-
 static int generate(struct echo *e) {
 	struct motion *m = add_motion(e);
 	if (m == NULL) {
 		return -1;
 	}
-	path_point(e, e->path_index++, &m->x, &m->y);
+	fw_path_point(
+			e->size, PATH_MARGIN, PATH_STEP, e->path_index++, &m->x, &m->y);
 	m->gen_ns = fw_now_ns();
 	m->state = MOTION_SENT;
 	send_motion(e, m->x + e->off_x, m->y + e->off_y, m->gen_ns);
