@@ -27,21 +27,24 @@ FAIRWAY_ONLY = False
 COMPOSITORS = ["fairway", "fairway-noframe", "fairway-off"]
 ROW_LABEL = "case"
 
-METRICS = [
+ECHO_METRICS = [
     ("echo_p50", "echo-to-screen p50 (ms)", "lower"),
     ("echo_p99", "echo-to-screen p99 (ms)", "lower"),
     ("echo_over_20", "echo-to-screen samples over 20 ms (%)", "lower"),
     ("event_p99", "echo-to-screen p99 from the event's timestamp (ms)",
         "lower"),
-    ("rt_p50", "probe round trip p50 (ms)", "lower"),
-    ("rt_p99", "probe round trip p99 (ms)", "lower"),
-    ("rt_max", "probe round trip max (ms)", "lower"),
     ("draw_p99", "follow's draw, frame callback to commit, p99 (ms)",
         "lower"),
     ("frames", "frames presented to the measured client", "higher"),
     ("cpu_per_frame_ms", "compositor CPU per presented frame of the "
         "measured client (ms)", "lower"),
-] + COST_METRICS
+]
+PROBE_METRICS = [
+    ("rt_p50", "probe round trip p50 (ms)", "lower"),
+    ("rt_p99", "probe round trip p99 (ms)", "lower"),
+    ("rt_max", "probe round trip max (ms)", "lower"),
+]
+METRICS = ECHO_METRICS + PROBE_METRICS + COST_METRICS
 
 PLOTS = []
 
@@ -234,6 +237,22 @@ def rounds(data):
         + [""])
 
 
+class _Part:
+    """This module's report, for one client's rows and metrics."""
+
+    def __init__(self, metrics):
+        self.METRICS = metrics
+        self.ROW_LABEL = ROW_LABEL
+        self.metrics = sys.modules[__name__].metrics
+
+
 def report_tables(data):
     from fwbench import report
-    return report.tables(sys.modules[__name__], data) + "\n" + rounds(data)
+    out = []
+    for prog, part in (("follow", ECHO_METRICS + COST_METRICS),
+            ("probe", PROBE_METRICS + COST_METRICS)):
+        runs = [r for r in data["runs"] if r["params"].get("prog") == prog]
+        if runs:
+            out.append(f"#### {prog}\n")
+            out.append(report.tables(_Part(part), dict(data, runs=runs)))
+    return "\n".join(out) + "\n" + rounds(data)
