@@ -299,9 +299,10 @@ static void send_frame_done(struct walk *walk, struct wlr_surface *wlr_surface,
 			.tv_sec = walk->now / 1000000000,
 			.tv_nsec = walk->now % 1000000000,
 	};
-	/* It goes out when the gate next flushes: at once when fairway is
-	 * idle, within a quarter of a millisecond when it is busy. */
+	/* Out at once: the gate, busy, would hold it until its next flush of
+	 * everyone (a quarter of a millisecond), time the client draws in. */
 	wlr_surface_send_frame_done(wlr_surface, &when);
+	wl_client_flush(wl_resource_get_client(wlr_surface->resource));
 	surface->due_ns = due_ns;
 	surface->sent_ns = walk->now;
 	surface->awaited = true;
