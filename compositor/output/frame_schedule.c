@@ -95,6 +95,7 @@ struct fw_frame_output {
 	int64_t armed_ns; /* what the timer is set to; 0: disarmed */
 	int64_t paint_at_ns; /* a planned paint; 0: none */
 	int64_t paint_tick_ns; /* the tick that paint is for */
+	int64_t paint_start_ns; /* when the last paint began */
 	int64_t painted_ns; /* when the last paint ended */
 	int64_t callbacks_at_ns; /* the next frame done due; 0: none */
 	/*
@@ -381,23 +382,41 @@ static void paint(
 		struct fw_frame_output *frames, int64_t tick, int64_t late_ns) {
 	struct wlr_output *wlr_output = frames->output->wlr_output;
 	frames->paint_at_ns = 0;
-	uint32_t seq = wlr_output->commit_seq;
-	int64_t start = sched_clock_now_ns();
+	if (fw_output_painting(frames->output)) {
+		/* The last frame is still being painted: this tick is missed. */
+		frames->timing.skipped++;
+		if (frames->free_running) {
+			wlr_output->frame_pending = true;
+		}
+		return;
+	}
+	frames->paint_start_ns = sched_clock_now_ns();
+	frames->paint_tick_ns = tick;
 	frame_output_paint_started(&frames->timing, late_ns);
-	struct walk walk = {.frames = frames, .now = start};
+	struct walk walk = {.frames = frames, .now = frames->paint_start_ns};
 	wlr_scene_output_for_each_surface(
 			frames->output->scene_output, begin_surface, &walk);
+	/* fw_frame_schedule_output_painted follows, now or once the worker painted.
+	 */
 	fw_output_paint(frames->output);
+}
+
+void fw_frame_schedule_output_painted(
+		struct fw_frame_output *frames, bool committed) {
+	struct wlr_output *wlr_output = frames->output->wlr_output;
 	int64_t end = sched_clock_now_ns();
-	if (wlr_output->commit_seq != seq) {
-		frame_output_add_paint(&frames->timing, end - start);
+	if (committed) {
+		frame_output_add_paint(&frames->timing, end - frames->paint_start_ns);
 	} else if (frames->free_running) {
 		wlr_output->frame_pending = true;
 	}
-	walk.now = end;
+	if (frames->output->scene_output == NULL) {
+		return;
+	}
+	struct walk walk = {.frames = frames, .now = end};
 	wlr_scene_output_for_each_surface(
 			frames->output->scene_output, end_surface, &walk);
-	frame_output_plan(&frames->timing, tick);
+	frame_output_plan(&frames->timing, frames->paint_tick_ns);
 	frames->painted_ns = end;
 	walk_output(frames, end, true);
 	arm(frames);
