@@ -39,10 +39,12 @@
 #include <time.h>
 #include <wayland-client.h>
 
+#include "clients/common/drive.h"
 #include "clients/common/globals.h"
 #include "clients/common/json.h"
+#include "clients/common/motion_log.h"
 #include "clients/common/options.h"
-#include "clients/common/path.h"
+#include "clients/common/pointer.h"
 #include "clients/common/present.h"
 #include "clients/common/pump.h"
 #include "clients/common/shm.h"
@@ -50,13 +52,7 @@
 #include "clients/common/stop.h"
 #include "clients/common/time.h"
 #include "clients/common/window.h"
-#include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
 
-#define LOCATE_STEP 40
-#define PATH_MARGIN 20
-#define PATH_STEP 3
-/* How far past the last match a delivered position is looked for. */
-#define MATCH_WINDOW 128
 #define MARKER 9
 #define DRAIN_NS (500ull * 1000000u)
 #define SETTLE_NS (300ull * 1000000u)
@@ -64,42 +60,17 @@
 /* Motions the driver may generate beyond the measured duration. */
 #define EXTRA_MOTION_S 20
 
-enum motion_state {
-	MOTION_SENT,
-	MOTION_RECEIVED,
-	MOTION_ECHOED,
-	MOTION_MISSED,
-};
-
-/* Written by the driver thread, read by the main thread once published. */
-struct motion {
-	int32_t x, y; /* surface-local */
-	uint64_t gen_ns;
-};
-
-/* The main thread's view of a motion. */
-struct motion_seen {
-	enum motion_state state;
-	uint64_t event_ns; /* its timestamp, on our clock */
-	uint64_t commit_seq; /* first commit that drew it; 0: not yet */
-};
-
 /* The virtual pointer, on a connection and a thread of its own. */
 struct driver {
 	struct fw_globals globals;
-	struct zwlr_virtual_pointer_v1 *pointer;
+	struct fw_drive drive;
 	unsigned hz;
-	struct fw_size size;
-	int32_t off_x, off_y;
-	struct motion *motions;
-	size_t cap;
-	/* Motions published: the main thread may read motions[0, count). */
-	atomic_size_t count;
+	/* What it generates, for the window to match (motion_log.h). */
+	struct fw_motion_log *log;
 	atomic_bool stop;
 	atomic_int error;
 	pthread_t thread;
 	bool running;
-	uint64_t path_index;
 };
 
 struct follow {
@@ -113,19 +84,11 @@ struct follow {
 	struct fw_window *window;
 	struct fw_shm_pool *pool;
 	struct fw_present present;
-	struct wl_pointer *pointer;
+	struct fw_pointer pointer;
 	struct driver driver;
+	struct fw_motion_log motions;
 
-	bool entered, moved;
-	double px, py;
 	bool located;
-
-	/* Undriven, the motions are ours alone and grow as they come. */
-	struct motion *own;
-	size_t own_count, own_cap;
-	struct motion_seen *seen;
-	size_t seen_cap;
-	size_t next_match, next_draw, next_echo;
 
 	struct wl_callback *frame_callback;
 	bool frame_ready; /* a frame callback came: draw at the next chance */
@@ -136,7 +99,7 @@ struct follow {
 	uint32_t configures_drawn;
 	uint64_t draws;
 
-	struct fw_stats receipt, echo, event, draw, cost;
+	struct fw_stats draw, cost;
 };
 
 static uint64_t next_random(struct follow *f) {
@@ -166,90 +129,6 @@ static void burn(struct follow *f) {
 		}
 	}
 	fw_stats_add(&f->cost, fw_ns_to_ms((int64_t)(thread_cpu_ns() - start)));
-}
-
-/* --- the motions ------------------------------------------------------ */
-
-static size_t motion_count(struct follow *f) {
-	return f->drive
-			? atomic_load_explicit(&f->driver.count, memory_order_acquire)
-			: f->own_count;
-}
-
-static const struct motion *motion_at(struct follow *f, size_t i) {
-	return f->drive ? &f->driver.motions[i] : &f->own[i];
-}
-
-static struct motion_seen *seen_at(struct follow *f, size_t i) {
-	if (i >= f->seen_cap) {
-		size_t cap = f->seen_cap == 0 ? 1024 : f->seen_cap;
-		while (cap <= i) {
-			cap *= 2;
-		}
-		struct motion_seen *seen = realloc(f->seen, cap * sizeof(*seen));
-		if (seen == NULL) {
-			return NULL;
-		}
-		memset(&seen[f->seen_cap], 0, (cap - f->seen_cap) * sizeof(*seen));
-		f->seen = seen;
-		f->seen_cap = cap;
-	}
-	return &f->seen[i];
-}
-
-static void receive(
-		struct follow *f, size_t i, uint64_t event_ns, uint64_t now) {
-	struct motion_seen *s = seen_at(f, i);
-	if (s == NULL) {
-		return;
-	}
-	s->state = MOTION_RECEIVED;
-	s->event_ns = event_ns;
-	fw_stats_add(
-			&f->receipt, fw_ns_to_ms((int64_t)(now - motion_at(f, i)->gen_ns)));
-}
-
-/* A delivered position names the driven motion that produced it. */
-static void match_driven(
-		struct follow *f, int32_t x, int32_t y, uint64_t event_ns) {
-	uint64_t now = fw_now_ns();
-	size_t count = motion_count(f);
-	size_t limit = f->next_match + MATCH_WINDOW;
-	if (limit > count) {
-		limit = count;
-	}
-	for (size_t i = f->next_match; i < limit; i++) {
-		const struct motion *m = motion_at(f, i);
-		if (m->x != x || m->y != y) {
-			continue;
-		}
-		for (size_t j = f->next_match; j < i; j++) {
-			struct motion_seen *s = seen_at(f, j);
-			if (s != NULL) {
-				s->state = MOTION_MISSED;
-			}
-		}
-		receive(f, i, event_ns, now);
-		f->next_match = i + 1;
-		return;
-	}
-}
-
-/* Undriven: the motion's timestamp is all there is to time it by. */
-static void record_undriven(
-		struct follow *f, int32_t x, int32_t y, uint64_t event_ns) {
-	if (f->own_count == f->own_cap) {
-		size_t cap = f->own_cap == 0 ? 1024 : f->own_cap * 2;
-		struct motion *own = realloc(f->own, cap * sizeof(*own));
-		if (own == NULL) {
-			return;
-		}
-		f->own = own;
-		f->own_cap = cap;
-	}
-	f->own[f->own_count++] = (struct motion){x, y, event_ns};
-	receive(f, f->own_count - 1, event_ns, fw_now_ns());
-	f->next_match = f->own_count;
 }
 
 /* --- the window ------------------------------------------------------- */
@@ -318,8 +197,9 @@ static void draw_frame(struct follow *f) {
 	for (size_t i = 0; i < n; i++) {
 		b->pixels[i] = 0xfff0f0f0u;
 	}
-	int32_t x = (int32_t)lround(f->px), y = (int32_t)lround(f->py);
-	if (f->moved) {
+	int32_t x = (int32_t)lround(f->pointer.x),
+			y = (int32_t)lround(f->pointer.y);
+	if (f->pointer.moved) {
 		fill_box(b, x - MARKER / 2, y - MARKER / 2, MARKER, 0xff000000u);
 	}
 	struct wl_surface *surface = f->window->surface;
@@ -342,12 +222,7 @@ static void draw_frame(struct follow *f) {
 		fw_stats_add(&f->draw,
 				fw_ns_to_ms((int64_t)(fw_now_ns() - f->frame_ready_ns)));
 	}
-	for (; f->next_draw < f->next_match; f->next_draw++) {
-		struct motion_seen *s = seen_at(f, f->next_draw);
-		if (s != NULL && s->state == MOTION_RECEIVED && s->commit_seq == 0) {
-			s->commit_seq = seq;
-		}
-	}
+	fw_motion_log_drawn(&f->motions, seq);
 	f->dirty = false;
 	f->frame_ready = false;
 	f->frame_ready_ns = 0;
@@ -360,117 +235,29 @@ static void handle_present(
 		/* A later presented frame shows these motions too. */
 		return;
 	}
-	for (; f->next_echo < f->next_draw; f->next_echo++) {
-		struct motion_seen *s = seen_at(f, f->next_echo);
-		if (s == NULL || s->state != MOTION_RECEIVED) {
-			continue;
-		}
-		if (s->commit_seq > seq) {
-			break;
-		}
-		s->state = MOTION_ECHOED;
-		uint64_t gen = motion_at(f, f->next_echo)->gen_ns;
-		if (present_ns >= gen) {
-			fw_stats_add(&f->echo, fw_ns_to_ms((int64_t)(present_ns - gen)));
-		}
-		if (present_ns >= s->event_ns) {
-			fw_stats_add(&f->event,
-					fw_ns_to_ms((int64_t)(present_ns - s->event_ns)));
-		}
-	}
+	fw_motion_log_presented(&f->motions, seq, present_ns);
 }
 
 /* --- the pointer we are given ----------------------------------------- */
 
-static void handle_position(struct follow *f, wl_fixed_t sx, wl_fixed_t sy,
+static void handle_position(void *data, wl_fixed_t sx, wl_fixed_t sy,
 		uint32_t time_ms, bool has_time) {
+	struct follow *f = data;
 	uint64_t now = fw_now_ns();
-	f->px = wl_fixed_to_double(sx);
-	f->py = wl_fixed_to_double(sy);
-	f->moved = true;
-	int32_t x = (int32_t)lround(f->px), y = (int32_t)lround(f->py);
+	int32_t x = (int32_t)lround(f->pointer.x),
+			y = (int32_t)lround(f->pointer.y);
 	/* wlroots passes the device's CLOCK_MONOTONIC milliseconds through. */
 	uint64_t age_ms = (uint32_t)((uint32_t)(now / 1000000u) - time_ms);
 	uint64_t event_ns = has_time ? now - age_ms * 1000000u : now;
 	if (f->drive && f->located) {
-		match_driven(f, x, y, event_ns);
+		fw_motion_log_match(&f->motions, x, y, now, event_ns);
 	} else if (!f->drive && has_time) {
-		record_undriven(f, x, y, event_ns);
+		fw_motion_log_add_delivered(&f->motions, x, y, now, event_ns);
 	}
 	invalidate(f);
 }
 
-static void handle_pointer_enter(void *data, struct wl_pointer *pointer,
-		uint32_t serial, struct wl_surface *surface, wl_fixed_t sx,
-		wl_fixed_t sy) {
-	struct follow *f = data;
-	if (f->window == NULL || surface != f->window->surface) {
-		return;
-	}
-	f->entered = true;
-	wl_pointer_set_cursor(pointer, serial, NULL, 0, 0);
-	handle_position(f, sx, sy, 0, false);
-}
-
-static void handle_pointer_leave(void *data, struct wl_pointer *pointer,
-		uint32_t serial, struct wl_surface *surface) {
-	struct follow *f = data;
-	f->entered = false;
-}
-
-static void handle_pointer_motion(void *data, struct wl_pointer *pointer,
-		uint32_t time, wl_fixed_t sx, wl_fixed_t sy) {
-	struct follow *f = data;
-	if (f->entered) {
-		handle_position(f, sx, sy, time, true);
-	}
-}
-
-static void handle_pointer_button(void *data, struct wl_pointer *pointer,
-		uint32_t serial, uint32_t time, uint32_t button, uint32_t state) {
-}
-
-static void handle_pointer_axis(void *data, struct wl_pointer *pointer,
-		uint32_t time, uint32_t axis, wl_fixed_t value) {
-}
-
-static void handle_pointer_frame(void *data, struct wl_pointer *pointer) {
-}
-
-static void handle_pointer_axis_source(
-		void *data, struct wl_pointer *pointer, uint32_t source) {
-}
-
-static void handle_pointer_axis_stop(
-		void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis) {
-}
-
-static void handle_pointer_axis_discrete(void *data, struct wl_pointer *pointer,
-		uint32_t axis, int32_t discrete) {
-}
-
-static const struct wl_pointer_listener pointer_listener = {
-		.enter = handle_pointer_enter,
-		.leave = handle_pointer_leave,
-		.motion = handle_pointer_motion,
-		.button = handle_pointer_button,
-		.axis = handle_pointer_axis,
-		.frame = handle_pointer_frame,
-		.axis_source = handle_pointer_axis_source,
-		.axis_stop = handle_pointer_axis_stop,
-		.axis_discrete = handle_pointer_axis_discrete,
-};
-
 /* --- the driver ------------------------------------------------------- */
-
-static void driver_send(
-		struct driver *d, int32_t ox, int32_t oy, uint64_t now) {
-	zwlr_virtual_pointer_v1_motion_absolute(d->pointer,
-			(uint32_t)(now / 1000000u), (uint32_t)ox, (uint32_t)oy,
-			(uint32_t)d->globals.output_width,
-			(uint32_t)d->globals.output_height);
-	zwlr_virtual_pointer_v1_frame(d->pointer);
-}
 
 static void *driver_run(void *data) {
 	struct driver *d = data;
@@ -485,16 +272,9 @@ static void *driver_run(void *data) {
 	uint64_t period = 1000000000ull / d->hz;
 	uint64_t next = fw_now_ns();
 	while (!atomic_load(&d->stop)) {
-		size_t i = atomic_load_explicit(&d->count, memory_order_relaxed);
-		if (i == d->cap) {
+		if (fw_drive_step(&d->drive, d->log) < 0) {
 			break;
 		}
-		struct motion *m = &d->motions[i];
-		fw_path_point(
-				d->size, PATH_MARGIN, PATH_STEP, d->path_index++, &m->x, &m->y);
-		m->gen_ns = fw_now_ns();
-		atomic_store_explicit(&d->count, i + 1, memory_order_release);
-		driver_send(d, m->x + d->off_x, m->y + d->off_y, m->gen_ns);
 		/* Reads what the compositor sends too, so its queue never fills. */
 		if (fw_pump(d->globals.display, 0) < 0) {
 			atomic_store(&d->error, 1);
@@ -516,13 +296,9 @@ static void *driver_run(void *data) {
 	return NULL;
 }
 
-static int driver_start(struct follow *f, double duration) {
+static int driver_start(struct follow *f) {
 	struct driver *d = &f->driver;
-	d->cap = (size_t)((duration + EXTRA_MOTION_S) * d->hz) + 1;
-	d->motions = calloc(d->cap, sizeof(*d->motions));
-	if (d->motions == NULL) {
-		return -1;
-	}
+	d->log = &f->motions;
 	if (pthread_create(&d->thread, NULL, driver_run, d) != 0) {
 		return -1;
 	}
@@ -538,43 +314,6 @@ static void driver_stop(struct driver *d) {
 	}
 }
 
-/*
- * The window cannot ask where it is, so the pointer sweeps the output until
- * the window reports a position: the difference between what was sent and
- * what arrived is its offset. The driver's connection is not ours: a round
- * trip on it has the compositor handle the motion, one on ours then reads
- * what that motion sent us.
- */
-static int locate(struct follow *f) {
-	struct driver *d = &f->driver;
-	for (int attempt = 0; attempt < 3; attempt++) {
-		for (int32_t y = LOCATE_STEP / 2; y < d->globals.output_height;
-				y += LOCATE_STEP) {
-			for (int32_t x = LOCATE_STEP / 2; x < d->globals.output_width;
-					x += LOCATE_STEP) {
-				if (fw_stop_requested()) {
-					return -1;
-				}
-				f->moved = false;
-				driver_send(d, x, y, fw_now_ns());
-				if (wl_display_roundtrip(d->globals.display) < 0 ||
-						wl_display_roundtrip(f->globals.display) < 0) {
-					return -1;
-				}
-				if (f->entered && f->moved) {
-					d->off_x = x - (int32_t)lround(f->px);
-					d->off_y = y - (int32_t)lround(f->py);
-					f->located = true;
-					return 0;
-				}
-			}
-		}
-	}
-	fprintf(stderr, "%s: the virtual pointer never reached our window\n",
-			f->prog);
-	return -1;
-}
-
 static int driver_connect(struct follow *f) {
 	struct driver *d = &f->driver;
 	struct wl_display *display = fw_connect(f->prog);
@@ -587,14 +326,7 @@ static int driver_connect(struct follow *f) {
 					0) {
 		return -1;
 	}
-	struct fw_globals *g = &d->globals;
-	/* A seat without devices only gets a pointer once this exists. */
-	d->pointer = g->virtual_pointer_manager_version >= 2
-			? zwlr_virtual_pointer_manager_v1_create_virtual_pointer_with_output(
-					  g->virtual_pointer_manager, g->seat, g->output)
-			: zwlr_virtual_pointer_manager_v1_create_virtual_pointer(
-					  g->virtual_pointer_manager, g->seat);
-	if (d->pointer == NULL) {
+	if (fw_drive_init(&d->drive, &d->globals, f->size) < 0) {
 		return -1;
 	}
 	return wl_display_roundtrip(display) < 0 ? -1 : 0;
@@ -602,35 +334,15 @@ static int driver_connect(struct follow *f) {
 
 static void driver_finish(struct driver *d) {
 	driver_stop(d);
-	if (d->pointer != NULL) {
-		zwlr_virtual_pointer_v1_destroy(d->pointer);
-	}
+	fw_drive_finish(&d->drive);
 	if (d->globals.display != NULL) {
 		struct wl_display *display = d->globals.display;
 		fw_globals_finish(&d->globals);
 		wl_display_disconnect(display);
 	}
-	free(d->motions);
 }
 
 /* --- setup and run ---------------------------------------------------- */
-
-static int wait_for_pointer(struct follow *f, uint64_t end) {
-	while (!(f->globals.seat_caps & WL_SEAT_CAPABILITY_POINTER)) {
-		if (fw_stop_requested() || fw_now_ns() >= end) {
-			return fw_globals_require(&f->globals, f->prog, FW_NEED_POINTER);
-		}
-		if (fw_pump(f->globals.display, fw_ms_until(end)) < 0) {
-			return -1;
-		}
-	}
-	f->pointer = wl_seat_get_pointer(f->globals.seat);
-	if (f->pointer == NULL) {
-		return -1;
-	}
-	wl_pointer_add_listener(f->pointer, &pointer_listener, f);
-	return 0;
-}
 
 /* Maps the window with its first frame, drawn at once as GTK does. */
 static int map_window(struct follow *f, uint64_t deadline) {
@@ -643,6 +355,7 @@ static int map_window(struct follow *f, uint64_t deadline) {
 		fprintf(stderr, "%s: cannot create a window\n", f->prog);
 		return -1;
 	}
+	f->pointer.surface = f->window->surface;
 	if (fw_window_wait_configured(f->window) < 0) {
 		fprintf(stderr, "%s: the window was never configured\n", f->prog);
 		return -1;
@@ -687,11 +400,20 @@ static int setup(struct follow *f) {
 	if (f->drive && driver_connect(f) < 0) {
 		return -1;
 	}
-	if (wait_for_pointer(f, deadline) < 0 || map_window(f, deadline) < 0) {
+	f->pointer.position = handle_position;
+	f->pointer.data = f;
+	if (fw_pointer_init(&f->pointer, g, f->prog, deadline) < 0 ||
+			map_window(f, deadline) < 0) {
 		return -1;
 	}
-	if (f->drive && locate(f) < 0) {
-		return -1;
+	/* The pointer's connection is not the window's: both make a round
+	 * trip at each step of the sweep. */
+	if (f->drive) {
+		if (fw_drive_locate(&f->driver.drive, &f->pointer, f->globals.display,
+					f->prog) < 0) {
+			return -1;
+		}
+		f->located = true;
 	}
 	return 0;
 }
@@ -722,7 +444,7 @@ static int run(struct follow *f, uint64_t end) {
 	/* Let the last motions arrive and the last frames reach the screen. */
 	uint64_t drain = fw_now_ns() + DRAIN_NS;
 	while (fw_now_ns() < drain && !fw_stop_requested()) {
-		if (f->next_echo >= f->next_match && f->next_match >= motion_count(f)) {
+		if (!fw_motion_log_waiting(&f->motions)) {
 			break;
 		}
 		if (f->frame_ready) {
@@ -735,20 +457,12 @@ static int run(struct follow *f, uint64_t end) {
 	return 0;
 }
 
-static void report(struct follow *f, double seconds) {
-	size_t count = motion_count(f);
-	uint64_t missed = 0;
-	for (size_t i = 0; i < count; i++) {
-		struct motion_seen *s = seen_at(f, i);
-		if (s != NULL &&
-				(s->state == MOTION_SENT || s->state == MOTION_MISSED)) {
-			missed++;
-		}
-	}
+static void report(struct follow *f, size_t first, double seconds) {
+	size_t count = fw_motion_log_count(&f->motions);
 	struct fw_summary receipt, echo, event, draw, cost;
-	fw_stats_summarize(&f->receipt, &receipt);
-	fw_stats_summarize(&f->echo, &echo);
-	fw_stats_summarize(&f->event, &event);
+	fw_stats_summarize(&f->motions.receipt, &receipt);
+	fw_stats_summarize(&f->motions.echo, &echo);
+	fw_stats_summarize(&f->motions.event, &event);
 	fw_stats_summarize(&f->draw, &draw);
 	fw_stats_summarize(&f->cost, &cost);
 	struct fw_json json;
@@ -759,8 +473,8 @@ static void report(struct follow *f, double seconds) {
 	fw_json_summary(&json, "event_ms", &event, false);
 	fw_json_summary(&json, "draw_ms", &draw, false);
 	fw_json_summary(&json, "cost_ms", &cost, false);
-	fw_json_uint(&json, "missed", missed);
-	fw_json_uint(&json, "generated", f->drive ? count : 0);
+	fw_json_uint(&json, "missed", fw_motion_log_missed(&f->motions, first));
+	fw_json_uint(&json, "generated", f->drive ? count - first : 0);
 	fw_json_uint(&json, "draws", f->draws);
 	fw_json_uint(&json, "frames", f->present.presented);
 	fw_json_uint(&json, "discarded", f->present.discarded);
@@ -777,15 +491,9 @@ static void teardown(struct follow *f) {
 	}
 	fw_shm_pool_destroy(f->pool);
 	fw_window_destroy(f->window);
-	if (f->pointer != NULL) {
-		wl_pointer_release(f->pointer);
-	}
+	fw_pointer_finish(&f->pointer);
 	fw_globals_finish(&f->globals);
-	free(f->own);
-	free(f->seen);
-	fw_stats_finish(&f->receipt);
-	fw_stats_finish(&f->echo);
-	fw_stats_finish(&f->event);
+	fw_motion_log_finish(&f->motions);
 	fw_stats_finish(&f->draw);
 	fw_stats_finish(&f->cost);
 }
@@ -841,9 +549,16 @@ int main(int argc, char **argv) {
 	f->cost_max_ms = cost_max;
 	f->rng = UINT64_C(0x9e3779b97f4a7c15) ^ seed;
 	f->driver.hz = hz;
-	f->driver.size = size;
 	wl_list_init(&f->present.pending);
 	int ret = 1;
+	/* Undriven, someone else's pointer: room for 1 kHz. */
+	if (fw_motion_log_init(&f->motions,
+				(size_t)((duration + EXTRA_MOTION_S) *
+						(no_drive ? 1000 : hz))) < 0) {
+		fw_motion_log_finish(&f->motions);
+		free(f);
+		return 1;
+	}
 
 	struct wl_display *display = fw_connect(prog.name);
 	if (display == NULL) {
@@ -858,7 +573,8 @@ int main(int argc, char **argv) {
 		goto out;
 	}
 	uint64_t start = fw_now_ns();
-	if (f->drive && driver_start(f, duration) < 0) {
+	size_t first = fw_motion_log_count(&f->motions);
+	if (f->drive && driver_start(f) < 0) {
 		fprintf(stderr, "%s: cannot start the pointer\n", prog.name);
 		goto out;
 	}
@@ -867,8 +583,8 @@ int main(int argc, char **argv) {
 				prog.name);
 		goto out;
 	}
-	report(f, fw_ns_to_ms((int64_t)(fw_now_ns() - start)) / 1e3);
-	if (samples != NULL && fw_stats_write(&f->echo, samples) < 0) {
+	report(f, first, fw_ns_to_ms((int64_t)(fw_now_ns() - start)) / 1e3);
+	if (samples != NULL && fw_stats_write(&f->motions.echo, samples) < 0) {
 		fprintf(stderr, "%s: cannot write %s: %s\n", prog.name, samples,
 				strerror(errno));
 		goto out;
