@@ -58,6 +58,12 @@ static struct fw_paint_op *add_op(struct fw_paint_job *job,
 	*op = (struct fw_paint_op){.type = type};
 	pixman_region32_init(&op->region);
 	pixman_region32_copy(&op->region, region);
+	int n;
+	pixman_box32_t *rects = pixman_region32_rectangles(region, &n);
+	for (int i = 0; i < n; i++) {
+		job->pixels += (uint64_t)(rects[i].x2 - rects[i].x1) *
+				(uint64_t)(rects[i].y2 - rects[i].y1);
+	}
 	return op;
 }
 

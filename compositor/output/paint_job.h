@@ -4,6 +4,7 @@
 #include <pixman.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <wayland-server-core.h>
 
 struct wlr_buffer;
@@ -67,6 +68,7 @@ struct fw_paint_job {
 	struct wl_array sources; /* struct fw_paint_source * */
 	struct wl_list clients; /* fw_paint_client.link */
 	bool has_nodes; /* some op needs the renderer */
+	uint64_t pixels; /* what the operations write, all told */
 	bool failed; /* out of memory while building */
 	/* The paint worker's, under its lock: its queues, and whether it is
 	 * done with the job. */

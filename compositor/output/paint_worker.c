@@ -29,10 +29,24 @@ struct fw_paint_worker {
 	struct wl_event_source *source;
 	struct wl_protocol_logger *logger;
 	const struct wl_message *resize;
-	/* FAIRWAY_TEST_PAINT_DELAY_MS: each paint held this long, for the
-	 * tests that need a frame being painted when something happens. */
+	/* FAIRWAY_TEST_PAINT_DELAY_MS: each paint held this long, and every
+	 * paint the worker's, for the tests that need a frame being painted
+	 * when something happens. */
 	struct timespec delay;
+	bool take_all;
 };
+
+/*
+ * A job that writes fewer pixels than this is painted where it was built:
+ * it costs the main thread less than the two wakeups of a hand-over, and
+ * holds its clients no longer (bench/README.md, "tail").
+ */
+#define MIN_PIXELS (256 * 1024)
+
+bool fw_paint_worker_wants(
+		const struct fw_paint_worker *worker, const struct fw_paint_job *job) {
+	return worker->take_all || job->pixels >= MIN_PIXELS;
+}
 
 /*
  * The main thread's nice, where fairway raised it (--raise-priority): a
@@ -148,6 +162,7 @@ struct fw_paint_worker *fw_paint_worker_create(struct wl_display *display) {
 		long ms = strtol(delay, NULL, 10);
 		worker->delay.tv_sec = ms / 1000;
 		worker->delay.tv_nsec = ms % 1000 * 1000000;
+		worker->take_all = true;
 		wlr_log(WLR_INFO,
 				"Each paint held %ld ms (FAIRWAY_TEST_PAINT_DELAY_MS)", ms);
 	}

@@ -25,6 +25,14 @@ struct fw_paint_worker *fw_paint_worker_create(struct wl_display *display);
 /* Every job must have been finished. Accepts NULL. */
 void fw_paint_worker_destroy(struct fw_paint_worker *worker);
 
+/*
+ * Whether the job is worth handing over: a small paint costs the main
+ * thread less than the hand-over (a wakeup each way) and holds its clients
+ * for a few microseconds; a large one, for the length of a memcpy of the
+ * output.
+ */
+bool fw_paint_worker_wants(
+		const struct fw_paint_worker *worker, const struct fw_paint_job *job);
 /* Hands the job over (fw_shm_guard_arm first); its painted callback comes
  * from the loop. */
 void fw_paint_worker_submit(

@@ -607,6 +607,7 @@ enum fw_render_result fw_render_output_paint(struct fw_render_output *render,
 	}
 	build_job(&frame, job);
 	if (f != NULL && !job->failed && !job->has_nodes &&
+			fw_paint_worker_wants(render->worker, job) &&
 			paint_there(render, f, scene_output)) {
 		result = FW_RENDER_PAINTING;
 		goto out;

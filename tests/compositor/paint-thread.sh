@@ -5,8 +5,9 @@
 # is not lost; the session lock shows nothing of a window, even one the
 # worker was painting when the session locked, in either path; a client
 # that grows its pool while the worker reads it, or truncates it, costs
-# fairway nothing. FAIRWAY_TEST_PAINT_DELAY_MS holds each paint on the
-# worker, so that there is always a frame being painted when it matters.
+# fairway nothing. FAIRWAY_TEST_PAINT_DELAY_MS gives every paint to the
+# worker and holds it there, so that there is always a frame being painted
+# when it matters.
 . "$(dirname "$0")/lib-lock.sh"
 need_prog grim
 need_prog cmp
@@ -27,7 +28,10 @@ shot_of() {
 	rm -f "$FW_TMP/win.cmd"
 	fw_stop
 }
+# Every paint the worker's (a small one is painted where it is built).
+export FAIRWAY_TEST_PAINT_DELAY_MS=1
 shot_of thread --paint-thread on
+unset FAIRWAY_TEST_PAINT_DELAY_MS
 grep -q 'Painting outputs on a thread of their own' "$FW_TMP/fairway-1.err" ||
 	fail "no paint worker with --paint-thread on"
 shot_of main --paint-thread off
@@ -108,7 +112,7 @@ lock_run thread-lock --paint-thread on
 unset FAIRWAY_TEST_PAINT_DELAY_MS
 lock_run main-lock --paint-thread off
 
-# --- client memory under the worker ---------------------------------------
+# --- client memory under the worker: a pool grown, a pool truncated -------
 export FAIRWAY_TEST_PAINT_DELAY_MS=30
 fw_start --no-xwayland
 unset FAIRWAY_TEST_PAINT_DELAY_MS
@@ -119,7 +123,20 @@ wait_color 20 $GREEN 10000
 sleep 2
 alive "$BG_PID" || fail "the client growing its pool died"
 fw_exited && fail "fairway died while a pool grew under the worker"
-stop_pid "$BG_PID"
+grow=$BG_PID
+# A client that truncates its pool under a buffer the worker reads: it is
+# disconnected with a protocol error, and fairway carries on.
+start_bg "$FW_TEST_CLIENT" --size 400x300 --color ff00ff --truncate-after-map \
+	>"$FW_TMP/trunc.out" 2>"$FW_TMP/trunc.err"
+wait_until 30 "the truncating client to be disconnected" \
+	has_line "$FW_TMP/trunc.out" '^disconnected'
+grep -q 'truncated' "$FW_TMP/trunc.out" ||
+	fail "the client was disconnected before it truncated its pool"
+grep -q 'error 71' "$FW_TMP/trunc.err" ||
+	fail "the truncating client got no protocol error ($(cat "$FW_TMP/trunc.err"))"
+fw_exited && fail "fairway died reading a truncated pool on the worker"
+wait_color 20 $GREEN 10000
+stop_pid "$grow"
 fw_stop
 [ "$FW_STATUS" -eq 0 ] || fail "fairway exited $FW_STATUS"
 pass
