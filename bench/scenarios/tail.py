@@ -6,7 +6,9 @@ their percentiles.
 
 With FAIRWAY_AB_BUILD=DIR, every case runs twice in a row, with this
 build's fairway and with DIR's (the "before"), the clients always this
-build's: the rows then alternate before and after within each repeat."""
+build's: the rows then alternate before and after within each repeat.
+FWBENCH_TAIL_LOADS=WORD,... keeps only the loads whose name holds a word
+(follow, probe, K=4)."""
 
 import os
 import shutil
@@ -59,8 +61,12 @@ LOADS = [
 def cases(opts):
     before = os.environ.get(AB_ENV)
     builds = [None, os.path.abspath(before)] if before else [None]
+    only = [w for w in os.environ.get("FWBENCH_TAIL_LOADS", "").split(",")
+        if w]
     out = []
     for row, prog, k in LOADS:
+        if only and not any(w in row for w in only):
+            continue
         for build in builds:
             out.append({
                 "row": row + (" (before)" if build else ""),
