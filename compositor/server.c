@@ -384,8 +384,7 @@ bool fw_server_start(struct fw_server *server) {
 		fw_spawn_set_render_defaults();
 	}
 
-	/* Before the outputs, which paint on it; after fairway raised its own
-	 * priority, which it adopts. */
+	/* Before the outputs, which paint on it. */
 	if (server->config.paint_thread && server->config.render_direct &&
 			wlr_renderer_is_pixman(server->renderer)) {
 		server->paint_worker = fw_paint_worker_create(server->display);

@@ -1,6 +1,5 @@
 #include "compositor/output/paint_worker.h"
 #include "compositor/output/paint_job.h"
-#include "scheduler/hint_attr.h"
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -8,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <wayland-server-core.h>
@@ -49,29 +47,15 @@ bool fw_paint_worker_wants(
 }
 
 /*
- * The main thread's nice, where fairway raised it (--raise-priority): a
- * frame the worker paints late is late for everyone. New threads start from
- * the defaults (the main thread resets on fork), so the worker takes it.
+ * The worker keeps the default attributes a new thread starts with (the
+ * main thread, raised, resets on fork): on two CPUs, with the main thread
+ * busy serving flooders, the other CPU is where a client waking for its
+ * answer runs, and a worker as heavy as the main thread would hold it for
+ * the whole paint. At nice 0 a waking client preempts it; SCHED_IDLE
+ * flooders never do.
  */
-static void adopt_main_priority(void) {
-	struct hint_sched_attr main_attr = {0}, own = {0};
-	if (syscall(SYS_sched_getattr, getpid(), &main_attr, sizeof(main_attr),
-				0) != 0 ||
-			syscall(SYS_sched_getattr, 0, &own, sizeof(own), 0) != 0 ||
-			main_attr.sched_policy != own.sched_policy ||
-			main_attr.sched_nice >= own.sched_nice) {
-		return;
-	}
-	own.size = sizeof(own);
-	own.sched_flags = HINT_FLAG_RESET_ON_FORK;
-	own.sched_nice = main_attr.sched_nice;
-	/* Not allowed: the worker paints at the default priority. */
-	(void)!syscall(SYS_sched_setattr, 0, &own, 0);
-}
-
 static void *run(void *data) {
 	struct fw_paint_worker *worker = data;
-	adopt_main_priority();
 	pthread_mutex_lock(&worker->lock);
 	while (!worker->stop) {
 		if (wl_list_empty(&worker->queue)) {
