@@ -75,10 +75,12 @@ fw_stop
 # An animating window is on screen, a frame of it always being painted.
 # After the lock is taken (the window loses the keyboard), no frame that
 # shows the window may reach the screen: no presented time from then on.
+# The screenshot of the locked session needs --screenshots-while-locked:
+# without it screencopy refuses every capture while locked.
 lock_run() {
 	run=$1
 	shift
-	fw_start --no-xwayland "$@"
+	fw_start --no-xwayland --screenshots-while-locked "$@"
 	start_fed $run "$FW_PAINT_CLIENT" --animate --feedback --color $W \
 		--color2 $RED --size 300x200
 	win=$BG_PID
