@@ -3,9 +3,11 @@
  * --interval-ms it times one wl_display.sync round trip, the cheapest
  * request that needs an answer, without a window.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <wayland-client.h>
 
 #include "clients/common/globals.h"
@@ -59,11 +61,14 @@ static int roundtrip(struct wl_display *display, uint64_t deadline_ns,
 int main(int argc, char **argv) {
 	double duration = 5;
 	unsigned interval_ms = 10;
+	const char *samples = NULL;
 	const struct fw_option options[] = {
 			{"duration", FW_OPTION_DOUBLE, &duration, "SECONDS",
 					"how long to probe (default 5)", 0, NULL},
 			{"interval-ms", FW_OPTION_UINT, &interval_ms, "MS",
 					"time between round trip starts (default 10)", 1, NULL},
+			{"samples", FW_OPTION_STRING, &samples, "FILE",
+					"write every round trip (ms) to FILE", 0, NULL},
 	};
 	const struct fw_program prog = {
 			.name = "fairway-probe",
@@ -122,6 +127,11 @@ int main(int argc, char **argv) {
 	fw_json_uint(&json, "unfinished", unfinished ? 1 : 0);
 	fw_json_double(&json, "seconds", (double)seconds_ns / 1e9);
 	fw_json_end(&json);
+	if (samples != NULL && fw_stats_write(&stats, samples) < 0) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog.name, samples,
+				strerror(errno));
+		goto out;
+	}
 	ret = 0;
 
 out:

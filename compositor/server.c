@@ -12,6 +12,7 @@
 #include "compositor/lock/lock.h"
 #include "compositor/output/frame_schedule.h"
 #include "compositor/output/output.h"
+#include "compositor/output/paint_worker.h"
 #include "compositor/protocol_checks.h"
 #include "compositor/protocols.h"
 #include "compositor/sched/app_rules.h"
@@ -43,6 +44,7 @@
 #include <wlr/backend/wayland.h>
 #include <wlr/backend/x11.h>
 #include <wlr/render/allocator.h>
+#include <wlr/render/pixman.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_layer_shell_v1.h>
@@ -382,6 +384,15 @@ bool fw_server_start(struct fw_server *server) {
 		fw_spawn_set_render_defaults();
 	}
 
+	/* Before the outputs, which paint on it. */
+	if (server->config.paint_thread && server->config.render_direct &&
+			wlr_renderer_is_pixman(server->renderer)) {
+		server->paint_worker = fw_paint_worker_create(server->display);
+		wlr_log(server->paint_worker != NULL ? WLR_INFO : WLR_ERROR,
+				"Painting outputs on %s",
+				server->paint_worker != NULL ? "a thread of their own"
+											 : "the main thread");
+	}
 	if (!wlr_backend_start(server->backend)) {
 		wlr_log(WLR_ERROR, "Cannot start the backend");
 		return false;
@@ -508,6 +519,7 @@ void fw_server_destroy(struct fw_server *server) {
 	}
 	/* Every client and output is gone; the compositor is not yet. */
 	fw_frame_schedule_destroy(server->frame_schedule);
+	fw_paint_worker_destroy(server->paint_worker);
 	if (server->sigint_source != NULL) {
 		wl_event_source_remove(server->sigint_source);
 	}

@@ -31,6 +31,7 @@ struct fw_lock;
 struct fw_idle;
 struct fw_sched;
 struct fw_frame_schedule;
+struct fw_paint_worker;
 struct fw_scheduler_protocol;
 struct fw_constraints;
 struct fw_decorations;
@@ -85,6 +86,9 @@ struct fw_server {
 	struct wl_listener output_power_set_mode;
 	/* Deadline-driven frames; NULL with --frame-schedule off. */
 	struct fw_frame_schedule *frame_schedule;
+	/* Paints outputs off the main thread; NULL: painted on it (no pixman
+	 * renderer, or --paint-thread off). */
+	struct fw_paint_worker *paint_worker;
 
 	/* shell/, and the protocols that go with windows (protocols.c) */
 	struct wlr_xdg_shell *xdg_shell;

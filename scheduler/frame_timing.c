@@ -1,22 +1,35 @@
 #include "scheduler/frame_timing.h"
+#include <stdlib.h>
 #include <string.h>
 
 #define NS_PER_MS INT64_C(1000000)
 
 /*
  * Percentiles and margins. A client's frame done goes out this far ahead:
- * the 90th percentile of its recent draws, a quarter more, and a margin
- * for what a percentile of 32 frames cannot see (the client or fairway
- * descheduled now and then). The margin starts at 1.5 ms, grows by half a
- * millisecond with each missed frame and shrinks back by a 200th of that
- * with each frame in time: it settles where about one frame in 200 is
- * missed, or at its floor where fewer are.
+ * the 98th percentile of its last 128 draws (about two seconds at 60 Hz),
+ * each timed from when the frame done really went out, plus a margin. A
+ * draw time varies, and a frame that misses costs only its own motions a
+ * period, while every millisecond of lead costs every motion a
+ * millisecond: the percentile leaves one draw in fifty to the margin, and
+ * a long window keeps one slow frame from moving the lead at all. A miss
+ * the client caused widens the margin by how late it was, up to a
+ * millisecond at a time, and the margin then holds for a second before it
+ * shrinks back: a machine that turns noisy gets a wider margin after its
+ * first miss, and keeps it while the noise lasts, rather than missing again
+ * each time the margin had shrunk.
  */
-#define DRAW_PERCENTILE 90
-#define DRAW_MARGIN_NS (3 * NS_PER_MS / 2)
-#define DRAW_MARGIN_STEP_NS (NS_PER_MS / 2)
-#define DRAW_MARGIN_DECAY_NS (DRAW_MARGIN_STEP_NS / 200)
+#define DRAW_PERCENTILE 98
+#define DRAW_MARGIN_NS (3 * NS_PER_MS / 10)
+#define DRAW_MARGIN_MIN_STEP_NS (NS_PER_MS / 10)
+#define DRAW_MARGIN_MAX_STEP_NS NS_PER_MS
+#define DRAW_MARGIN_HOLD_NS (1000 * NS_PER_MS)
+/* After the hold, a frame in time gives back this much: 0.3 ms a second at
+ * 60 Hz. */
+#define DRAW_MARGIN_DECAY_NS (5 * NS_PER_MS / 1000)
 #define DRAW_MARGIN_MAX_NS (8 * NS_PER_MS)
+/* Frame done events are planned this much ahead of their time by the
+ * 90th percentile of how late recent ones went out. */
+#define SEND_PERCENTILE 90
 /* Painting starts ahead of a vsync tick by the 90th percentile of recent
  * paints, a quarter more and half a millisecond. */
 #define PAINT_PERCENTILE 90
@@ -29,51 +42,80 @@
  * The window is also kept sorted, so that a percentile costs nothing: the
  * predictions are asked for at every frame done, for every surface.
  */
-void frame_samples_add(struct frame_samples *samples, int64_t ns) {
+static size_t held(uint64_t added, size_t cap) {
+	return added < cap ? (size_t)added : cap;
+}
+
+/* A ring of the last cap samples and the same sorted. */
+static void window_add(int64_t *ring, int64_t *sorted, size_t cap,
+		uint64_t *added, int64_t ns) {
 	if (ns < 0) {
 		ns = 0;
 	}
-	size_t n = frame_samples_count(samples);
-	size_t slot = samples->added % FRAME_SAMPLES;
-	if (n == FRAME_SAMPLES) {
+	size_t n = held(*added, cap);
+	size_t slot = *added % cap;
+	if (n == cap) {
 		/* The oldest sample leaves the sorted copy. */
-		int64_t old = samples->ns[slot];
+		int64_t old = ring[slot];
 		size_t i = 0;
-		while (i < n - 1 && samples->sorted[i] != old) {
+		while (i < n - 1 && sorted[i] != old) {
 			i++;
 		}
-		memmove(&samples->sorted[i], &samples->sorted[i + 1],
-				(n - 1 - i) * sizeof(samples->sorted[0]));
+		memmove(&sorted[i], &sorted[i + 1], (n - 1 - i) * sizeof(sorted[0]));
 		n--;
 	}
 	size_t at = n;
-	while (at > 0 && samples->sorted[at - 1] > ns) {
+	while (at > 0 && sorted[at - 1] > ns) {
 		at--;
 	}
-	memmove(&samples->sorted[at + 1], &samples->sorted[at],
-			(n - at) * sizeof(samples->sorted[0]));
-	samples->sorted[at] = ns;
-	samples->ns[slot] = ns;
-	samples->added++;
+	memmove(&sorted[at + 1], &sorted[at], (n - at) * sizeof(sorted[0]));
+	sorted[at] = ns;
+	ring[slot] = ns;
+	(*added)++;
 }
 
-size_t frame_samples_count(const struct frame_samples *samples) {
-	return samples->added < FRAME_SAMPLES ? (size_t)samples->added
-										  : FRAME_SAMPLES;
-}
-
-int64_t frame_samples_percentile(
-		const struct frame_samples *samples, int percent) {
-	size_t n = frame_samples_count(samples);
+/* Nearest rank: the smallest sample with percent of them at or below. */
+static int64_t window_percentile(const int64_t *sorted, size_t n, int percent) {
 	if (n == 0) {
 		return -1;
 	}
-	/* Nearest rank: the smallest sample with percent of them at or below. */
 	size_t rank = ((size_t)percent * n + 99) / 100;
 	if (rank < 1) {
 		rank = 1;
 	}
-	return samples->sorted[rank - 1];
+	return sorted[rank - 1];
+}
+
+void frame_samples_add(struct frame_samples *samples, int64_t ns) {
+	window_add(
+			samples->ns, samples->sorted, FRAME_SAMPLES, &samples->added, ns);
+}
+
+size_t frame_samples_count(const struct frame_samples *samples) {
+	return held(samples->added, FRAME_SAMPLES);
+}
+
+int64_t frame_samples_percentile(
+		const struct frame_samples *samples, int percent) {
+	return window_percentile(
+			samples->sorted, frame_samples_count(samples), percent);
+}
+
+void frame_late_add(struct frame_late *late, int64_t ns) {
+	if (ns < 0) {
+		ns = 0;
+	}
+	late->count++;
+	if (ns > late->max_ns) {
+		late->max_ns = ns;
+	}
+	/* Bounds 0.25 ms, doubling: the bucket is how many doublings. */
+	size_t bucket = 0;
+	for (int64_t bound = NS_PER_MS / 4;
+			ns >= bound && bucket < FRAME_LATE_BUCKETS - 1; bound *= 2) {
+		bucket++;
+	}
+	late->buckets[bucket]++;
 }
 
 void frame_output_init(struct frame_output_timing *output, int64_t nominal_ns) {
@@ -108,6 +150,22 @@ void frame_output_tick(struct frame_output_timing *output, int64_t tick_ns) {
 
 void frame_output_add_paint(struct frame_output_timing *output, int64_t ns) {
 	frame_samples_add(&output->paints, ns);
+}
+
+void frame_output_paint_started(
+		struct frame_output_timing *output, int64_t late_ns) {
+	frame_late_add(&output->paint_late, late_ns);
+}
+
+void frame_output_add_send(
+		struct frame_output_timing *output, int64_t late_ns) {
+	frame_samples_add(&output->sends, late_ns);
+	frame_late_add(&output->send_late, late_ns);
+}
+
+int64_t frame_output_send_pred(const struct frame_output_timing *output) {
+	int64_t late = frame_samples_percentile(&output->sends, SEND_PERCENTILE);
+	return late > 0 ? late : 0;
 }
 
 int64_t frame_output_period(const struct frame_output_timing *output) {
@@ -181,6 +239,11 @@ void frame_client_init(struct frame_client_timing *client) {
 	client->margin_ns = DRAW_MARGIN_NS;
 }
 
+void frame_client_finish(struct frame_client_timing *client) {
+	free(client->history);
+	client->history = NULL;
+}
+
 void frame_client_note_input(struct frame_client_timing *client, int64_t now) {
 	client->last_input_ns = now;
 	client->had_input = true;
@@ -192,46 +255,100 @@ bool frame_client_input_recent(
 			now - client->last_input_ns < FRAME_INPUT_RECENT_NS;
 }
 
-int64_t frame_client_draw_pred(const struct frame_client_timing *client) {
-	if (frame_samples_count(&client->draws) < FRAME_MIN_DRAWS) {
-		return -1;
-	}
-	int64_t draw = frame_samples_percentile(&client->draws, DRAW_PERCENTILE);
-	return draw + draw / 4 + client->margin_ns;
+static size_t draws_held(const struct frame_client_timing *client) {
+	return client->history != NULL
+			? held(client->history->added, FRAME_DRAW_SAMPLES)
+			: 0;
 }
 
-void frame_client_sent(struct frame_client_timing *client, bool early) {
+int64_t frame_client_draw_percentile(
+		const struct frame_client_timing *client, int percent) {
+	size_t n = draws_held(client);
+	return n > 0 ? window_percentile(client->history->sorted, n, percent) : -1;
+}
+
+int64_t frame_client_draw_pred(const struct frame_client_timing *client) {
+	if (draws_held(client) < FRAME_MIN_DRAWS) {
+		return -1;
+	}
+	return frame_client_draw_percentile(client, DRAW_PERCENTILE) +
+			client->margin_ns;
+}
+
+bool frame_client_sent(struct frame_client_timing *client, bool early) {
 	client->callbacks++;
 	if (early) {
 		client->early++;
 	}
+	if (client->history == NULL) {
+		client->history = calloc(1, sizeof(*client->history));
+	}
+	return client->history != NULL;
 }
 
-bool frame_client_committed(struct frame_client_timing *client, int64_t done_ns,
-		int64_t commit_ns, int64_t period_ns, bool in_time) {
-	if (in_time) {
-		client->met++;
-		client->margin_ns -= DRAW_MARGIN_DECAY_NS;
-		if (client->margin_ns < DRAW_MARGIN_NS) {
-			client->margin_ns = DRAW_MARGIN_NS;
-		}
+static void widen(
+		struct frame_client_timing *client, int64_t late_ns, int64_t now) {
+	if (late_ns < DRAW_MARGIN_MIN_STEP_NS) {
+		late_ns = DRAW_MARGIN_MIN_STEP_NS;
+	} else if (late_ns > DRAW_MARGIN_MAX_STEP_NS) {
+		late_ns = DRAW_MARGIN_MAX_STEP_NS;
 	}
-	int64_t draw = commit_ns - done_ns;
-	if (draw < 0 || draw > 2 * period_ns) {
+	client->margin_ns += late_ns;
+	if (client->margin_ns > DRAW_MARGIN_MAX_NS) {
+		client->margin_ns = DRAW_MARGIN_MAX_NS;
+	}
+	client->hold_until_ns = now + DRAW_MARGIN_HOLD_NS;
+}
+
+static void met(struct frame_client_timing *client, int64_t now) {
+	client->met++;
+	if (now < client->hold_until_ns) {
+		return;
+	}
+	client->margin_ns -= DRAW_MARGIN_DECAY_NS;
+	if (client->margin_ns < DRAW_MARGIN_NS) {
+		client->margin_ns = DRAW_MARGIN_NS;
+	}
+}
+
+static enum frame_late_cause late_cause(
+		const struct frame_answer *answer, int64_t late_ns) {
+	if (answer->paint_end_ns == 0 ||
+			answer->commit_ns <= answer->paint_end_ns) {
+		return FRAME_LATE_PAINT;
+	}
+	if (answer->sent_ns - answer->planned_ns >= late_ns) {
+		return FRAME_LATE_DONE;
+	}
+	return FRAME_LATE_DRAW;
+}
+
+bool frame_client_committed(
+		struct frame_client_timing *client, const struct frame_answer *answer) {
+	int64_t draw = answer->commit_ns - answer->sent_ns;
+	if (client->history == NULL || draw < 0 || draw > 2 * answer->period_ns) {
 		return false;
 	}
-	if (!in_time) {
-		frame_client_missed(client);
+	if (answer->paint_start_ns == 0) {
+		met(client, answer->commit_ns);
+	} else {
+		client->missed++;
+		int64_t late = answer->commit_ns - answer->paint_start_ns;
+		enum frame_late_cause cause = late_cause(answer, late);
+		frame_late_add(&client->history->late[cause], late);
+		if (cause != FRAME_LATE_DONE) {
+			widen(client, late, answer->commit_ns);
+		}
 	}
-	frame_samples_add(&client->draws, draw);
+	struct frame_client_history *h = client->history;
+	window_add(h->ns, h->sorted, FRAME_DRAW_SAMPLES, &h->added, draw);
 	return true;
 }
 
-void frame_client_missed(struct frame_client_timing *client) {
+void frame_client_missed(struct frame_client_timing *client, int64_t late_ns) {
 	client->missed++;
-	client->margin_ns += DRAW_MARGIN_STEP_NS;
-	if (client->margin_ns > DRAW_MARGIN_MAX_NS) {
-		client->margin_ns = DRAW_MARGIN_MAX_NS;
+	if (client->history != NULL) {
+		frame_late_add(&client->history->late[FRAME_LATE_DONE], late_ns);
 	}
 }
 

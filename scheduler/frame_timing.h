@@ -50,6 +50,20 @@ size_t frame_samples_count(const struct frame_samples *samples);
 int64_t frame_samples_percentile(
 		const struct frame_samples *samples, int percent);
 
+/*
+ * Lateness, for --stats: how many, the largest, and how many fell in each
+ * bucket, whose upper bounds are 0.25, 0.5, 1, 2, 4, 8 and 16 ms (the
+ * last bucket has none).
+ */
+#define FRAME_LATE_BUCKETS 8
+struct frame_late {
+	uint64_t count;
+	int64_t max_ns;
+	uint64_t buckets[FRAME_LATE_BUCKETS];
+};
+
+void frame_late_add(struct frame_late *late, int64_t ns);
+
 struct frame_output_timing {
 	/* The mode's refresh period; the tick period until ticks are seen. */
 	int64_t nominal_ns;
@@ -67,6 +81,11 @@ struct frame_output_timing {
 	uint64_t skipped;
 	/* The frame being prepared: its tick and its deadline; 0 when none. */
 	int64_t next_tick_ns, deadline_ns;
+	/* How late frame done events went out, recent and all. */
+	struct frame_samples sends;
+	struct frame_late send_late;
+	/* How long after its tick (or its planned time) each paint began. */
+	struct frame_late paint_late;
 };
 
 void frame_output_init(struct frame_output_timing *output, int64_t nominal_ns);
@@ -83,6 +102,14 @@ void frame_output_use_vblanks(struct frame_output_timing *output);
 void frame_output_tick(struct frame_output_timing *output, int64_t tick_ns);
 /* A paint took ns. */
 void frame_output_add_paint(struct frame_output_timing *output, int64_t ns);
+/* A paint began late_ns after its tick, or after it was planned. */
+void frame_output_paint_started(
+		struct frame_output_timing *output, int64_t late_ns);
+/* A frame done went out late_ns after it was planned. */
+void frame_output_add_send(struct frame_output_timing *output, int64_t late_ns);
+/* How late frame done events are predicted to go out: they are planned
+ * this much earlier. */
+int64_t frame_output_send_pred(const struct frame_output_timing *output);
 
 /* The predicted tick period: on the low side, as a tick later than
  * predicted costs clients only slack, an earlier one a missed frame. */
@@ -104,11 +131,38 @@ int64_t frame_output_plan(struct frame_output_timing *output, int64_t after_ns);
  * before a deadline. */
 #define FRAME_INPUT_RECENT_NS (1000 * INT64_C(1000000))
 
+/* Why a frame was missed: the first of these that applies. */
+enum frame_late_cause {
+	/* fairway sent its frame done later than planned by at least as
+	 * much as the commit was late: its timer, or a busy loop. */
+	FRAME_LATE_DONE,
+	/* The commit came while its frame was being painted. */
+	FRAME_LATE_PAINT,
+	/* The client drew for longer than fairway gave it. */
+	FRAME_LATE_DRAW,
+	FRAME_LATE_CAUSES,
+};
+
+/* Draws kept per client: about two seconds at 60 Hz. */
+#define FRAME_DRAW_SAMPLES 128
+
+/* What a client that was sent a frame done has drawn; allocated then. */
+struct frame_client_history {
+	/* From each frame done as it went out to the commit that answered. */
+	int64_t ns[FRAME_DRAW_SAMPLES]; /* a ring */
+	int64_t sorted[FRAME_DRAW_SAMPLES];
+	uint64_t added;
+	/* How late each missed frame's commit was (commit - paint start). */
+	struct frame_late late[FRAME_LATE_CAUSES];
+};
+
 struct frame_client_timing {
-	/* Frame done (when it was due) to the next commit. */
-	struct frame_samples draws;
-	/* Added to the prediction; grows with missed frames. */
+	/* NULL until its first frame done (an idle client never has one). */
+	struct frame_client_history *history;
+	/* Added to the prediction; widened by missed frames. */
 	int64_t margin_ns;
+	/* The margin does not shrink before then. */
+	int64_t hold_until_ns;
 	int64_t last_input_ns;
 	bool had_input;
 	uint64_t callbacks; /* frame done events sent */
@@ -118,28 +172,50 @@ struct frame_client_timing {
 };
 
 void frame_client_init(struct frame_client_timing *client);
+/* Frees what frame_client_sent allocated. */
+void frame_client_finish(struct frame_client_timing *client);
 void frame_client_note_input(struct frame_client_timing *client, int64_t now);
 bool frame_client_input_recent(
 		const struct frame_client_timing *client, int64_t now);
 /*
- * The predicted time from a frame done to the client's commit, with a
- * margin; -1 while it has too little history to be sent one early.
+ * The predicted time from a frame done going out to the client's commit,
+ * with a margin; -1 while it has too little history to be sent one early.
  */
 int64_t frame_client_draw_pred(const struct frame_client_timing *client);
-/* A frame done went out; early: ahead of a deadline, on the prediction. */
-void frame_client_sent(struct frame_client_timing *client, bool early);
+/* A draw percentile (1-100) of the history; -1 with none. */
+int64_t frame_client_draw_percentile(
+		const struct frame_client_timing *client, int percent);
 /*
- * The client committed at commit_ns after a frame done sent at done_ns;
- * in_time: before the paint of the frame that frame done was for. A
- * commit more than two periods later answers something else (input after
- * an idle spell), not the frame done: it is neither a draw time nor a
- * missed frame. Returns whether it counted as a draw.
+ * A frame done went out; early: ahead of a deadline, on the prediction.
+ * False when the history could not be allocated (it then gets no early
+ * frame done, as a new client).
  */
-bool frame_client_committed(struct frame_client_timing *client, int64_t done_ns,
-		int64_t commit_ns, int64_t period_ns, bool in_time);
-/* A frame the client had asked for was painted before it could draw for
- * it (its frame done was due but had not gone out). */
-void frame_client_missed(struct frame_client_timing *client);
+bool frame_client_sent(struct frame_client_timing *client, bool early);
+
+/* A commit that answers a frame done, and what became of its frame. */
+struct frame_answer {
+	int64_t planned_ns; /* when the frame done was due */
+	int64_t sent_ns; /* when it went out */
+	int64_t commit_ns;
+	int64_t period_ns; /* of the output it came from */
+	/* The paint of the frame it was for: 0 while that had not started
+	 * (the commit is in time); end 0 while it is still going on. */
+	int64_t paint_start_ns, paint_end_ns;
+};
+
+/*
+ * The client committed. A commit more than two periods after its frame
+ * done answers something else (input after an idle spell): it is neither
+ * a draw time nor a missed frame. Returns whether it counted as a draw.
+ * A missed frame gets its cause and lateness; one the client caused
+ * (FRAME_LATE_PAINT, FRAME_LATE_DRAW) widens its margin.
+ */
+bool frame_client_committed(
+		struct frame_client_timing *client, const struct frame_answer *answer);
+/* A frame the client had asked for was painted before its frame done
+ * went out, late_ns after it was due: fairway's lateness, not the
+ * client's. */
+void frame_client_missed(struct frame_client_timing *client, int64_t late_ns);
 
 /*
  * When to send a frame done for the frame due at deadline_ns: draw_ns
@@ -156,5 +232,8 @@ int frame_output_json(const struct frame_output_timing *output,
 		const char *name, double t, char *buf, size_t size);
 int frame_client_json(const struct frame_client_timing *client, int64_t now,
 		char *buf, size_t size);
+/* A lateness as JSON ({"n":..,"max_ms":..,"hist":[..]}); what snprintf
+ * returns. */
+int frame_late_json(const struct frame_late *late, char *buf, size_t size);
 
 #endif

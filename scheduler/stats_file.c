@@ -18,7 +18,7 @@ struct gate_stats_file {
 /* A client's line with the compositor's fields before its closing brace. */
 static void write_client(
 		struct gate_stats_file *file, struct gate_connection *conn, double t) {
-	char line[GATE_CLIENT_STATS_LINE_MAX + 512];
+	char line[GATE_CLIENT_STATS_LINE_MAX + 1024];
 	int len = gate_client_stats_line(conn, t, line, GATE_CLIENT_STATS_LINE_MAX);
 	if (len > 0 && (size_t)len < GATE_CLIENT_STATS_LINE_MAX &&
 			file->extra.client_fields != NULL) {

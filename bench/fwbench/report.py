@@ -226,6 +226,9 @@ def plots(module, data, out_dir):
                 text=True, capture_output=True)
             if r.returncode == 0:
                 made.append((png, title))
+    # A scenario may draw plots of its own (tail: whole distributions).
+    if hasattr(module, "plots"):
+        made += module.plots(data, out_dir, gnuplot)
     return made
 
 

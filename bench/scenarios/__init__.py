@@ -1,4 +1,4 @@
 """One module per scenario; ORDER is the order `bench/run all` uses."""
 
 ORDER = ["interactive", "animation", "roundtrip", "throughput", "interval",
-        "scale", "stressors", "equalize", "startup", "storm", "remote"]
+        "scale", "stressors", "equalize", "startup", "storm", "remote", "tail"]

@@ -20,7 +20,7 @@ static void print_usage(const struct fw_program *prog, FILE *f) {
 	fprintf(f, "  %-22s %s\n", "--help", "show this help and exit");
 }
 
-static void usage_error(
+void fw_options_usage_error(
 		const struct fw_program *prog, const char *what, const char *arg) {
 	fprintf(stderr, "%s: %s: %s\n", prog->name, what, arg);
 	print_usage(prog, stderr);
@@ -71,6 +71,10 @@ static bool parse_size(const char *s, struct fw_size *out) {
 }
 
 static bool parse_choice(const struct fw_option *opt, const char *s) {
+	if (opt->choices == NULL) {
+		*(const char **)opt->value = s;
+		return s[0] != '\0';
+	}
 	for (const char *const *c = opt->choices; c != NULL && *c != NULL; c++) {
 		if (strcmp(*c, s) == 0) {
 			*(const char **)opt->value = *c;
@@ -115,18 +119,18 @@ void fw_options_parse(const struct fw_program *prog, int argc, char **argv) {
 			exit(0);
 		}
 		if (strncmp(a, "--", 2) != 0) {
-			usage_error(prog, "unexpected argument", a);
+			fw_options_usage_error(prog, "unexpected argument", a);
 		}
 		const char *name = a + 2;
 		const char *eq = strchr(name, '=');
 		size_t len = eq != NULL ? (size_t)(eq - name) : strlen(name);
 		const struct fw_option *opt = find_option(prog, name, len);
 		if (opt == NULL) {
-			usage_error(prog, "unknown option", a);
+			fw_options_usage_error(prog, "unknown option", a);
 		}
 		if (opt->type == FW_OPTION_FLAG) {
 			if (eq != NULL) {
-				usage_error(prog, "option takes no value", a);
+				fw_options_usage_error(prog, "option takes no value", a);
 			}
 			*(bool *)opt->value = true;
 			continue;
@@ -137,11 +141,11 @@ void fw_options_parse(const struct fw_program *prog, int argc, char **argv) {
 		} else if (i + 1 < argc) {
 			val = argv[++i];
 		} else {
-			usage_error(prog, "missing value for", a);
+			fw_options_usage_error(prog, "missing value for", a);
 			return;
 		}
 		if (!parse_value(opt, val)) {
-			usage_error(prog, "bad value for", a);
+			fw_options_usage_error(prog, "bad value for", a);
 		}
 	}
 }

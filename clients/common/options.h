@@ -8,7 +8,7 @@ enum fw_option_type {
 	FW_OPTION_UINT, /* unsigned, at least `min` */
 	FW_OPTION_DOUBLE, /* double, greater than `min` */
 	FW_OPTION_SIZE, /* WxH into a struct fw_size */
-	FW_OPTION_STRING, /* one of `choices` (NULL-terminated) */
+	FW_OPTION_STRING, /* one of `choices` (NULL-terminated); NULL: any */
 };
 
 struct fw_size {
@@ -38,5 +38,10 @@ struct fw_program {
  * stray argument prints the usage to stderr and exits 2.
  */
 void fw_options_parse(const struct fw_program *prog, int argc, char **argv);
+
+/* For a check across options: prints what and arg, then the usage to
+ * stderr, and exits 2. */
+void fw_options_usage_error(
+		const struct fw_program *prog, const char *what, const char *arg);
 
 #endif

@@ -1,6 +1,7 @@
 #include "clients/common/stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,4 +76,15 @@ void fw_stats_summarize(
 	summary->p99 = nearest_rank(sorted, n, 99);
 	summary->max = sorted[n - 1];
 	free(sorted);
+}
+
+int fw_stats_write(const struct fw_stats *stats, const char *path) {
+	FILE *f = fopen(path, "w");
+	if (f == NULL) {
+		return -1;
+	}
+	for (size_t i = 0; i < stats->len; i++) {
+		fprintf(f, "%.4f\n", stats->values[i]);
+	}
+	return fclose(f) == 0 ? 0 : -1;
 }

@@ -29,4 +29,10 @@ int fw_stats_add(struct fw_stats *stats, double ms);
 void fw_stats_summarize(
 		const struct fw_stats *stats, struct fw_summary *summary);
 
+/*
+ * Writes every sample, in the order taken, one a line in ms, to path (for
+ * plotting a distribution). Returns -1 with errno set on failure.
+ */
+int fw_stats_write(const struct fw_stats *stats, const char *path);
+
 #endif

@@ -40,6 +40,9 @@ static const char usage_text[] =
 		"  --render direct|scene  how outputs are painted: direct paints each\n"
 		"                       damaged pixel once, with pixman; scene is\n"
 		"                       wlr_scene's own pass (default direct)\n"
+		"  --paint-thread on|off  with the pixman renderer, paint outputs on a\n"
+		"                       thread of their own while clients are served\n"
+		"                       (default on)\n"
 		"  --no-xwayland        do not start XWayland\n"
 		"  --screenshots-while-locked  let screencopy and export-dmabuf\n"
 		"                       capture the lock screen (tests of what a\n"
@@ -159,6 +162,7 @@ enum {
 	OPT_CHECK_CONFIG,
 	OPT_FRAME_SCHEDULE,
 	OPT_RAISE_PRIORITY,
+	OPT_PAINT_THREAD,
 };
 
 /* Which class a --hint-map value sets: its text before ':'. */
@@ -197,6 +201,7 @@ int fw_command_line_parse(struct fw_config *config, int argc, char *argv[]) {
 			{"hint-map", required_argument, NULL, OPT_HINT_MAP},
 			{"restore-hints", no_argument, NULL, OPT_RESTORE_HINTS},
 			{"raise-priority", required_argument, NULL, OPT_RAISE_PRIORITY},
+			{"paint-thread", required_argument, NULL, OPT_PAINT_THREAD},
 			{"config", required_argument, NULL, OPT_CONFIG},
 			{"check-config", optional_argument, NULL, OPT_CHECK_CONFIG},
 			{"help", no_argument, NULL, 'h'},
@@ -320,6 +325,11 @@ int fw_command_line_parse(struct fw_config *config, int argc, char *argv[]) {
 		case OPT_RAISE_PRIORITY:
 			if (!parse_switch(optarg, "on", "off", &config->raise_priority)) {
 				return usage_error("bad --raise-priority value", optarg);
+			}
+			break;
+		case OPT_PAINT_THREAD:
+			if (!parse_switch(optarg, "on", "off", &config->paint_thread)) {
+				return usage_error("bad --paint-thread value", optarg);
 			}
 			break;
 		case 'd':

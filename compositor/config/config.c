@@ -20,6 +20,7 @@ void fw_config_init(struct fw_config *config) {
 			.render_direct = true,
 			.frame_schedule = true,
 			.decorations_server = true,
+			.paint_thread = true,
 			/*
 			 * On: fairway competes with CPU-bound clients for the frames
 			 * they show, and an animation kept its rate better beside

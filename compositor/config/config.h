@@ -101,6 +101,7 @@ struct fw_config {
 	bool screenshots_while_locked;
 	bool render_direct; /* --render: render.c's pass, else wlr_scene's */
 	bool frame_schedule; /* --frame-schedule auto (frame_schedule.c) */
+	bool paint_thread; /* --paint-thread (output/paint_worker.h) */
 	bool demo;
 	/*
 	 * Inside another program that drives it (the wlcs conformance

@@ -5,7 +5,9 @@
  * output, an opaque rect of the output's size and, above it, the lock
  * surface once the locker has one. Both render paths (wlr_scene's and
  * render.c's) paint only enabled nodes, and screencopy copies the buffer
- * they produced, so what a locked output shows is what is in that layer.
+ * they produced, so what a locked output shows is what is in that layer. A
+ * frame the paint worker was painting when the session locked shows the
+ * windows: it is discarded, never committed.
  *
  * `locked` goes to the locker only once every output in the layout has
  * committed a frame drawn with the lock: the protocol's promise that the
@@ -19,6 +21,7 @@
 #include "compositor/lock/capture.h"
 #include "compositor/lock/idle.h"
 #include "compositor/lock/session_lock.h"
+#include "compositor/output/output.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "compositor/shell/view.h"
@@ -630,6 +633,10 @@ static void handle_new_lock(struct wl_listener *listener, void *data) {
 		struct lock_output *output;
 		wl_list_for_each(output, &lock->outputs, link) {
 			output->shown = false;
+			/* A frame being painted shows windows: never commit it. */
+			if (output->output->data != NULL) {
+				fw_output_discard_paint(output->output->data);
+			}
 			if (output->output->enabled) {
 				wlr_output_schedule_frame(output->output);
 			}

@@ -61,11 +61,14 @@ struct fw_frame_client {
 struct fw_frame_surface {
 	struct wlr_surface *surface;
 	struct fw_frame_client *client; /* NULL once its client is going */
-	/* The last frame done, until the commit that answers it; 0: none. */
-	int64_t done_ns;
+	/* The last frame done, until the commit that answers it: when it was
+	 * due and when it went out; sent_ns 0: none. */
+	int64_t due_ns, sent_ns;
 	int64_t period_ns; /* of the output it came from */
 	/* That frame done's frame is still to be painted. */
 	bool awaited;
+	/* Its frame's paint, once begun: start, and end once over (0: not). */
+	int64_t paint_start_ns, paint_end_ns;
 	/* A frame done is planned for the frame being prepared, then. */
 	bool planned;
 	int64_t planned_ns;
@@ -92,6 +95,7 @@ struct fw_frame_output {
 	int64_t armed_ns; /* what the timer is set to; 0: disarmed */
 	int64_t paint_at_ns; /* a planned paint; 0: none */
 	int64_t paint_tick_ns; /* the tick that paint is for */
+	int64_t paint_start_ns; /* when the last paint began */
 	int64_t painted_ns; /* when the last paint ended */
 	int64_t callbacks_at_ns; /* the next frame done due; 0: none */
 	/*
@@ -103,6 +107,13 @@ struct fw_frame_output {
 	struct wl_list link;
 };
 
+static void client_free(struct fw_frame_client *client) {
+	wl_list_remove(&client->destroy.link);
+	wl_list_remove(&client->link);
+	frame_client_finish(&client->timing);
+	free(client);
+}
+
 static void handle_client_destroy(struct wl_listener *listener, void *data) {
 	struct fw_frame_client *client = wl_container_of(listener, client, destroy);
 	/* libwayland destroys the client's resources after this signal. */
@@ -112,9 +123,7 @@ static void handle_client_destroy(struct wl_listener *listener, void *data) {
 			surface->client = NULL;
 		}
 	}
-	wl_list_remove(&client->destroy.link);
-	wl_list_remove(&client->link);
-	free(client);
+	client_free(client);
 }
 
 static struct fw_frame_client *client_get(struct fw_frame_schedule *schedule,
@@ -145,12 +154,21 @@ static struct fw_frame_client *client_get(struct fw_frame_schedule *schedule,
 static void handle_surface_commit(struct wl_listener *listener, void *data) {
 	struct fw_frame_surface *surface =
 			wl_container_of(listener, surface, commit);
-	if (surface->done_ns != 0 && surface->client != NULL) {
-		frame_client_committed(&surface->client->timing, surface->done_ns,
-				sched_clock_now_ns(), surface->period_ns, surface->awaited);
+	if (surface->sent_ns != 0 && surface->client != NULL) {
+		struct frame_answer answer = {
+				.planned_ns = surface->due_ns,
+				.sent_ns = surface->sent_ns,
+				.commit_ns = sched_clock_now_ns(),
+				.period_ns = surface->period_ns,
+				.paint_start_ns =
+						surface->awaited ? 0 : surface->paint_start_ns,
+				.paint_end_ns = surface->paint_end_ns,
+		};
+		frame_client_committed(&surface->client->timing, &answer);
 	}
-	surface->done_ns = 0;
+	surface->sent_ns = 0;
 	surface->awaited = false;
+	surface->paint_start_ns = surface->paint_end_ns = 0;
 }
 
 static void surface_destroy(struct fw_frame_surface *surface) {
@@ -235,39 +253,61 @@ static bool wants_frame_done(
 			!wl_list_empty(&wlr_surface->current.frame_callback_list);
 }
 
-static void count_missed(struct walk *walk, struct fw_frame_surface *surface) {
-	/*
-	 * A frame done was due for the frame just painted and fairway ran
-	 * late: its timer and the tick came due together. The client waits
-	 * for the next frame's time, when it draws with fresher input for the
-	 * same tick as it would now, but the frame is missed. (A frame done
-	 * that went out and is still unanswered counts when the answer comes:
-	 * a client may not draw at all.) A stall longer than a period is the
-	 * machine's, not something a margin could cover.
-	 */
+/*
+ * A paint begins: what is committed now is what it shows. A surface whose
+ * frame done is out and unanswered has missed this frame if its commit
+ * comes from now on; one whose frame done was due and not yet sent missed
+ * it already, by fairway's lateness: its timer and the tick came due
+ * together. The client then waits for the next frame's time, when it
+ * draws with fresher input for the same tick as it would now. A stall
+ * longer than a period is the machine's, not something a margin could
+ * cover.
+ */
+static void begin_surface(
+		struct wlr_surface *wlr_surface, int sx, int sy, void *data) {
+	struct walk *walk = data;
+	struct fw_frame_surface *surface = surface_from_wlr(wlr_surface);
+	if (surface == NULL) {
+		return;
+	}
+	if (surface->awaited) {
+		surface->awaited = false;
+		surface->paint_start_ns = walk->now;
+		surface->paint_end_ns = 0;
+	}
 	if (surface->planned && surface->client != NULL &&
 			walk->now - surface->planned_ns <
 					frame_output_period(&walk->frames->timing)) {
-		frame_client_missed(&surface->client->timing);
+		frame_client_missed(
+				&surface->client->timing, walk->now - surface->planned_ns);
 	}
-	surface->awaited = false;
 	surface->planned = false;
 }
 
-/* due_ns: when it was planned for; it may go out later, if fairway ran
- * late, and the client's draw time is counted from then: what it needs
- * is time before the deadline, whoever took it. */
+static void end_surface(
+		struct wlr_surface *wlr_surface, int sx, int sy, void *data) {
+	struct walk *walk = data;
+	struct fw_frame_surface *surface = surface_from_wlr(wlr_surface);
+	if (surface != NULL && surface->sent_ns != 0 &&
+			surface->paint_start_ns != 0 && surface->paint_end_ns == 0) {
+		surface->paint_end_ns = walk->now;
+	}
+}
+
 static void send_frame_done(struct walk *walk, struct wlr_surface *wlr_surface,
 		struct fw_frame_surface *surface, int64_t due_ns, bool early) {
 	struct timespec when = {
 			.tv_sec = walk->now / 1000000000,
 			.tv_nsec = walk->now % 1000000000,
 	};
-	/* It goes out when the gate next flushes: at once when fairway is
-	 * idle, within a quarter of a millisecond when it is busy. */
+	/* Out at once: the gate, busy, would hold it until its next flush of
+	 * everyone (a quarter of a millisecond), time the client draws in. */
 	wlr_surface_send_frame_done(wlr_surface, &when);
-	surface->done_ns = due_ns;
+	wl_client_flush(wl_resource_get_client(wlr_surface->resource));
+	surface->due_ns = due_ns;
+	surface->sent_ns = walk->now;
 	surface->awaited = true;
+	surface->paint_start_ns = surface->paint_end_ns = 0;
 	surface->planned = false;
 	surface->period_ns = frame_output_period(&walk->frames->timing);
 	frame_client_sent(&surface->client->timing, early);
@@ -290,15 +330,20 @@ static void walk_surface(
 		}
 		return;
 	}
-	if (walk->painted) {
-		count_missed(walk, surface);
-	}
 	if (!wants_frame_done(wlr_surface, surface)) {
 		return;
+	}
+	if (surface->planned && !walk->painted) {
+		/* Its timer: how late fairway is sending, for the next plans. */
+		frame_output_add_send(
+				&walk->frames->timing, walk->now - surface->planned_ns);
 	}
 	struct fw_frame_output *frames = walk->frames;
 	const struct frame_client_timing *timing = &surface->client->timing;
 	int64_t draw = frame_client_draw_pred(timing);
+	if (draw >= 0) {
+		draw += frame_output_send_pred(&frames->timing);
+	}
 	bool input = frame_client_input_recent(timing, walk->now);
 	if (input && draw > walk->reserve) {
 		walk->reserve = draw;
@@ -332,19 +377,46 @@ static void walk_output(
 	}
 }
 
-static void paint(struct fw_frame_output *frames, int64_t tick) {
+/* late_ns: how long after its tick, or after it was planned, it began. */
+static void paint(
+		struct fw_frame_output *frames, int64_t tick, int64_t late_ns) {
 	struct wlr_output *wlr_output = frames->output->wlr_output;
 	frames->paint_at_ns = 0;
-	uint32_t seq = wlr_output->commit_seq;
-	int64_t start = sched_clock_now_ns();
+	if (fw_output_painting(frames->output)) {
+		/* The last frame is still being painted: this tick is missed. */
+		frames->timing.skipped++;
+		if (frames->free_running) {
+			wlr_output->frame_pending = true;
+		}
+		return;
+	}
+	frames->paint_start_ns = sched_clock_now_ns();
+	frames->paint_tick_ns = tick;
+	frame_output_paint_started(&frames->timing, late_ns);
+	struct walk walk = {.frames = frames, .now = frames->paint_start_ns};
+	wlr_scene_output_for_each_surface(
+			frames->output->scene_output, begin_surface, &walk);
+	/* fw_frame_schedule_output_painted follows, now or once the worker painted.
+	 */
 	fw_output_paint(frames->output);
+}
+
+void fw_frame_schedule_output_painted(
+		struct fw_frame_output *frames, bool committed) {
+	struct wlr_output *wlr_output = frames->output->wlr_output;
 	int64_t end = sched_clock_now_ns();
-	if (wlr_output->commit_seq != seq) {
-		frame_output_add_paint(&frames->timing, end - start);
+	if (committed) {
+		frame_output_add_paint(&frames->timing, end - frames->paint_start_ns);
 	} else if (frames->free_running) {
 		wlr_output->frame_pending = true;
 	}
-	frame_output_plan(&frames->timing, tick);
+	if (frames->output->scene_output == NULL) {
+		return;
+	}
+	struct walk walk = {.frames = frames, .now = end};
+	wlr_scene_output_for_each_surface(
+			frames->output->scene_output, end_surface, &walk);
+	frame_output_plan(&frames->timing, frames->paint_tick_ns);
 	frames->painted_ns = end;
 	walk_output(frames, end, true);
 	arm(frames);
@@ -359,7 +431,7 @@ static int handle_timer(int fd, uint32_t mask, void *data) {
 	frames->armed_ns = 0;
 	int64_t now = sched_clock_now_ns();
 	if (frames->paint_at_ns != 0 && now >= frames->paint_at_ns) {
-		paint(frames, frames->paint_tick_ns);
+		paint(frames, frames->paint_tick_ns, now - frames->paint_at_ns);
 		return 0;
 	}
 	walk_output(frames, now, false);
@@ -399,11 +471,13 @@ void fw_frame_schedule_output_frame(struct fw_frame_output *frames) {
 	struct frame_output_timing *timing = &frames->timing;
 	int64_t now = sched_clock_now_ns();
 	if (!timing->vsync) {
-		/* The frame event is the tick. */
+		/* The frame event is the tick: late when after the one planned. */
+		int64_t late =
+				timing->next_tick_ns != 0 ? now - timing->next_tick_ns : 0;
 		frame_output_set_nominal(
 				timing, nominal_ns(frames->output->wlr_output));
 		frame_output_tick(timing, now);
-		paint(frames, now);
+		paint(frames, now, late);
 		return;
 	}
 	if (frames->paint_at_ns != 0) {
@@ -414,7 +488,7 @@ void fw_frame_schedule_output_frame(struct fw_frame_output *frames) {
 	int64_t tick = frame_output_next_tick(timing, now);
 	int64_t at = frame_output_deadline(timing, tick);
 	if (at <= now) {
-		paint(frames, tick);
+		paint(frames, tick, 0);
 		return;
 	}
 	frames->paint_at_ns = at;
@@ -493,9 +567,7 @@ void fw_frame_schedule_destroy(struct fw_frame_schedule *schedule) {
 	}
 	struct fw_frame_client *client, *client_tmp;
 	wl_list_for_each_safe(client, client_tmp, &schedule->clients, link) {
-		wl_list_remove(&client->destroy.link);
-		wl_list_remove(&client->link);
-		free(client);
+		client_free(client);
 	}
 	wl_list_remove(&schedule->new_surface.link);
 	free(schedule);
@@ -532,7 +604,7 @@ void fw_frame_schedule_write_outputs(
 	}
 	struct fw_frame_output *frames;
 	wl_list_for_each_reverse(frames, &schedule->outputs, link) {
-		char line[512];
+		char line[1024];
 		frame_output_json(&frames->timing, frames->output->wlr_output->name, t,
 				line, sizeof(line));
 		capped_file_printf(out, "%s\n", line);

@@ -1,6 +1,7 @@
 #ifndef FAIRWAY_COMPOSITOR_OUTPUT_FRAME_SCHEDULE_H
 #define FAIRWAY_COMPOSITOR_OUTPUT_FRAME_SCHEDULE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct capped_file;
@@ -35,6 +36,9 @@ struct fw_frame_output *fw_frame_schedule_output_create(
 void fw_frame_schedule_output_destroy(struct fw_frame_output *frames);
 /* The output's frame event: paints now or plans the paint. */
 void fw_frame_schedule_output_frame(struct fw_frame_output *frames);
+/* The paint began by the schedule is over: frame done events follow. */
+void fw_frame_schedule_output_painted(
+		struct fw_frame_output *frames, bool committed);
 
 /* --stats: the client's frame figures as JSON fields to append to its
  * line (",\"frame\":{...}"), or "" for a client with no surface yet. */

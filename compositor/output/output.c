@@ -22,16 +22,52 @@
 #include <wlr/types/wlr_xcursor_manager.h>
 #include <wlr/util/log.h>
 
-void fw_output_paint(struct fw_output *output) {
-	fw_presentation_sample(output);
-	bool committed = output->server->config.render_direct
-			? fw_render_output(output->scene_output)
-			: wlr_scene_output_commit(output->scene_output);
+/* The frame is committed, or there was none to commit. */
+static void painted(struct fw_output *output, enum fw_render_result result) {
+	bool committed = result == FW_RENDER_COMMITTED;
+	if (result == FW_RENDER_DISCARDED) {
+		/* What it showed was never shown. */
+		fw_presentation_discard(output, output->paint_seq);
+	}
 	if (committed) {
 		output->server->frames_rendered++;
 	}
 	/* A frame is where a surface shows or stops showing. */
 	fw_idle_update(output->server);
+	if (output->frames != NULL) {
+		fw_frame_schedule_output_painted(output->frames, committed);
+		return;
+	}
+	/* --frame-schedule off: every frame done once painted, even with
+	 * nothing damaged, as clients wait on them. */
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	wlr_scene_output_send_frame_done(output->scene_output, &now);
+}
+
+static void handle_painted(void *data, enum fw_render_result result) {
+	painted(data, result);
+}
+
+void fw_output_paint(struct fw_output *output) {
+	fw_presentation_sample(output);
+	output->paint_seq = output->wlr_output->commit_seq + 1;
+	enum fw_render_result result = output->server->config.render_direct
+			? fw_render_output_paint(output->render, output->scene_output)
+			: wlr_scene_output_commit(output->scene_output)
+			? FW_RENDER_COMMITTED
+			: FW_RENDER_IDLE;
+	if (result != FW_RENDER_PAINTING) {
+		painted(output, result);
+	}
+}
+
+bool fw_output_painting(struct fw_output *output) {
+	return fw_render_output_busy(output->render);
+}
+
+void fw_output_discard_paint(struct fw_output *output) {
+	fw_render_output_discard(output->render);
 }
 
 static void handle_frame(struct wl_listener *listener, void *data) {
@@ -47,12 +83,11 @@ static void handle_frame(struct wl_listener *listener, void *data) {
 		fw_frame_schedule_output_frame(output->frames);
 		return;
 	}
-	/* --frame-schedule off: paint at once, then every frame done. */
-	fw_output_paint(output);
-	/* Clients wait on frame callbacks even when nothing was damaged. */
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	wlr_scene_output_send_frame_done(output->scene_output, &now);
+	/* --frame-schedule off: paint at once, then every frame done; a frame
+	 * still being painted makes this one wait for the next. */
+	if (!fw_output_painting(output)) {
+		fw_output_paint(output);
+	}
 }
 
 static void handle_output_destroy(struct wl_listener *listener, void *data) {
@@ -60,6 +95,7 @@ static void handle_output_destroy(struct wl_listener *listener, void *data) {
 	wlr_log(WLR_INFO, "Output %s removed", output->wlr_output->name);
 	wl_list_remove(&output->frame.link);
 	wl_list_remove(&output->destroy.link);
+	fw_render_output_destroy(output->render);
 	fw_frame_schedule_output_destroy(output->frames);
 	fw_presentation_finish(output);
 	/* Layer surfaces die with their output; each unlinks itself. */
@@ -136,6 +172,15 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	output->scene_output =
 			wlr_scene_get_scene_output(server->scene, wlr_output);
 	if (output->scene_output == NULL && wlr_output->enabled) {
+		wlr_output_layout_remove(server->output_layout, wlr_output);
+		wl_list_remove(&output->link);
+		wlr_output->data = NULL;
+		free(output);
+		return;
+	}
+	output->render = fw_render_output_create(
+			wlr_output, server->paint_worker, handle_painted, output);
+	if (output->render == NULL) {
 		wlr_output_layout_remove(server->output_layout, wlr_output);
 		wl_list_remove(&output->link);
 		wlr_output->data = NULL;

@@ -8,6 +8,7 @@
 struct fw_server;
 struct wlr_output;
 struct fw_frame_output;
+struct fw_render_output;
 
 struct fw_output {
 	struct wl_list link; /* fw_server.outputs */
@@ -20,6 +21,10 @@ struct fw_output {
 	struct wl_list pending_feedback; /* presentation.c */
 	/* When it paints and sends frame done; NULL: --frame-schedule off. */
 	struct fw_frame_output *frames;
+	/* How it paints (render.h). */
+	struct fw_render_output *render;
+	/* The commit the frame being painted will be: its feedback's. */
+	uint32_t paint_seq;
 
 	struct wl_listener present;
 
@@ -41,8 +46,16 @@ void fw_output_box(struct fw_output *output, struct wlr_box *box);
  * it. */
 void fw_output_usable_area(struct fw_output *output, struct wlr_box *box);
 void fw_output_update_manager(struct fw_server *server);
-/* Paints the output's damage and commits it, taking the presentation
- * feedback of the surfaces it shows. */
+/*
+ * Paints the output's damage and commits it, taking the presentation
+ * feedback of the surfaces it shows; then, now or once the paint worker
+ * painted it, the frame schedule (or, without one, every surface) learns
+ * the frame was painted. Not while fw_output_painting.
+ */
 void fw_output_paint(struct fw_output *output);
+/* The paint worker paints a frame of this output. */
+bool fw_output_painting(struct fw_output *output);
+/* The frame being painted must never be shown (the session locked). */
+void fw_output_discard_paint(struct fw_output *output);
 
 #endif

@@ -88,6 +88,18 @@ static void handle_present(struct wl_listener *listener, void *data) {
 	}
 }
 
+void fw_presentation_discard(struct fw_output *output, uint32_t commit_seq) {
+	struct fw_pending_feedback *pending, *tmp;
+	wl_list_for_each_safe(pending, tmp, &output->pending_feedback, link) {
+		if (pending->commit_seq == commit_seq) {
+			/* Destroying an unpresented feedback reports it discarded. */
+			wlr_presentation_feedback_destroy(pending->feedback);
+			wl_list_remove(&pending->link);
+			free(pending);
+		}
+	}
+}
+
 void fw_presentation_init(struct fw_output *output) {
 	wl_list_init(&output->pending_feedback);
 	fw_listener_connect(&output->present, &output->wlr_output->events.present,

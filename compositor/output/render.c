@@ -14,8 +14,20 @@
  * does not know how to draw exactly (a scaled, rotated or cropped surface)
  * still goes through the renderer, clipped the same way. Any other output
  * setup, or any other renderer, uses wlr_scene_output_commit as it is.
+ *
+ * The pixel work is a paint job (paint_job.h). With a paint worker, a frame
+ * that needs nothing of the renderer is painted on it, while the main thread
+ * serves clients: the main thread takes the frame's buffer and gives the
+ * output its pending state back (screencopy and output configuration may
+ * use it meanwhile), and once the worker is done it attaches the buffer
+ * again, draws the software cursors and commits. Damage that comes during
+ * the paint is kept for the next frame; a frame whose output changed, or
+ * that the session lock discarded, is never shown.
  */
 #include "compositor/output/render.h"
+#include "compositor/output/paint_job.h"
+#include "compositor/output/paint_worker.h"
+#include "compositor/output/shm_guard.h"
 #include <drm_fourcc.h>
 #include <pixman.h>
 #include <stdlib.h>
@@ -38,9 +50,31 @@ struct paint {
 struct frame {
 	struct wlr_output *output;
 	struct wlr_renderer *renderer;
-	pixman_image_t *target;
 	pixman_region32_t *damage;
 	struct wl_array paints; /* struct paint, bottom to top */
+};
+
+/* A frame the paint worker paints. */
+struct inflight {
+	struct fw_render_output *render;
+	struct fw_paint_job job; /* its target: an image over buffer's data */
+	struct wlr_buffer *buffer; /* the swapchain buffer, locked */
+	/* The output as it was: a frame for another is dropped. */
+	struct wlr_swapchain *swapchain;
+	int width, height;
+	struct wlr_output_damage *damage; /* NULL once destroyed */
+	/* The frame's own damage, taken out of damage->current. */
+	pixman_region32_t current;
+	bool discarded;
+	struct wl_listener damage_destroy;
+};
+
+struct fw_render_output {
+	struct wlr_output *output;
+	struct fw_paint_worker *worker; /* NULL: paint on the main thread */
+	void (*painted)(void *data, enum fw_render_result result);
+	void *data;
+	struct inflight *inflight; /* NULL while the worker paints nothing */
 };
 
 /*
@@ -169,21 +203,6 @@ static void add_opaque(struct paint *paint, pixman_region32_t *covered) {
 	pixman_region32_fini(&opaque);
 }
 
-static void fill(struct frame *frame, pixman_region32_t *region,
-		const float color[static 4]) {
-	/* pixman colours are premultiplied, as wlroots' are. */
-	pixman_color_t colour = {
-			.red = (uint16_t)(color[0] * 0xffff),
-			.green = (uint16_t)(color[1] * 0xffff),
-			.blue = (uint16_t)(color[2] * 0xffff),
-			.alpha = (uint16_t)(color[3] * 0xffff),
-	};
-	int n;
-	pixman_box32_t *boxes = pixman_region32_rectangles(region, &n);
-	pixman_image_fill_boxes(color[3] >= 1.0f ? PIXMAN_OP_SRC : PIXMAN_OP_OVER,
-			frame->target, &colour, n, boxes);
-}
-
 /* A surface whose buffer maps one to one onto its box. */
 static bool is_plain(struct wlr_surface *surface, struct wlr_texture *texture) {
 	return surface->current.transform == WL_OUTPUT_TRANSFORM_NORMAL &&
@@ -194,116 +213,57 @@ static bool is_plain(struct wlr_surface *surface, struct wlr_texture *texture) {
 			surface->buffer->source != NULL;
 }
 
-/* Copies the visible part of data, in format, at the paint's box. */
-static bool composite_visible(struct frame *frame, struct paint *paint,
-		pixman_format_code_t format, int width, int height, void *data,
-		size_t stride, bool opaque) {
-	pixman_image_t *source = pixman_image_create_bits_no_clear(
-			format, width, height, data, (int)stride);
-	if (source == NULL) {
-		return false;
-	}
-	pixman_op_t op = opaque ? PIXMAN_OP_SRC : PIXMAN_OP_OVER;
-	int n;
-	pixman_box32_t *rects = pixman_region32_rectangles(&paint->visible, &n);
-	for (int i = 0; i < n; i++) {
-		pixman_image_composite32(op, source, NULL, frame->target,
-				rects[i].x1 - paint->box.x, rects[i].y1 - paint->box.y, 0, 0,
-				rects[i].x1, rects[i].y1, rects[i].x2 - rects[i].x1,
-				rects[i].y2 - rects[i].y1);
-	}
-	pixman_image_unref(source);
-	return true;
-}
-
-static void paint_buffer(struct frame *frame, struct paint *paint) {
-	struct wlr_scene_buffer *scene_buffer =
-			(struct wlr_scene_buffer *)paint->node;
-	pixman_format_code_t format = plain_buffer_format(scene_buffer);
-	struct wlr_buffer *buffer = scene_buffer->buffer;
-	void *data;
-	uint32_t drm_format;
-	size_t stride;
-	if (format == 0 ||
-			!wlr_buffer_begin_data_ptr_access(buffer,
-					WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &drm_format,
-					&stride)) {
-		return;
-	}
-	composite_visible(frame, paint, format, buffer->width, buffer->height, data,
-			stride, format == PIXMAN_x8r8g8b8);
-	wlr_buffer_end_data_ptr_access(buffer);
-}
-
-static bool copy_plain(struct frame *frame, struct paint *paint,
-		struct wlr_surface *surface, struct wlr_texture *texture) {
-	/*
-	 * The data pointer is asked for at every frame, not kept: a client's
-	 * pool can be remapped, and a shm buffer's access is what guards
-	 * fairway against a client that truncates its pool under it.
-	 */
-	struct wlr_buffer *buffer = surface->buffer->source;
-	void *data;
-	uint32_t format;
-	size_t stride;
-	if (!wlr_buffer_begin_data_ptr_access(buffer,
-				WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) {
-		return false;
-	}
-	bool ok = composite_visible(frame, paint,
-			pixman_image_get_format(wlr_pixman_texture_get_image(texture)),
-			buffer->width, buffer->height, data, stride,
-			wlr_texture_is_opaque(texture));
-	wlr_buffer_end_data_ptr_access(buffer);
-	return ok;
-}
-
-/* What wlr_scene itself would do, clipped to what shows. */
-static void render_transformed(struct frame *frame, struct paint *paint,
-		struct wlr_surface *surface, struct wlr_texture *texture) {
-	float matrix[9];
-	wlr_matrix_project_box(matrix, &paint->box,
-			wlr_output_transform_invert(surface->current.transform), 0,
-			frame->output->transform_matrix);
-	struct wlr_fbox source_box;
-	wlr_surface_get_buffer_source_box(surface, &source_box);
-	int n;
-	pixman_box32_t *rects = pixman_region32_rectangles(&paint->visible, &n);
-	for (int i = 0; i < n; i++) {
-		struct wlr_box scissor = {
-				.x = rects[i].x1,
-				.y = rects[i].y1,
-				.width = rects[i].x2 - rects[i].x1,
-				.height = rects[i].y2 - rects[i].y1,
-		};
-		wlr_renderer_scissor(frame->renderer, &scissor);
-		wlr_render_subtexture_with_matrix(
-				frame->renderer, texture, &source_box, matrix, 1.0f);
-	}
-	/* Direct copies assume an unclipped target. */
-	wlr_renderer_scissor(frame->renderer, NULL);
-}
-
-static void paint_node(struct frame *frame, struct paint *paint) {
-	if (paint->node->type == WLR_SCENE_NODE_RECT) {
-		fill(frame, &paint->visible,
-				((struct wlr_scene_rect *)paint->node)->color);
-		return;
-	}
-	if (paint->node->type == WLR_SCENE_NODE_BUFFER) {
-		paint_buffer(frame, paint);
-		return;
-	}
+/*
+ * The data pointer is taken at every frame, not kept: a client's pool can
+ * be remapped. The buffer stays locked while the job lives.
+ */
+static void add_surface(struct fw_paint_job *job, struct paint *paint) {
 	struct wlr_surface *surface =
 			wlr_scene_surface_from_node(paint->node)->surface;
 	struct wlr_texture *texture = wlr_surface_get_texture(surface);
-	if (!is_plain(surface, texture) ||
-			!copy_plain(frame, paint, surface, texture)) {
-		render_transformed(frame, paint, surface, texture);
+	long source = is_plain(surface, texture)
+			? fw_paint_job_add_source(job, surface->buffer->source,
+					  pixman_image_get_format(
+							  wlr_pixman_texture_get_image(texture)),
+					  wl_resource_get_client(surface->resource))
+			: -1;
+	if (source < 0) {
+		fw_paint_job_node(
+				job, &paint->visible, paint->node, paint->box.x, paint->box.y);
+		return;
+	}
+	fw_paint_job_composite(job, &paint->visible, (size_t)source, paint->box.x,
+			paint->box.y, wlr_texture_is_opaque(texture));
+}
+
+static void add_node(struct fw_paint_job *job, struct paint *paint) {
+	switch (paint->node->type) {
+	case WLR_SCENE_NODE_RECT:
+		fw_paint_job_fill(job, &paint->visible,
+				((struct wlr_scene_rect *)paint->node)->color);
+		return;
+	case WLR_SCENE_NODE_BUFFER:;
+		struct wlr_scene_buffer *scene_buffer =
+				(struct wlr_scene_buffer *)paint->node;
+		pixman_format_code_t format = plain_buffer_format(scene_buffer);
+		long source = format != 0 ? fw_paint_job_add_source(job,
+											scene_buffer->buffer, format, NULL)
+								  : -1;
+		if (source >= 0) {
+			fw_paint_job_composite(job, &paint->visible, (size_t)source,
+					paint->box.x, paint->box.y, format == PIXMAN_x8r8g8b8);
+		}
+		return;
+	case WLR_SCENE_NODE_SURFACE:
+		add_surface(job, paint);
+		return;
+	default:
+		return;
 	}
 }
 
-static void paint_frame(struct frame *frame) {
+/* The frame's pixel work, each damaged pixel once. */
+static void build_job(struct frame *frame, struct fw_paint_job *job) {
 	size_t count = frame->paints.size / sizeof(struct paint);
 	struct paint *paints = frame->paints.data;
 
@@ -319,15 +279,50 @@ static void paint_frame(struct frame *frame) {
 	pixman_region32_t background;
 	pixman_region32_init(&background);
 	pixman_region32_subtract(&background, frame->damage, &covered);
-	fill(frame, &background, (float[4]){0.0f, 0.0f, 0.0f, 1.0f});
+	fw_paint_job_fill(job, &background, (float[4]){0.0f, 0.0f, 0.0f, 1.0f});
 	pixman_region32_fini(&background);
 	pixman_region32_fini(&covered);
 
 	for (size_t i = 0; i < count; i++) {
 		if (pixman_region32_not_empty(&paints[i].visible)) {
-			paint_node(frame, &paints[i]);
+			add_node(job, &paints[i]);
 		}
 	}
+}
+
+/* What wlr_scene itself would do, clipped to what shows. */
+static void render_transformed(void *data, struct fw_paint_op *op) {
+	struct frame *frame = data;
+	struct wlr_surface *surface =
+			wlr_scene_surface_from_node(op->node)->surface;
+	struct wlr_texture *texture = wlr_surface_get_texture(surface);
+	struct wlr_box box = {
+			.x = op->x,
+			.y = op->y,
+			.width = surface->current.width,
+			.height = surface->current.height,
+	};
+	float matrix[9];
+	wlr_matrix_project_box(matrix, &box,
+			wlr_output_transform_invert(surface->current.transform), 0,
+			frame->output->transform_matrix);
+	struct wlr_fbox source_box;
+	wlr_surface_get_buffer_source_box(surface, &source_box);
+	int n;
+	pixman_box32_t *rects = pixman_region32_rectangles(&op->region, &n);
+	for (int i = 0; i < n; i++) {
+		struct wlr_box scissor = {
+				.x = rects[i].x1,
+				.y = rects[i].y1,
+				.width = rects[i].x2 - rects[i].x1,
+				.height = rects[i].y2 - rects[i].y1,
+		};
+		wlr_renderer_scissor(frame->renderer, &scissor);
+		wlr_render_subtexture_with_matrix(
+				frame->renderer, texture, &source_box, matrix, 1.0f);
+	}
+	/* Direct copies assume an unclipped target. */
+	wlr_renderer_scissor(frame->renderer, NULL);
 }
 
 static void finish_paints(struct wl_array *paints) {
@@ -346,9 +341,234 @@ static bool can_paint(struct wlr_scene_output *scene_output) {
 			output->transform == WL_OUTPUT_TRANSFORM_NORMAL;
 }
 
-bool fw_render_output(struct wlr_scene_output *scene_output) {
+/* On the main thread, into the renderer's bound buffer, and commits. */
+static bool paint_here(struct frame *frame, struct fw_paint_job *job,
+		struct wlr_scene_output *scene_output) {
+	struct wlr_output *output = frame->output;
+	wlr_renderer_begin(frame->renderer, output->width, output->height);
+	wlr_renderer_scissor(frame->renderer, NULL);
+	job->target = pixman_image_ref(
+			wlr_pixman_renderer_get_current_image(frame->renderer));
+	fw_paint_job_run_main(job, render_transformed, frame);
+	wlr_output_render_software_cursors(output, frame->damage);
+	wlr_renderer_end(frame->renderer);
+	/* Normal transform and scale 1: the damage needs no transforming. */
+	wlr_output_set_damage(output, &scene_output->damage->current);
+	return wlr_output_commit(output);
+}
+
+static pixman_format_code_t target_format(uint32_t drm_format) {
+	switch (drm_format) {
+	case DRM_FORMAT_XRGB8888:
+		return PIXMAN_x8r8g8b8;
+	case DRM_FORMAT_ARGB8888:
+		return PIXMAN_a8r8g8b8;
+	default:
+		return 0;
+	}
+}
+
+static void inflight_free(struct inflight *f) {
+	fw_paint_job_finish(&f->job);
+	if (f->buffer != NULL) {
+		wlr_buffer_unlock(f->buffer);
+	}
+	pixman_region32_fini(&f->current);
+	wl_list_remove(&f->damage_destroy.link);
+	free(f);
+}
+
+/* Copies what the buffer now attached lacks from the one painted. */
+static void copy_frame(struct wlr_output *output, pixman_image_t *painted,
+		pixman_region32_t *damage) {
+	pixman_image_t *target =
+			wlr_pixman_renderer_get_current_image(output->renderer);
+	int n;
+	pixman_box32_t *rects = pixman_region32_rectangles(damage, &n);
+	for (int i = 0; i < n; i++) {
+		pixman_image_composite32(PIXMAN_OP_SRC, painted, NULL, target,
+				rects[i].x1, rects[i].y1, 0, 0, rects[i].x1, rects[i].y1,
+				rects[i].x2 - rects[i].x1, rects[i].y2 - rects[i].y1);
+	}
+}
+
+/* The worker painted the frame: show it, if it is still the output's. */
+static bool commit_painted(struct inflight *f) {
+	struct wlr_output *output = f->render->output;
+	struct wlr_output_damage *damage = f->damage;
+	if (f->discarded || damage == NULL || !output->enabled ||
+			output->swapchain != f->swapchain || output->width != f->width ||
+			output->height != f->height) {
+		if (damage != NULL) {
+			pixman_region32_union(
+					&damage->current, &damage->current, &f->current);
+			wlr_output_damage_add_whole(damage);
+		}
+		return false;
+	}
+	/* What came during the paint waits for the next frame. */
+	pixman_region32_t later;
+	pixman_region32_init(&later);
+	pixman_region32_copy(&later, &damage->current);
+	pixman_region32_copy(&damage->current, &f->current);
+	/*
+	 * Given back, the buffer is the swapchain's first free one again, and
+	 * attaching takes it, with the age it had; another (a page flip freed
+	 * one meanwhile) is given what it lacks from it.
+	 */
+	struct wlr_buffer *painted = f->buffer;
+	wlr_buffer_unlock(painted);
+	f->buffer = NULL;
+	bool needs_frame, ok = false;
+	pixman_region32_t age_damage;
+	pixman_region32_init(&age_damage);
+	if (wlr_output_damage_attach_render(damage, &needs_frame, &age_damage)) {
+		wlr_renderer_begin(output->renderer, output->width, output->height);
+		if (output->back_buffer != painted) {
+			copy_frame(output, f->job.target, &age_damage);
+		}
+		wlr_output_render_software_cursors(output, &age_damage);
+		wlr_renderer_end(output->renderer);
+		wlr_output_set_damage(output, &damage->current);
+		ok = wlr_output_commit(output);
+	}
+	pixman_region32_union(&damage->current, &damage->current, &later);
+	pixman_region32_fini(&later);
+	pixman_region32_fini(&age_damage);
+	return ok;
+}
+
+static void handle_painted(struct fw_paint_job *job) {
+	struct inflight *f = wl_container_of(job, f, job);
+	struct fw_render_output *render = f->render;
+	render->inflight = NULL;
+	render->output->frame_pending = false;
+	bool committed = commit_painted(f);
+	bool discarded = f->discarded;
+	inflight_free(f);
+	if (render->painted == NULL) {
+		/* Its output is going. */
+		return;
+	}
+	if (!committed) {
+		wlr_output_schedule_frame(render->output);
+	}
+	render->painted(render->data,
+			committed           ? FW_RENDER_COMMITTED
+					: discarded ? FW_RENDER_DISCARDED
+								: FW_RENDER_IDLE);
+}
+
+static void handle_damage_destroy(struct wl_listener *listener, void *data) {
+	struct inflight *f = wl_container_of(listener, f, damage_destroy);
+	f->damage = NULL;
+	wl_list_remove(&f->damage_destroy.link);
+	wl_list_init(&f->damage_destroy.link);
+}
+
+/*
+ * Hands the job to the worker, with the output's pending state given back:
+ * nothing of it waits half painted for someone else's commit. False if the
+ * frame's buffer cannot be painted by pixman alone.
+ */
+static bool paint_there(struct fw_render_output *render, struct inflight *f,
+		struct wlr_scene_output *scene_output) {
+	struct wlr_output *output = render->output;
+	struct wlr_buffer *buffer = output->back_buffer;
+	void *data;
+	uint32_t drm_format;
+	size_t stride;
+	if (!wlr_buffer_begin_data_ptr_access(buffer,
+				WLR_BUFFER_DATA_PTR_ACCESS_READ |
+						WLR_BUFFER_DATA_PTR_ACCESS_WRITE,
+				&data, &drm_format, &stride)) {
+		return false;
+	}
+	wlr_buffer_end_data_ptr_access(buffer);
+	pixman_format_code_t format = target_format(drm_format);
+	if (format == 0 || !fw_shm_guard_arm()) {
+		return false;
+	}
+	f->job.target = pixman_image_create_bits_no_clear(
+			format, buffer->width, buffer->height, data, (int)stride);
+	if (f->job.target == NULL) {
+		return false;
+	}
+	f->job.painted = handle_painted;
+	f->buffer = wlr_buffer_lock(buffer);
+	f->swapchain = output->swapchain;
+	f->width = output->width;
+	f->height = output->height;
+	f->damage = scene_output->damage;
+	wl_signal_add(&f->damage->events.destroy, &f->damage_destroy);
+	pixman_region32_copy(&f->current, &f->damage->current);
+	pixman_region32_clear(&f->damage->current);
+	wlr_output_rollback(output);
+	/* No frame event between now and the commit: it would be taken for a
+	 * tick, and its frame could not be painted anyway. */
+	output->frame_pending = true;
+	render->inflight = f;
+	fw_paint_worker_submit(render->worker, &f->job);
+	return true;
+}
+
+static struct inflight *inflight_create(struct fw_render_output *render) {
+	struct inflight *f = calloc(1, sizeof(*f));
+	if (f == NULL) {
+		return NULL;
+	}
+	f->render = render;
+	fw_paint_job_init(&f->job);
+	pixman_region32_init(&f->current);
+	f->damage_destroy.notify = handle_damage_destroy;
+	wl_list_init(&f->damage_destroy.link);
+	return f;
+}
+
+struct fw_render_output *fw_render_output_create(struct wlr_output *output,
+		struct fw_paint_worker *worker,
+		void (*painted)(void *data, enum fw_render_result result), void *data) {
+	struct fw_render_output *render = calloc(1, sizeof(*render));
+	if (render == NULL) {
+		return NULL;
+	}
+	render->output = output;
+	render->worker = worker;
+	render->painted = painted;
+	render->data = data;
+	return render;
+}
+
+void fw_render_output_destroy(struct fw_render_output *render) {
+	if (render == NULL) {
+		return;
+	}
+	if (render->inflight != NULL) {
+		render->inflight->discarded = true;
+		render->painted = NULL;
+		fw_paint_worker_finish(render->worker, &render->inflight->job);
+	}
+	free(render);
+}
+
+bool fw_render_output_busy(const struct fw_render_output *render) {
+	return render->inflight != NULL;
+}
+
+void fw_render_output_discard(struct fw_render_output *render) {
+	if (render->inflight != NULL) {
+		render->inflight->discarded = true;
+	}
+}
+
+enum fw_render_result fw_render_output_paint(struct fw_render_output *render,
+		struct wlr_scene_output *scene_output) {
 	if (!can_paint(scene_output)) {
-		return wlr_scene_output_commit(scene_output);
+		return wlr_scene_output_commit(scene_output) ? FW_RENDER_COMMITTED
+													 : FW_RENDER_IDLE;
+	}
+	if (render->inflight != NULL) {
+		return FW_RENDER_BUSY;
 	}
 	struct wlr_output *output = scene_output->output;
 	struct frame frame = {
@@ -360,36 +580,48 @@ bool fw_render_output(struct wlr_scene_output *scene_output) {
 	pixman_region32_init(&damage);
 	frame.damage = &damage;
 
+	enum fw_render_result result = FW_RENDER_IDLE;
 	bool needs_frame;
 	if (!wlr_output_damage_attach_render(
 				scene_output->damage, &needs_frame, &damage)) {
-		pixman_region32_fini(&damage);
-		return false;
+		goto out;
 	}
 	if (!needs_frame) {
-		pixman_region32_fini(&damage);
 		wlr_output_rollback(output);
-		return true;
+		goto out;
 	}
 	if (!collect(&frame, &scene_output->scene->node, -scene_output->x,
 				-scene_output->y)) {
-		finish_paints(&frame.paints);
-		pixman_region32_fini(&damage);
 		wlr_output_rollback(output);
 		/* The damage stays pending, so the scene's own pass redraws it. */
-		return wlr_scene_output_commit(scene_output);
+		result = wlr_scene_output_commit(scene_output) ? FW_RENDER_COMMITTED
+													   : FW_RENDER_IDLE;
+		goto out;
+	}
+	/* With a worker, the job is built where the worker can have it. */
+	struct inflight *f =
+			render->worker != NULL ? inflight_create(render) : NULL;
+	struct fw_paint_job local, *job = f != NULL ? &f->job : &local;
+	if (f == NULL) {
+		fw_paint_job_init(job);
+	}
+	build_job(&frame, job);
+	if (f != NULL && !job->failed && !job->has_nodes &&
+			fw_paint_worker_wants(render->worker, job) &&
+			paint_there(render, f, scene_output)) {
+		result = FW_RENDER_PAINTING;
+		goto out;
+	}
+	result = paint_here(&frame, job, scene_output) ? FW_RENDER_COMMITTED
+												   : FW_RENDER_IDLE;
+	if (f != NULL) {
+		inflight_free(f);
+	} else {
+		fw_paint_job_finish(job);
 	}
 
-	wlr_renderer_begin(frame.renderer, output->width, output->height);
-	wlr_renderer_scissor(frame.renderer, NULL);
-	frame.target = wlr_pixman_renderer_get_current_image(frame.renderer);
-	paint_frame(&frame);
-	wlr_output_render_software_cursors(output, &damage);
-	wlr_renderer_end(frame.renderer);
-
+out:
 	finish_paints(&frame.paints);
 	pixman_region32_fini(&damage);
-	/* Normal transform and scale 1: the damage needs no transforming. */
-	wlr_output_set_damage(output, &scene_output->damage->current);
-	return wlr_output_commit(output);
+	return result;
 }

@@ -2,7 +2,7 @@
 """Checks the JSON line a fairway client printed last.
 
 usage: check-json.py KIND FILE [key=value ...]
-KIND is plaid, echo, anim, probe or stress; key=value pairs are
+KIND is plaid, echo, follow, anim, probe or stress; key=value pairs are
 expectations on top-level fields (compared as strings).
 """
 import json
@@ -98,6 +98,27 @@ def main():
         # wlroots 0.15 headless never reports a frame presented, so echo
         # may be empty there; its shape must still be right.
         check_summary(obj, "echo_ms", need_samples=False)
+        missed = number(obj, "missed")
+        generated = number(obj, "generated", 0)
+        if missed > generated / 2:
+            fail(f"{missed} of {generated} motions missed")
+    elif kind == "follow":
+        check_summary(obj, "receipt_ms")
+        # It draws only on frame callbacks: each presented frame it drew
+        # shows motions, timed from generation and from their timestamp.
+        frames = number(obj, "frames", 0)
+        echo = check_summary(obj, "echo_ms")
+        check_summary(obj, "event_ms")
+        check_summary(obj, "draw_ms")
+        cost = check_summary(obj, "cost_ms")
+        # The default cost is 0.3-3 ms of CPU a frame; a spin overshoots
+        # by its step at most.
+        if not (0.3 <= cost["p50"] and cost["max"] < 3.5):
+            fail(f"frame costs out of 0.3-3 ms: {cost}")
+        if number(obj, "draws") < frames:
+            fail(f"{frames} frames presented from {obj['draws']} draws")
+        if echo["count"] < frames:
+            fail(f"{echo['count']} echoes in {frames} frames")
         missed = number(obj, "missed")
         generated = number(obj, "generated", 0)
         if missed > generated / 2:

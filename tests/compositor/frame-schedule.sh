@@ -5,7 +5,8 @@
 # --frame-schedule off, which sends every frame done right after painting.
 # Also with two flooders committing full-damage buffers without frame
 # callbacks. Counted with presentation feedback (fw-frame-client), not
-# timed. --stats reports the predictions.
+# timed. --stats reports the predictions, and how late frame done events,
+# paints and missed frames were, by cause.
 #
 # What is checked is that each mode does what it says at all: a loaded
 # machine misses deadlines, so how many frames make their tick is no
@@ -74,6 +75,17 @@ assert o["output"] == "HEADLESS-1" and o["vsync"] is False, o
 assert o["deadline_before_tick_ms"] == 0, o
 assert o["ticks"] > 0 and o["paints"] > 0 and o["paint_pred_ms"] > 0, o
 assert o["period_ms"] > 0, o
+# How late frame done events went out and paints began, as distributions:
+# a count, the largest, and a histogram over 0.25-16 ms in doublings.
+for key in ("send_late", "paint_late"):
+    late = o[key]
+    assert len(late["hist"]) == 8 and sum(late["hist"]) == late["n"], o
+assert o["paint_late"]["n"] > 0, o
+assert o["send_pred_ms"] is not None, o
+assert f["draw_p98_ms"] is not None, f
+# Each missed frame has a cause: fairway late, the commit during the paint,
+# or the client's draw; "late" lists those that happened.
+assert f["missed"] == sum(c["n"] for c in f.get("late", {}).values()), f
 PY
 
 fw_start --no-xwayland --frame-schedule off

@@ -145,69 +145,181 @@ static void test_deadline_with_vsync(void) {
 	CHECK_INT(frame_samples_count(&out.intervals), 0);
 }
 
+/* A frame done sent at sent, answered draw later, its frame painted from
+ * start to end (0: not yet begun, or not yet over). */
+static bool answer(struct frame_client_timing *client, int64_t planned,
+		int64_t sent, int64_t draw, int64_t start, int64_t end) {
+	struct frame_answer a = {
+			.planned_ns = planned,
+			.sent_ns = sent,
+			.commit_ns = sent + draw,
+			.period_ns = PERIOD,
+			.paint_start_ns = start,
+			.paint_end_ns = end,
+	};
+	return frame_client_committed(client, &a);
+}
+
 static void test_new_client(void) {
 	struct frame_client_timing client;
 	frame_client_init(&client);
 	/* No history: its frame done goes out right after the paint, as a
-	 * compositor without deadlines sends it. */
+	 * compositor without deadlines sends it; nothing is allocated. */
 	CHECK_INT(frame_client_draw_pred(&client), -1);
+	CHECK(client.history == NULL);
 	int64_t painted = MS(1000), deadline = MS(1016);
 	CHECK_INT(frame_callback_time(painted, deadline, -1, 0), painted);
-	frame_client_sent(&client, false);
-	CHECK(frame_client_committed(
-			&client, painted, painted + US(200), PERIOD, true));
+	/* A commit with no frame done answers nothing. */
+	CHECK(!answer(&client, painted, painted, US(200), 0, 0));
+	CHECK(frame_client_sent(&client, false));
+	CHECK(client.history != NULL);
+	CHECK(answer(&client, painted, painted, US(200), 0, 0));
 	CHECK_INT(frame_client_draw_pred(&client), -1);
-	CHECK(frame_client_committed(
-			&client, painted, painted + US(400), PERIOD, true));
-	/* Two draws: the larger, a quarter more, and the 1.5 ms margin. */
-	int64_t pred = US(400) + US(100) + US(1500);
+	CHECK(answer(&client, painted, painted, US(400), 0, 0));
+	/* Two draws: the larger and the 0.3 ms margin. */
+	int64_t pred = US(400) + US(300);
 	CHECK_INT(frame_client_draw_pred(&client), pred);
 	CHECK_INT(frame_callback_time(painted, deadline, pred, 0), deadline - pred);
 	CHECK_INT(client.met, 2);
 	CHECK_INT(client.missed, 0);
 	/* A commit long after its frame done answers something else. */
-	CHECK(!frame_client_committed(
-			&client, painted, painted + 3 * PERIOD, PERIOD, false));
+	CHECK(!answer(&client, painted, painted, 3 * PERIOD, MS(1016), MS(1017)));
 	CHECK_INT(client.missed, 0);
 	CHECK_INT(frame_client_draw_pred(&client), pred);
+	frame_client_finish(&client);
+	CHECK(client.history == NULL);
 }
 
-static void test_missed_deadline(void) {
+/* A draw that varies: two slow frames in 128 do not move the lead; a
+ * third does. */
+static void test_prediction_percentile(void) {
 	struct frame_client_timing client;
 	frame_client_init(&client);
+	frame_client_sent(&client, false);
+	for (int i = 0; i < FRAME_DRAW_SAMPLES - 2; i++) {
+		answer(&client, 0, 0, MS(1), 0, 0);
+	}
+	answer(&client, 0, 0, MS(5), 0, 0);
+	answer(&client, 0, 0, MS(5), 0, 0);
+	CHECK_INT(frame_client_draw_pred(&client), MS(1) + US(300));
+	answer(&client, 0, 0, MS(5), 0, 0);
+	CHECK_INT(frame_client_draw_pred(&client), MS(5) + US(300));
+	/* They age out of the window. */
+	for (int i = 0; i < FRAME_DRAW_SAMPLES; i++) {
+		answer(&client, 0, 0, US(700), 0, 0);
+	}
+	CHECK_INT(frame_client_draw_pred(&client), US(700) + US(300));
+	frame_client_finish(&client);
+}
+
+static void test_missed_causes(void) {
+	struct frame_client_timing client;
+	frame_client_init(&client);
+	frame_client_sent(&client, true);
 	for (int i = 0; i < 10; i++) {
-		frame_client_committed(&client, 0, US(300), PERIOD, true);
+		answer(&client, MS(100), MS(100), US(300), 0, 0);
 	}
-	int64_t before = frame_client_draw_pred(&client);
-	CHECK_INT(before, US(300) + US(75) + US(1500));
-	/* It took 5 ms, past the paint: shown a tick late, and its next frame
-	 * done goes out earlier. */
-	CHECK(frame_client_committed(&client, 0, MS(5), PERIOD, false));
+	CHECK_INT(frame_client_draw_pred(&client), US(600));
+	struct frame_late *late = client.history->late;
+	/* It drew for too long: 1.5 ms past a paint of 0.5 ms. */
+	int64_t start = MS(200);
+	CHECK(answer(&client, start - MS(3), start - MS(3), US(4500), start,
+			start + US(500)));
 	CHECK_INT(client.missed, 1);
-	CHECK_INT(client.met, 10);
-	int64_t after = frame_client_draw_pred(&client);
-	CHECK_INT(after, before + US(500));
-	/* Misses a tenth of the time: the 90th percentile moves to them. */
-	frame_client_committed(&client, 0, MS(5), PERIOD, false);
-	CHECK_INT(frame_client_draw_pred(&client),
-			MS(5) + US(1250) + MS(2) + US(500));
-	/* A frame done that fairway sent too late counts against the margin
-	 * too, and frames in time win it back slowly. */
-	frame_client_missed(&client);
-	CHECK_INT(client.margin_ns, MS(3));
-	for (int i = 0; i < 200; i++) {
-		frame_client_committed(&client, 0, US(300), PERIOD, true);
-	}
-	CHECK_INT(client.margin_ns, US(2500));
-	for (int i = 0; i < 2000; i++) {
-		frame_client_committed(&client, 0, US(300), PERIOD, true);
-	}
+	CHECK_INT(late[FRAME_LATE_DRAW].count, 1);
+	CHECK_INT(late[FRAME_LATE_DRAW].max_ns, US(1500));
+	/* The margin widens by how late it was, a millisecond at most. */
+	CHECK_INT(client.margin_ns, US(300) + MS(1));
+	/* Its commit came while its frame was painting. */
+	start = MS(300);
+	CHECK(answer(
+			&client, start - MS(2), start - MS(2), MS(2) + US(200), start, 0));
+	CHECK_INT(late[FRAME_LATE_PAINT].count, 1);
+	CHECK_INT(late[FRAME_LATE_PAINT].max_ns, US(200));
+	CHECK_INT(client.margin_ns, US(1300) + US(200));
+	/* fairway sent it 3 ms late, and it was 2 ms late: not the client's
+	 * fault, its margin stays. */
+	start = MS(400);
+	CHECK(answer(&client, start - MS(5), start - MS(2), MS(4), start,
+			start + US(500)));
+	CHECK_INT(late[FRAME_LATE_DONE].count, 1);
 	CHECK_INT(client.margin_ns, US(1500));
-	/* It never grows without bound. */
+	/* A frame done still unsent when its frame was painted. */
+	frame_client_missed(&client, US(700));
+	CHECK_INT(late[FRAME_LATE_DONE].count, 2);
+	CHECK_INT(client.missed, 4);
+	CHECK_INT(client.met, 10);
+	frame_client_finish(&client);
+}
+
+/* A miss widens the margin, which holds for a second, then shrinks back
+ * slowly; it never grows without bound. */
+static void test_margin_holds(void) {
+	struct frame_client_timing client;
+	frame_client_init(&client);
+	frame_client_sent(&client, true);
+	int64_t t = MS(1000);
+	CHECK(answer(&client, t, t, MS(3), t + MS(2), t + MS(2) + US(500)));
+	CHECK_INT(client.margin_ns, US(1300));
+	/* Frames in time within the second: held. */
+	for (int i = 0; i < 59; i++) {
+		t += PERIOD;
+		answer(&client, t, t, MS(1), 0, 0);
+	}
+	CHECK_INT(client.margin_ns, US(1300));
+	/* After it, 5 us a frame, to the floor. */
+	t = MS(2100);
+	answer(&client, t, t, MS(1), 0, 0);
+	CHECK_INT(client.margin_ns, US(1295));
+	for (int i = 0; i < 1000; i++) {
+		t += PERIOD;
+		answer(&client, t, t, MS(1), 0, 0);
+	}
+	CHECK_INT(client.margin_ns, US(300));
+	/* A tiny miss still widens by a tenth of a millisecond. */
+	answer(&client, t, t, US(500), t + US(490), t + US(495));
+	CHECK_INT(client.margin_ns, US(400));
 	for (int i = 0; i < 100; i++) {
-		frame_client_missed(&client);
+		answer(&client, t, t, MS(20), t + MS(1), t + MS(2));
 	}
 	CHECK_INT(client.margin_ns, MS(8));
+	frame_client_finish(&client);
+}
+
+static void test_late_buckets(void) {
+	struct frame_late late = {0};
+	int64_t values[] = {0, US(249), US(250), US(600), MS(1), MS(3), MS(7),
+			MS(15), MS(16), MS(400), -5};
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		frame_late_add(&late, values[i]);
+	}
+	uint64_t want[FRAME_LATE_BUCKETS] = {3, 1, 1, 1, 1, 1, 1, 2};
+	for (int i = 0; i < FRAME_LATE_BUCKETS; i++) {
+		CHECK_INT(late.buckets[i], want[i]);
+	}
+	CHECK_INT(late.count, 11);
+	CHECK_INT(late.max_ns, MS(400));
+}
+
+/* fairway's own lateness in sending is planned for, from the output's
+ * recent sends, not charged to each client's draws. */
+static void test_send_lateness(void) {
+	struct frame_output_timing out;
+	frame_output_init(&out, PERIOD);
+	CHECK_INT(frame_output_send_pred(&out), 0);
+	for (int i = 0; i < 9; i++) {
+		frame_output_add_send(&out, US(50));
+	}
+	frame_output_add_send(&out, MS(2));
+	CHECK_INT(frame_output_send_pred(&out), US(50));
+	frame_output_add_send(&out, MS(2));
+	CHECK_INT(frame_output_send_pred(&out), MS(2));
+	CHECK_INT(out.send_late.count, 11);
+	/* Early (a timer that fired ahead) counts as on time. */
+	struct frame_output_timing early;
+	frame_output_init(&early, PERIOD);
+	frame_output_add_send(&early, -US(30));
+	CHECK_INT(frame_output_send_pred(&early), 0);
 }
 
 /* Clients with recent input draw last, just before the deadline; others
@@ -244,7 +356,7 @@ static void test_flooder_does_not_move_deadline(void) {
 	frame_client_init(&flooder);
 	for (int i = 0; i < 1000; i++) {
 		/* No frame done was ever sent: nothing to answer. */
-		frame_client_committed(&flooder, 0, -1, PERIOD, false);
+		answer(&flooder, 0, 0, -1, MS(1), MS(2));
 	}
 	CHECK_INT(flooder.missed, 0);
 	CHECK_INT(frame_client_draw_pred(&flooder), -1);
@@ -266,6 +378,17 @@ static void test_json(void) {
 	n = frame_client_json(&client, 0, buf, sizeof(buf));
 	CHECK(n > 0 && buf[0] == ',');
 	CHECK(strstr(buf, "\"draw_pred_ms\":null") != NULL);
+	CHECK(strstr(buf, "\"late\"") == NULL);
+	frame_client_sent(&client, true);
+	answer(&client, MS(10), MS(10), MS(3), MS(12), MS(12) + US(100));
+	n = frame_client_json(&client, 0, buf, sizeof(buf));
+	CHECK(n > 0 && (size_t)n < sizeof(buf));
+	CHECK(strstr(buf,
+				  "\"late\":{\"draw\":{\"n\":1,\"max_ms\":1.000,"
+				  "\"hist\":[0,0,0,1,0,0,0,0]}}") != NULL);
+	frame_client_finish(&client);
+	n = frame_output_json(&out, "HEADLESS-1", 1.5, buf, sizeof(buf));
+	CHECK(strstr(buf, "\"send_late\":{\"n\":0,\"max_ms\":null") != NULL);
 }
 
 int main(void) {
@@ -274,7 +397,11 @@ int main(void) {
 	RUN_TEST(test_ticks_without_vsync);
 	RUN_TEST(test_deadline_with_vsync);
 	RUN_TEST(test_new_client);
-	RUN_TEST(test_missed_deadline);
+	RUN_TEST(test_prediction_percentile);
+	RUN_TEST(test_missed_causes);
+	RUN_TEST(test_margin_holds);
+	RUN_TEST(test_late_buckets);
+	RUN_TEST(test_send_lateness);
 	RUN_TEST(test_first_claim);
 	RUN_TEST(test_flooder_does_not_move_deadline);
 	RUN_TEST(test_json);

@@ -1,0 +1,120 @@
+#include "compositor/output/shm_guard.h"
+#include "compositor/output/paint_job.h"
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* The worker's scope: the sources it reads now. Read in the handler, so
+ * thread-local and set only by the worker itself. */
+static _Thread_local struct fw_paint_source *const *scope_sources;
+static _Thread_local size_t scope_count;
+/* A SIGBUS handled inside the handler: the chained one raised it again. */
+static _Thread_local int depth;
+
+static struct sigaction chained;
+static uintptr_t page_size;
+
+static void die(void) {
+	/* Back to the default action: the faulting access, run again, ends
+	 * the process with the usual core. */
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGBUS, &dfl, NULL);
+}
+
+/* Zero pages over the source's data: page-aligned, and inside the pool's
+ * mapping, which starts on a page and ends on one. */
+static bool map_zeros(struct fw_paint_source *source) {
+	uintptr_t page = page_size;
+	uintptr_t start = (uintptr_t)source->start & ~(page - 1);
+	uintptr_t end =
+			((uintptr_t)source->start + source->size + page - 1) & ~(page - 1);
+	if (mmap((void *)start, end - start, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0) == MAP_FAILED) {
+		return false;
+	}
+	source->faulted = true;
+	return true;
+}
+
+static bool handle_in_scope(const siginfo_t *info) {
+	if (scope_sources == NULL) {
+		return false;
+	}
+	if (info->si_code <= 0) {
+		/*
+		 * Sent, not a fault: libwayland's handler, on top for a moment,
+		 * raises it again for a fault it does not know. Where it came
+		 * from is lost: every source the worker reads gets zeros.
+		 */
+		bool mapped = true;
+		for (size_t i = 0; i < scope_count; i++) {
+			if (scope_sources[i]->owner != NULL) {
+				mapped = map_zeros(scope_sources[i]) && mapped;
+			}
+		}
+		return mapped;
+	}
+	const char *addr = info->si_addr;
+	for (size_t i = 0; i < scope_count; i++) {
+		struct fw_paint_source *source = scope_sources[i];
+		if (source->owner != NULL && addr >= source->start &&
+				addr < source->start + source->size) {
+			return map_zeros(source);
+		}
+	}
+	return false;
+}
+
+static void handle_sigbus(int signum, siginfo_t *info, void *context) {
+	if (handle_in_scope(info)) {
+		return;
+	}
+	if (depth > 0 || scope_sources != NULL) {
+		/* Not a read of a client's buffer by the worker: a real fault. */
+		die();
+		return;
+	}
+	depth++;
+	if (chained.sa_flags & SA_SIGINFO) {
+		chained.sa_sigaction(signum, info, context);
+	} else if (chained.sa_handler != SIG_DFL && chained.sa_handler != SIG_IGN) {
+		chained.sa_handler(signum);
+	} else {
+		die();
+	}
+	depth--;
+}
+
+bool fw_shm_guard_arm(void) {
+	if (page_size == 0) {
+		page_size = (uintptr_t)sysconf(_SC_PAGESIZE);
+	}
+	struct sigaction current;
+	if (sigaction(SIGBUS, NULL, &current) != 0) {
+		return false;
+	}
+	if ((current.sa_flags & SA_SIGINFO) &&
+			current.sa_sigaction == handle_sigbus) {
+		return true;
+	}
+	chained = current;
+	struct sigaction guard = {
+			.sa_sigaction = handle_sigbus,
+			.sa_flags = SA_SIGINFO | SA_NODEFER,
+	};
+	sigemptyset(&guard.sa_mask);
+	return sigaction(SIGBUS, &guard, NULL) == 0;
+}
+
+void fw_shm_guard_enter(struct fw_paint_source *const *sources, size_t count) {
+	scope_count = count;
+	scope_sources = sources;
+}
+
+void fw_shm_guard_leave(void) {
+	scope_sources = NULL;
+	scope_count = 0;
+}
