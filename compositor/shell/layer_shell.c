@@ -53,11 +53,6 @@ struct fw_layer_surface {
 	struct wl_listener destroy;
 };
 
-struct fw_layer_popup {
-	struct wlr_xdg_popup *popup;
-	struct wl_listener destroy;
-};
-
 static const uint32_t both_h =
 		ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT | ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT;
 static const uint32_t both_v =
@@ -412,12 +407,6 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 	}
 }
 
-static void handle_popup_destroy(struct wl_listener *listener, void *data) {
-	struct fw_layer_popup *popup = wl_container_of(listener, popup, destroy);
-	wl_list_remove(&popup->destroy.link);
-	free(popup);
-}
-
 static void handle_new_popup(struct wl_listener *listener, void *data) {
 	struct fw_layer_surface *surface =
 			wl_container_of(listener, surface, new_popup);
@@ -425,21 +414,16 @@ static void handle_new_popup(struct wl_listener *listener, void *data) {
 	if (surface->popups == NULL) {
 		return;
 	}
-	struct fw_layer_popup *popup = calloc(1, sizeof(*popup));
-	if (popup == NULL) {
-		return;
-	}
+	/* The scene node goes with the popup's surface: nothing of ours to
+	 * free. */
 	struct wlr_scene_node *node = wlr_scene_xdg_surface_create(
 			&surface->popups->node, wlr_popup->base);
 	if (node == NULL) {
-		free(popup);
+		wl_resource_post_no_memory(wlr_popup->resource);
 		return;
 	}
 	/* Nested popups find their parent's node here (xdg_shell.c). */
 	wlr_popup->base->data = node;
-	popup->popup = wlr_popup;
-	fw_listener_connect(&popup->destroy, &wlr_popup->base->events.destroy,
-			handle_popup_destroy);
 
 	if (surface->output == NULL) {
 		return;
