@@ -241,19 +241,37 @@ static const struct zwp_confined_pointer_v1_listener confined_listener = {
 		.unconfined = handle_unconfined,
 };
 
-static bool pointer_lock(struct edges_server *server) {
-	struct edges_client client;
-	struct edges_window window;
-	if (!edges_client_connect(&client, server) ||
-			!edges_window_create(&window, &client, 100, 100, 100, 100)) {
-		return false;
+/*
+ * A window at 100,100 of 100x100 with the pointer at its middle, for a
+ * constraint to take: NULL if the client or the constraints global is
+ * missing.
+ */
+static WlcsPointer *constraint_setup(struct edges_server *server,
+		struct edges_client *client, struct edges_window *window,
+		const char *what, bool *ok) {
+	if (!edges_client_connect(client, server) ||
+			!edges_window_create(window, client, 100, 100, 100, 100)) {
+		return NULL;
 	}
-	if (client.constraints == NULL || client.pointer == NULL) {
-		return FAIL("no zwp_pointer_constraints_v1 or pointer");
+	if (client->constraints == NULL || client->pointer == NULL) {
+		FAIL("no zwp_pointer_constraints_v1 or pointer");
+		return NULL;
 	}
 	WlcsPointer *pointer = edges_pointer_create(server);
 	edges_pointer_move_to(pointer, 150, 150);
-	bool ok = pointer_at(&client, window.surface, 50, 50, "before the lock");
+	*ok = pointer_at(client, window->surface, 50, 50, what);
+	return pointer;
+}
+
+static bool pointer_lock(struct edges_server *server) {
+	struct edges_client client;
+	struct edges_window window;
+	bool ok;
+	WlcsPointer *pointer =
+			constraint_setup(server, &client, &window, "before the lock", &ok);
+	if (pointer == NULL) {
+		return false;
+	}
 	int state = 0;
 	struct zwp_locked_pointer_v1 *locked =
 			zwp_pointer_constraints_v1_lock_pointer(client.constraints,
@@ -276,16 +294,12 @@ static bool pointer_lock(struct edges_server *server) {
 static bool pointer_confine(struct edges_server *server) {
 	struct edges_client client;
 	struct edges_window window;
-	if (!edges_client_connect(&client, server) ||
-			!edges_window_create(&window, &client, 100, 100, 100, 100)) {
+	bool ok;
+	WlcsPointer *pointer =
+			constraint_setup(server, &client, &window, "before", &ok);
+	if (pointer == NULL) {
 		return false;
 	}
-	if (client.constraints == NULL || client.pointer == NULL) {
-		return FAIL("no zwp_pointer_constraints_v1 or pointer");
-	}
-	WlcsPointer *pointer = edges_pointer_create(server);
-	edges_pointer_move_to(pointer, 150, 150);
-	bool ok = pointer_at(&client, window.surface, 50, 50, "before");
 	int state = 0;
 	struct zwp_confined_pointer_v1 *confined =
 			zwp_pointer_constraints_v1_confine_pointer(client.constraints,
