@@ -45,6 +45,9 @@ int main(int argc, char *argv[]) {
 		fw_self_priority_lower_group();
 		return 1;
 	}
+	if (config.raise_priority) {
+		fw_self_priority_slice();
+	}
 	int status = fw_server_run(server);
 	fw_server_destroy(server);
 	fw_self_priority_lower_group();

@@ -56,6 +56,32 @@ bool fw_self_priority_raise(void) {
 	return true;
 }
 
+void fw_self_priority_slice(void) {
+	struct hint_sched_attr attr = {0};
+	if (syscall(SYS_sched_getattr, 0, &attr, sizeof(attr), 0) != 0 ||
+			!hint_fair_policy(attr.sched_policy)) {
+		return;
+	}
+	attr = (struct hint_sched_attr){
+			.size = sizeof(attr),
+			.sched_policy = attr.sched_policy,
+			/* Setting it needs no privilege: nothing fairway spawns
+			 * inherits the slice, raised or not. */
+			.sched_flags = HINT_FLAG_RESET_ON_FORK,
+			.sched_nice = attr.sched_nice,
+			.sched_runtime = FW_SELF_SLICE_NS,
+	};
+	struct hint_sched_attr now = {0};
+	if (syscall(SYS_sched_setattr, 0, &attr, 0) != 0 ||
+			syscall(SYS_sched_getattr, 0, &now, sizeof(now), 0) != 0 ||
+			now.sched_runtime != FW_SELF_SLICE_NS) {
+		wlr_log(WLR_INFO, "Own priority: no custom slice on this kernel");
+		return;
+	}
+	wlr_log(WLR_INFO, "Own priority: main thread's slice %d us",
+			FW_SELF_SLICE_NS / 1000);
+}
+
 /* The autogroup raised, and the nice it had, for fw_self_priority_lower. */
 static struct {
 	bool raised;

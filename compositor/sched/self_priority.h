@@ -21,6 +21,20 @@
 bool fw_self_priority_raise(void);
 
 /*
+ * A custom EEVDF slice for the main thread, FW_SELF_SLICE_NS, where the
+ * kernel has them (Linux 6.12 and later; before, it changes nothing). A
+ * slice shorter than the default gives fairway's wakeups an earlier
+ * deadline, so that they preempt a CPU hog in another task group at once
+ * rather than at the end of its slice (the kernel takes a group's
+ * shortest slice for the group): a motion and a commit reach the screen
+ * sooner beside a parallel build (bench/README.md, "Applications and task
+ * groups"). Call it after the hints are made: their probe (hint_attr.h)
+ * reads the default slice from this thread.
+ */
+#define FW_SELF_SLICE_NS (500 * 1000)
+void fw_self_priority_slice(void);
+
+/*
  * The same for fairway's task group, since the kernel shares the CPU
  * between groups before it looks at a thread's nice: its session's
  * autogroup at FW_SELF_NICE, where autogroups apply and the session holds

@@ -1,6 +1,8 @@
 #!/bin/sh
 # By default (--raise-priority on) fairway's main thread runs at nice -10
 # with SCHED_FLAG_RESET_ON_FORK, and a program it spawns starts at nice 0.
+# Where the kernel has custom slices (6.12 on), the main thread's is 0.5 ms
+# and the program's the default.
 # --raise-priority off leaves it at nice 0. Without CAP_SYS_NICE and with
 # RLIMIT_NICE 0 nothing changes, and the log says why, once.
 . "$(dirname "$0")/lib-hints.sh"
@@ -35,6 +37,16 @@ wait_until 10 "the program fairway spawns" spawned
 main_thread "$child" '^policy=0 nice=0 ' ||
 	fail "the spawned program inherited: $FW_SEEN"
 log "spawned: $FW_SEEN"
+case "$FW_SEEN" in
+*" slice=0 "*) log "no custom slices on this kernel" ;;
+*" slice=500000 "*) fail "the spawned program has fairway's slice: $FW_SEEN" ;;
+*)
+	wait_until 10 "fairway's main thread's slice at 0.5 ms" \
+		main_thread "$fw" '^policy=0 nice=-10 slice=500000 '
+	has_line "$FW_TMP/fairway-1.err" "Own priority: main thread's slice 500 us" ||
+		fail "no log line for the slice"
+	;;
+esac
 kill "$child"
 fw_stop
 
