@@ -79,12 +79,14 @@ def fairway_help(build):
 class Running:
     """A started compositor and the folder that holds its socket."""
 
-    def __init__(self, name, proc, runtime_dir, account):
+    def __init__(self, name, proc, runtime_dir, account, sessions=False):
         self.name = name
         self.proc = proc
         self.runtime_dir = runtime_dir
         self.account = account
         self.display = None
+        # Whether its clients start in sessions of their own too.
+        self.sessions = sessions
 
     def wait_socket(self, timeout=20.0):
         deadline = time.monotonic() + timeout
@@ -121,7 +123,8 @@ def x_socket_dir():
         os.chmod(path, 0o1777)
 
 
-def start(name, build, account, logdir, fairway_args=(), xwayland=False):
+def start(name, build, account, logdir, fairway_args=(), xwayland=False,
+        session=False):
     runtime_dir = tempfile.mkdtemp(prefix=f"fwbench-{name}-")
     os.chmod(runtime_dir, 0o700)
     account.chown(runtime_dir)
@@ -153,5 +156,5 @@ def start(name, build, account, logdir, fairway_args=(), xwayland=False):
     else:
         raise ValueError(f"unknown compositor {name}")
     proc = Proc(argv, env, account, os.path.join(logdir, f"{name}.out"),
-            os.path.join(logdir, f"{name}.err"))
-    return Running(name, proc, runtime_dir, account)
+            os.path.join(logdir, f"{name}.err"), session=session)
+    return Running(name, proc, runtime_dir, account, sessions=session)

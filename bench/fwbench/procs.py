@@ -43,7 +43,12 @@ class Account:
 
 
 class Proc:
-    def __init__(self, argv, env, account, stdout_path, stderr_path):
+    def __init__(self, argv, env, account, stdout_path, stderr_path,
+            session=False):
+        """session: in a session (so, with autogroups, a task group) of its
+        own, as a display manager starts a compositor and a desktop its
+        applications; else in a process group of its own, in the bench's
+        session."""
         self.argv = list(argv)
         self.stdout_path = stdout_path
         self.stderr_path = stderr_path
@@ -55,7 +60,8 @@ class Proc:
         with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
             self.popen = subprocess.Popen(account.wrap(argv), env=env,
                     stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                    process_group=0, preexec_fn=_raise_nofile)
+                    preexec_fn=_raise_nofile, start_new_session=session,
+                    process_group=None if session else 0)
         self.pid = self.popen.pid
 
     def poll(self):

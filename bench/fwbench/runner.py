@@ -112,7 +112,7 @@ class _Client:
         argv += ["--duration", f"{duration:g}"]
         base = os.path.join(tmp, f"{role}{index}-{spec['prog']}")
         self.proc = Proc(argv, running.client_env(), running.account,
-                base + ".out", base + ".err")
+                base + ".out", base + ".err", session=running.sessions)
 
     def record(self):
         p = self.proc
@@ -186,8 +186,12 @@ def run_one(ctx, scenario, case, comp_name, repeat):
     clients = []
     duration = ctx.duration
     try:
+        # "sessions": the compositor and each client in a session of its
+        # own, as a desktop runs them.
+        sessions = bool(case.get("sessions"))
+        rec["sessions"] = sessions
         running = compositors.start(comp_name, ctx.build, ctx.account, tmp,
-                fairway_args)
+                fairway_args, session=sessions)
         comp = running.proc
         if not running.wait_socket():
             rec["error"] = ("compositor made no socket: " +

@@ -8,7 +8,13 @@ With FAIRWAY_AB_BUILD=DIR, every case runs twice in a row, with this
 build's fairway and with DIR's (the "before"), the clients always this
 build's: the rows then alternate before and after within each repeat.
 FWBENCH_TAIL_LOADS=WORD,... keeps only the loads whose name holds a word
-(follow, probe, K=4)."""
+(follow, probe, K=4).
+
+The compositor and every client run in a session of their own, as a
+display manager starts a compositor, and a desktop (fairway's launcher, a
+terminal's jobs) its applications: with autogroups, each is a task group,
+the level where the kernel shares the CPU first and where fairway's hints
+reach a whole application (fairway(5))."""
 
 import os
 import shutil
@@ -75,6 +81,7 @@ def cases(opts):
                 "background": [plaid("commit") for _ in range(k)],
                 "measured": [{"prog": prog, "args": []}],
                 "ab_build": build,
+                "sessions": True,
             })
     return out
 
