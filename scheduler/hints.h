@@ -290,6 +290,18 @@ const char *hints_mode_name(enum hints_mode mode);
  */
 int hints_app_json(const struct hints_app *app, char *buf, size_t size);
 
+/* The same in numbers, for the scheduler protocol. */
+struct hints_app_summary {
+	int processes; /* tracked at the last walk, its own included */
+	int processes_hinted; /* of which fairway changed some thread */
+	int threads; /* tracked, over all its processes */
+	enum hint_group_kind group_kind; /* where fairway set it; NONE if not */
+	/* The autogroup's nice or the cgroup's weight fairway set there. */
+	int64_t group_value;
+};
+void hints_app_summarize(
+		const struct hints_app *app, struct hints_app_summary *summary);
+
 /*
  * The attributes this kernel refused, comma-separated ("slice,uclamp"),
  * or "" when it takes them all: for --stats. Returns what snprintf does.

@@ -99,3 +99,23 @@ int hints_app_json(const struct hints_app *app, char *buf, size_t size) {
 	put_group(&out, &app->group);
 	return out.len;
 }
+
+void hints_app_summarize(
+		const struct hints_app *app, struct hints_app_summary *summary) {
+	*summary = (struct hints_app_summary){.group_kind = HINT_GROUP_NONE};
+	for (size_t i = 0; i < app->tree.count; i++) {
+		const struct hint_member *member = app->tree.members[i];
+		summary->processes++;
+		summary->threads += (int)member->threads.count;
+		if (member_hinted(member)) {
+			summary->processes_hinted++;
+		}
+	}
+	const struct hints_group *group = &app->group;
+	if (group->changed) {
+		summary->group_kind = group->place.kind;
+		summary->group_value = group->place.kind == HINT_GROUP_AUTOGROUP
+				? (int64_t)group->applied.nice
+				: (int64_t)group->applied.weight;
+	}
+}

@@ -6,6 +6,7 @@
 void ratings_params_default(struct ratings_params *params) {
 	*params = (struct ratings_params){
 			.window_ns = RATINGS_BUCKETS * NS_PER_S,
+			.handoff_ns = NS_PER_S,
 			.output_threshold = 1.0,
 			.busy_threshold = 0.05,
 			.knee_surplus = 1.5,
@@ -155,9 +156,22 @@ double ratings_client_busy_share(const struct ratings_client *client,
 	return share > 1 ? 1 : share;
 }
 
+int64_t ratings_client_last_input(const struct ratings_client *client) {
+	return client->had_input ? client->last_input_ns : INT64_MIN;
+}
+
 enum ratings_class ratings_client_classify(const struct ratings_client *client,
 		const struct ratings_params *params, int64_t now) {
-	if (ratings_client_has_input(client, params, now)) {
+	return ratings_client_classify_among(
+			client, params, now, ratings_client_last_input(client));
+}
+
+enum ratings_class ratings_client_classify_among(
+		const struct ratings_client *client,
+		const struct ratings_params *params, int64_t now,
+		int64_t newest_input_ns) {
+	if (ratings_client_has_input(client, params, now) &&
+			newest_input_ns - client->last_input_ns <= params->handoff_ns) {
 		return RATINGS_INTERACTIVE;
 	}
 	/* Past its knee its output earns no boost; mostly waste, none at all. */

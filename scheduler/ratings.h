@@ -16,7 +16,10 @@
  * frame. Summed per second over the last window (8 s, the paper's life span)
  * and divided by it, this is a frame-rate-like number that a client cannot
  * raise above the refresh rate by committing faster.
- * Input: binary, whether the client got input within the window.
+ * Input: binary, whether the client got input within the window, and
+ * passed on: "the process receiving the most recent user input should get
+ * the highest priority" (section 5.1), so a client whose last input is
+ * more than handoff_ns older than another client's newest has lost it.
  * Busy: the share of wall time the gate spent serving it, over the window.
  * The knee (section 3 of the same paper: past it, more CPU buys no more
  * output): frames committed against frames presented. A client that
@@ -37,6 +40,14 @@ enum ratings_class {
 
 struct ratings_params {
 	int64_t window_ns; /* the life span of both ratings, 8 s */
+	/*
+	 * How long a client keeps its input rating once another client has
+	 * input: 1 s. Within it, input to several clients at once (an X client
+	 * and Xwayland, a drag from one window to another) rates them all; past
+	 * it, a window the pointer crossed on its way elsewhere, or the one
+	 * typed into before the user moved on, competes by its output alone.
+	 */
+	int64_t handoff_ns;
 	/*
 	 * Presented frames per second (full-surface equivalents, averaged over
 	 * the window) above which a client is an output client: 1.0. A blinking
@@ -134,6 +145,16 @@ enum ratings_knee ratings_client_knee(const struct ratings_client *client,
 
 enum ratings_class ratings_client_classify(const struct ratings_client *client,
 		const struct ratings_params *params, int64_t now);
+/*
+ * The same among clients, the newest of whose inputs was at newest_input_ns
+ * (INT64_MIN with none): input counts only within handoff_ns of it.
+ */
+enum ratings_class ratings_client_classify_among(
+		const struct ratings_client *client,
+		const struct ratings_params *params, int64_t now,
+		int64_t newest_input_ns);
+/* When the client last had input, or INT64_MIN if never. */
+int64_t ratings_client_last_input(const struct ratings_client *client);
 
 /* The stronger of two classes (XWayland takes its X clients' strongest). */
 enum ratings_class ratings_class_max(

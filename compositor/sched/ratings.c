@@ -62,9 +62,11 @@ void fw_ratings_note_input(struct fw_ratings *ratings, struct wl_client *client,
 	}
 	int64_t now = sched_clock_now_ns();
 	/* A client without an input rating is updated at once, as the
-	 * ratings' authors have it. */
+	 * ratings' authors have it: one that had it in the window but passed
+	 * it on to another client is without it too. */
 	for (; rated != NULL; rated = rated->xwayland) {
-		if (ratings_client_note_input(&rated->rc, &ratings->params, now)) {
+		ratings_client_note_input(&rated->rc, &ratings->params, now);
+		if (rated->class != RATINGS_INTERACTIVE) {
 			rated->class = RATINGS_INTERACTIVE;
 			set_class_soon(ratings, rated);
 		}
@@ -95,9 +97,14 @@ static int handle_timer(void *data) {
 	int64_t now = sched_clock_now_ns();
 	add_service(ratings, now);
 	struct fw_rated *rated;
+	int64_t newest_input = INT64_MIN;
 	wl_list_for_each(rated, &ratings->rated, link) {
-		rated->class =
-				ratings_client_classify(&rated->rc, &ratings->params, now);
+		int64_t last = ratings_client_last_input(&rated->rc);
+		newest_input = last > newest_input ? last : newest_input;
+	}
+	wl_list_for_each(rated, &ratings->rated, link) {
+		rated->class = ratings_client_classify_among(
+				&rated->rc, &ratings->params, now, newest_input);
 	}
 	/* Xwayland works for its X clients: it takes the strongest class. */
 	wl_list_for_each(rated, &ratings->rated, link) {
@@ -273,8 +280,12 @@ void fw_ratings_add_output(
 
 void fw_ratings_read_client(struct fw_server *server, struct wl_client *client,
 		int64_t now, struct fw_client_rating *rating) {
-	*rating = (struct fw_client_rating){
-			.class = -1, .input_age_ns = -1, .hint_class = -1};
+	*rating = (struct fw_client_rating){.class = -1,
+			.input_age_ns = -1,
+			.hint_class = -1,
+			.processes = -1,
+			.processes_hinted = -1,
+			.threads = -1};
 	struct fw_ratings *ratings = server->ratings;
 	struct fw_client *record =
 			ratings != NULL ? fw_ratings_owner_client(ratings, client) : NULL;
@@ -292,6 +303,13 @@ void fw_ratings_read_client(struct fw_server *server, struct wl_client *client,
 	}
 	if (rated->app != NULL && !rated->app->gone) {
 		rating->hint_class = (int)rated->app->applied;
+		struct hints_app_summary summary;
+		hints_app_summarize(rated->app, &summary);
+		rating->processes = summary.processes;
+		rating->processes_hinted = summary.processes_hinted;
+		rating->threads = summary.threads;
+		rating->group_kind = (int)summary.group_kind;
+		rating->group_value = summary.group_value;
 	}
 }
 
@@ -326,15 +344,21 @@ void fw_ratings_write_stats(
 						(int)sizeof(app)) {
 			app[0] = '\0';
 		}
+		char input_age[32] = "null";
+		if (rated->rc.had_input) {
+			snprintf(input_age, sizeof(input_age), "%.0f",
+					(double)(now - rated->rc.last_input_ns) / 1e6);
+		}
 		capped_file_printf(out,
 				"{\"t\":%.3f,\"rated\":%d,\"class\":\"%s\","
 				"\"output_fps\":%.2f,\"commits_per_frame\":%.2f,"
-				"\"commits_per_s\":%.1f,"
+				"\"commits_per_s\":%.1f,\"input_age_ms\":%s,"
 				"\"busy\":%.3f,\"x_client\":%s,\"hinted\":%s%s}\n",
 				t, (int)rated->pid, ratings_class_name(rated->class),
 				ratings_client_output_rate(&rated->rc, &ratings->params, now),
 				ratings_client_surplus(&rated->rc, &ratings->params, now),
 				ratings_client_commit_rate(&rated->rc, &ratings->params, now),
+				input_age,
 				ratings_client_busy_share(&rated->rc, &ratings->params, now),
 				rated->xwayland != NULL ? "true" : "false",
 				rated->app != NULL ? "true" : "false", app);

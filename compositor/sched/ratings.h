@@ -46,6 +46,10 @@ struct fw_client_rating {
 	int64_t input_age_ns; /* since its last input; -1: none in memory */
 	double busy_share; /* of wall time served, 0 to 1 */
 	int hint_class; /* the class its threads' hints are; -1: none */
+	/* Its application (hints.h): -1 where it has no hints. */
+	int processes, processes_hinted, threads;
+	int group_kind; /* enum hint_group_kind where fairway set it, else 0 */
+	int64_t group_value; /* the nice or weight set; 0 where none */
 };
 /*
  * The rating of client's process (Xwayland's takes its X clients'

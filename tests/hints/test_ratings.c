@@ -53,6 +53,50 @@ static void test_input(void) {
 	CHECK(ratings_client_note_input(&c, &params, 19 * S));
 }
 
+/*
+ * The pointer crossed one window on its way to another, which it then
+ * drives: the first keeps its input rating only until the handoff, and
+ * falls back to what its output earns; new input wins it back.
+ */
+static void test_input_handoff(void) {
+	struct ratings_params params;
+	ratings_params_default(&params);
+	struct ratings_client crossed, driven;
+	ratings_client_init(&crossed, 42);
+	ratings_client_init(&driven, 43);
+	CHECK_INT(ratings_client_last_input(&crossed), INT64_MIN);
+	for (int i = 0; i < 8 * 60; i++) {
+		ratings_client_add_frame(&crossed, 1.0, i * FRAME);
+		ratings_client_add_commit(&crossed, i * FRAME);
+		ratings_client_add_presented(&crossed, 1, i * FRAME);
+	}
+	int64_t now = 8 * S;
+	ratings_client_note_input(&crossed, &params, now);
+	for (int64_t t = now + S / 4; t <= now + 3 * S; t += S / 4) {
+		ratings_client_note_input(&driven, &params, t);
+		int64_t newest = ratings_client_last_input(&driven);
+		enum ratings_class want = t - now <= params.handoff_ns
+				? RATINGS_INTERACTIVE
+				: RATINGS_OUTPUT;
+		CHECK_INT(ratings_client_classify_among(&crossed, &params, t, newest),
+				want);
+		CHECK_INT(ratings_client_classify_among(&driven, &params, t, newest),
+				RATINGS_INTERACTIVE);
+	}
+	/* Alone, the crossed window keeps its input for the whole window. */
+	CHECK_INT(ratings_client_classify(&crossed, &params, now + 3 * S),
+			RATINGS_INTERACTIVE);
+	/* Input again: it is the newest, and the driven one is not. */
+	ratings_client_note_input(&crossed, &params, now + 5 * S);
+	int64_t newest = ratings_client_last_input(&crossed);
+	CHECK_INT(ratings_client_classify_among(
+					  &crossed, &params, now + 5 * S, newest),
+			RATINGS_INTERACTIVE);
+	CHECK_INT(ratings_client_classify_among(
+					  &driven, &params, now + 5 * S, newest),
+			RATINGS_IDLE);
+}
+
 static void test_busy(void) {
 	struct ratings_params params;
 	ratings_params_default(&params);
@@ -193,6 +237,7 @@ int main(void) {
 	test_output_rate_bounded();
 	test_small_damage_is_not_output();
 	test_input();
+	test_input_handoff();
 	test_busy();
 	test_class_order();
 	return 0;
