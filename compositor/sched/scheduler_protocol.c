@@ -17,7 +17,7 @@
 #include <wlr/types/wlr_surface.h>
 #include <wlr/util/log.h>
 
-#define MANAGER_VERSION 1
+#define MANAGER_VERSION 2
 #define SELF_VERSION 1
 /* Statistics no more often than this, per subscription (the XML). */
 #define MIN_PERIOD_MS 100
@@ -30,7 +30,8 @@
 #define APP_IDS_MAX 16
 #define APP_IDS_BYTES 1024
 
-#define STAT_COUNT (FAIRWAY_SCHEDULER_CLIENT_V1_STAT_HINT_CLASS + 1)
+#define STAT_COUNT_V1 (FAIRWAY_SCHEDULER_CLIENT_V1_STAT_HINT_CLASS + 1)
+#define STAT_COUNT (FAIRWAY_SCHEDULER_CLIENT_V1_STAT_GROUP_VALUE + 1)
 
 struct fw_scheduler_protocol {
 	struct fw_server *server;
@@ -251,10 +252,20 @@ static void send_stats(struct fw_sp_handle *handle) {
 			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_BUSY_PPM] =
 					clamp_i64(rating.busy_share * 1e6),
 			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_HINT_CLASS] = rating.hint_class,
+			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_PROCESSES] = rating.processes,
+			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_PROCESSES_HINTED] =
+					rating.processes_hinted,
+			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_THREADS] = rating.threads,
+			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_GROUP_KIND] = rating.group_kind,
+			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_GROUP_VALUE] = rating.group_value,
 	};
+	/* A version 1 reader gets the values version 1 knew. */
+	size_t count = wl_resource_get_version(handle->resource) >= 2
+			? STAT_COUNT
+			: STAT_COUNT_V1;
 	struct wl_array array = {
-			.size = sizeof(values),
-			.alloc = sizeof(values),
+			.size = count * sizeof(values[0]),
+			.alloc = count * sizeof(values[0]),
 			.data = values,
 	};
 	fairway_scheduler_client_v1_send_stats(handle->resource, &array);

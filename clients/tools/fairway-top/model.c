@@ -155,8 +155,10 @@ static void registry_global(void *data, struct wl_registry *registry,
 	struct top_model *model = data;
 	if (strcmp(interface, fairway_scheduler_manager_v1_interface.name) == 0 &&
 			model->manager == NULL) {
-		model->manager = wl_registry_bind(
-				registry, name, &fairway_scheduler_manager_v1_interface, 1);
+		/* Version 2 adds each application's processes and group. */
+		model->manager = wl_registry_bind(registry, name,
+				&fairway_scheduler_manager_v1_interface,
+				version < 2 ? version : 2);
 		fairway_scheduler_manager_v1_add_listener(
 				model->manager, &manager_listener, model);
 	}

@@ -14,7 +14,7 @@
  */
 
 /* The stat values read (the protocol's enum stat; later ones ignored). */
-#define TOP_STAT_COUNT 27
+#define TOP_STAT_COUNT 32
 
 enum top_sort {
 	TOP_SORT_DISPATCH,

@@ -7,7 +7,45 @@
 
 const char *top_header(void) {
 	return "   ID     PID  PRI SMART CLASS        REQ/S  DISP%  MS/S "
-		   " QUEUE  OUT/S  INPUT COMMAND";
+		   " QUEUE  OUT/S  INPUT  PROCS GROUP    COMMAND";
+}
+
+static const char *group_kind_name(int64_t kind) {
+	switch (kind) {
+	case FAIRWAY_SCHEDULER_CLIENT_V1_GROUP_KIND_AUTOGROUP:
+		return "autogroup";
+	case FAIRWAY_SCHEDULER_CLIENT_V1_GROUP_KIND_CGROUP:
+		return "cgroup";
+	case FAIRWAY_SCHEDULER_CLIENT_V1_GROUP_KIND_CGROUP_V1:
+		return "cgroup_v1";
+	default:
+		return NULL;
+	}
+}
+
+/* "hinted/tracked", or "-" where fairway gives it no hints. */
+static void format_processes(
+		char *buf, size_t size, const struct top_client *c) {
+	if (c->cur[STAT(PROCESSES)] < 0) {
+		snprintf(buf, size, "-");
+	} else {
+		snprintf(buf, size, "%" PRId64 "/%" PRId64,
+				c->cur[STAT(PROCESSES_HINTED)], c->cur[STAT(PROCESSES)]);
+	}
+}
+
+/* What fairway set on its task group: "ag -5" (an autogroup's nice), "cg
+ * 500" (a cgroup's weight), or "-". */
+static void format_group(char *buf, size_t size, const struct top_client *c) {
+	int64_t kind = c->cur[STAT(GROUP_KIND)];
+	int64_t value = c->cur[STAT(GROUP_VALUE)];
+	if (kind == FAIRWAY_SCHEDULER_CLIENT_V1_GROUP_KIND_AUTOGROUP) {
+		snprintf(buf, size, "ag %" PRId64, value);
+	} else if (group_kind_name(kind) != NULL) {
+		snprintf(buf, size, "cg %" PRId64, value);
+	} else {
+		snprintf(buf, size, "-");
+	}
 }
 
 static void format_input_age(char *buf, size_t size, int64_t age_ns) {
@@ -21,19 +59,23 @@ static void format_input_age(char *buf, size_t size, int64_t age_ns) {
 }
 
 void top_format_row(char *buf, size_t size, const struct top_client *c) {
-	char age[16];
+	char age[16], procs[24], group[24];
 	format_input_age(age, sizeof(age), c->cur[STAT(INPUT_AGE_NS)]);
+	format_processes(procs, sizeof(procs), c);
+	format_group(group, sizeof(group), c);
 	int64_t queue = c->cur[STAT(QUEUED_REQUEST_BYTES)] +
 			c->cur[STAT(QUEUED_EVENT_BYTES)];
 	const char *name = c->app_ids[0] != '\0' ? c->app_ids : "";
 	snprintf(buf, size,
 			"%5u %7d %4" PRId64 " %5" PRId64
-			" %-11s %7.0f %5.1f %5.1f %6" PRId64 " %6.1f %6s %s%s%s%s%s",
+			" %-11s %7.0f %5.1f %5.1f %6" PRId64
+			" %6.1f %6s %6s %-8s %s%s%s%s%s",
 			c->id, (int)c->pid, c->cur[STAT(BASE_PRIORITY)],
 			c->cur[STAT(SMART_PRIORITY)], top_class_name(c->cur[STAT(CLASS)]),
 			c->requests_per_s, c->dispatch_share * 100, c->dispatch_ms_per_s,
-			queue, c->cur[STAT(OUTPUT_RATE_MFPS)] / 1e3, age, c->comm,
-			name[0] != '\0' ? " (" : "", name, name[0] != '\0' ? ")" : "",
+			queue, c->cur[STAT(OUTPUT_RATE_MFPS)] / 1e3, age, procs, group,
+			c->comm, name[0] != '\0' ? " (" : "", name,
+			name[0] != '\0' ? ")" : "",
 			(c->flags & FAIRWAY_SCHEDULER_CLIENT_V1_FLAGS_XWAYLAND) ? " [X]"
 																	: "");
 }
@@ -127,9 +169,32 @@ static void json_client(FILE *out, const struct top_client *c) {
 			c->cur[STAT(OUTPUT_RATE_MFPS)] / 1e3, c->cur[STAT(BUSY_PPM)] / 1e6);
 	int64_t age = c->cur[STAT(INPUT_AGE_NS)];
 	if (age < 0) {
-		fprintf(out, "null}");
+		fprintf(out, "null");
 	} else {
-		fprintf(out, "%.1f}", age / 1e6);
+		fprintf(out, "%.1f", age / 1e6);
+	}
+	/* null where fairway gives it no hints, or is older than version 2. */
+	if (c->cur[STAT(PROCESSES)] < 0) {
+		fprintf(out,
+				",\"processes\":null,\"processes_hinted\":null,"
+				"\"threads\":null");
+	} else {
+		fprintf(out,
+				",\"processes\":%" PRId64 ",\"processes_hinted\":%" PRId64
+				",\"threads\":%" PRId64,
+				c->cur[STAT(PROCESSES)], c->cur[STAT(PROCESSES_HINTED)],
+				c->cur[STAT(THREADS)]);
+	}
+	const char *kind = group_kind_name(c->cur[STAT(GROUP_KIND)]);
+	if (kind == NULL) {
+		fprintf(out, ",\"group\":null}");
+	} else {
+		fprintf(out, ",\"group\":{\"kind\":\"%s\",\"%s\":%" PRId64 "}}", kind,
+				c->cur[STAT(GROUP_KIND)] ==
+								FAIRWAY_SCHEDULER_CLIENT_V1_GROUP_KIND_AUTOGROUP
+						? "nice"
+						: "weight",
+				c->cur[STAT(GROUP_VALUE)]);
 	}
 }
 
