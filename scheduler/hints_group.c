@@ -51,10 +51,14 @@ static void compute_group(struct hints_app *app,
 	if (kind == HINT_GROUP_AUTOGROUP) {
 		/* The kernel checks fairway's own privilege, not the target's. */
 		int floor = hints->cap_sys_nice ? -20 : hints->self_nice_floor;
+		/* A journal replayed with the user's privileges (a file
+		 * capability: hints.h) has the user's own floor. */
+		int undo_floor = hints->undo_as_user ? hints->self_nice_floor : floor;
 		if (want < orig->nice) {
 			want = want < floor ? floor : want;
 			want = want > orig->nice ? orig->nice : want;
-		} else if (want > orig->nice && orig->nice < 0 && floor > orig->nice) {
+		} else if (want > orig->nice && orig->nice < 0 &&
+				undo_floor > orig->nice) {
 			/* Raised, it could never be lowered back on restore. */
 			want = orig->nice;
 		}
