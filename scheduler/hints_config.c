@@ -12,12 +12,18 @@
  * interactive: the user is waiting on it. A 0.5 ms custom slice gives it an
  *   earlier EEVDF deadline than the default (0.7 ms times 1 + log2 CPUs), so
  *   its wakeups preempt sooner; no privilege needed. uclamp_min 256 keeps
- *   the CPU clock from idling down under it. Nice -5 (three times the weight
- *   of nice 0) where privilege allows: a firm preference, far from rtkit's
- *   floor of -15 and milder than Android's -10 top-app boost.
- * output: animates on screen. A 1 ms slice, uclamp_min 128 and nice -3
- *   (twice the weight of nice 0): it needs throughput at a steady rate
- *   more than the quickest wakeup.
+ *   the CPU clock from idling down under it. Nice -10 (nine times the
+ *   weight of nice 0) where privilege allows: Android's top-app level,
+ *   above rtkit's floor of -15, and no more than fairway's own, so that an
+ *   application never outweighs the compositor that shows its frames.
+ *   Beside a parallel build, -5 was not enough: with 4 hogs on each CPU a
+ *   thread or group at -5 gets under half of one when it wakes, and an
+ *   animation of 4 ms a frame drops a frame in six (bench/README.md,
+ *   "Applications and task groups").
+ * output: animates on screen. A 1 ms slice, uclamp_min 128 and nice -10,
+ *   for the same reason: it needs throughput at a steady rate more than
+ *   the quickest wakeup, and input keeps its lead through the shorter
+ *   slice, the higher clamp and the gate's own input boost.
  * background: busy with nothing to show. SCHED_IDLE: the weight of nice
  *   +19 and less, and every other thread's wakeup preempts it at once.
  *   A busy thread that merely runs at a low weight still holds its CPU for
@@ -32,9 +38,9 @@
  * and desktops put every session in one (autogroups) or every
  * application in a cgroup, so against a build in a terminal's session the
  * threads' nice does nothing. An application alone in its group has the
- * group's weight set too, from group_nice: interactive and output -5
- * (about three times a nice 0 session's weight), background 19 (the
- * least, and cpu.idle for a cgroup: SCHED_IDLE's group form).
+ * group's weight set too, from group_nice: interactive and output -10,
+ * as their threads (fairway's own group is at -10 too), background 19
+ * (the least, and cpu.idle for a cgroup: SCHED_IDLE's group form).
  *
  * The knee (Etsion, Tsafrir and Feitelson, "Process Prioritization Using
  * Output Production": a client's output grows with the CPU it gets up to
@@ -90,20 +96,20 @@ void hints_config_default(struct hints_config *config) {
 	config->targets[RATINGS_INTERACTIVE] = (struct hints_target){
 			.policy = SCHED_OTHER,
 			.set_nice = true,
-			.nice = -5,
+			.nice = -10,
 			.slice_ns = 500 * 1000,
 			.uclamp_min = 256,
 			.set_group = true,
-			.group_nice = -5,
+			.group_nice = -10,
 	};
 	config->targets[RATINGS_OUTPUT] = (struct hints_target){
 			.policy = SCHED_OTHER,
 			.set_nice = true,
-			.nice = -3,
+			.nice = -10,
 			.slice_ns = 1000 * 1000,
 			.uclamp_min = 128,
 			.set_group = true,
-			.group_nice = -5,
+			.group_nice = -10,
 	};
 	config->targets[RATINGS_BACKGROUND] = (struct hints_target){
 			.policy = SCHED_IDLE,

@@ -9,8 +9,6 @@
 need_privilege
 [ -n "${FW_PLAID:-}" ] && [ -n "${FW_ANIM:-}" ] || skip "built without -Dclients"
 
-# The output class's default attributes (privileged here).
-OUTPUT='policy=0 nice=-3 slice=1000000 reset=1'
 stats="$FW_TMP/stats.json"
 fw_start --no-xwayland --hints on --stats "$stats"
 start_bg "$FW_PLAID" --mode commit --duration 60 >"$FW_TMP/plaid.out" 2>&1

@@ -41,9 +41,9 @@ wait_until 30 "the output attributes on anim and its drawing child" both_output
 log "drawing child: $FW_SEEN"
 anim_group() {
 	FW_SEEN="autogroup nice $(autogroup_nice "$anim")"
-	[ "$(autogroup_nice "$anim")" = -5 ]
+	[ "$(autogroup_nice "$anim")" = "$GROUP_BOOST" ]
 }
-wait_until 10 "anim's autogroup at nice -5" anim_group
+wait_until 10 "anim's autogroup at nice $GROUP_BOOST" anim_group
 
 never_boosted "$outsider" "the setsid() child" 6
 [ "$(autogroup_nice "$outsider")" = "$outsider_group" ] ||

@@ -20,8 +20,6 @@ need_prog x11perf
 need_prog ico
 need_prog xclock
 
-# The output class's default attributes (privileged here).
-OUTPUT='policy=0 nice=-3 slice=1000000 reset=1'
 stats="$FW_TMP/stats.json"
 # x11perf's window is override-redirect, 600x600 at the top left, over
 # any window there: the others go on a second output, where the pointer

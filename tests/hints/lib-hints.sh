@@ -97,9 +97,11 @@ journal_present() {
 }
 
 # The attributes fairway's interactive default gives (privileged here).
-INTERACTIVE='policy=0 nice=-5 slice=500000 reset=1'
+INTERACTIVE='policy=0 nice=-10 slice=500000 reset=1'
 # And its output default.
-OUTPUT='policy=0 nice=-3 slice=1000000 reset=1'
+OUTPUT='policy=0 nice=-10 slice=1000000 reset=1'
+# The nice both give an application's task group.
+GROUP_BOOST=-10
 
 # autogroup_nice PID: the nice of PID's autogroup.
 autogroup_nice() {
