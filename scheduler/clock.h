@@ -10,6 +10,8 @@
  * protocols", on why).
  */
 int64_t sched_clock_now_ns(void);
+/* The calling thread's CPU time: what a piece of work cost it. */
+int64_t sched_clock_thread_cpu_ns(void);
 
 #define SCHED_NS_PER_MS INT64_C(1000000)
 

@@ -1,3 +1,4 @@
+#include "scheduler/clock.h"
 #include "scheduler/hints_internal.h"
 #include "scheduler/log.h"
 #include "scheduler/peer.h"
@@ -13,12 +14,6 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-
-int64_t hints_cpu_now_ns(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* Another application's process: each process has one class. */
 static bool claimed_elsewhere(pid_t pid, void *data) {
@@ -58,10 +53,10 @@ static size_t walk(struct hints_app *app, int64_t now) {
 	};
 	app->walked_ns = now;
 	app->walked = true;
-	int64_t cpu = hints_cpu_now_ns();
+	int64_t cpu = sched_clock_thread_cpu_ns();
 	int found = hint_tree_walk(&app->tree, &hooks);
 	app->hints->walks++;
-	app->hints->walk_cpu_ns += (uint64_t)(hints_cpu_now_ns() - cpu);
+	app->hints->walk_cpu_ns += (uint64_t)(sched_clock_thread_cpu_ns() - cpu);
 	if (found < 0) {
 		return 0;
 	}

@@ -1,3 +1,4 @@
+#include "scheduler/clock.h"
 #include "scheduler/hints_internal.h"
 #include "scheduler/log.h"
 #include "scheduler/proc_stat.h"
@@ -309,7 +310,7 @@ static void not_set(struct hints_app *app, const char *why) {
 
 static bool alone(struct hints_app *app, const struct hint_group_place *place,
 		int64_t now) {
-	int64_t cpu = hints_cpu_now_ns();
+	int64_t cpu = sched_clock_thread_cpu_ns();
 	struct hints_group *group = &app->group;
 	group->checked = true;
 	group->checked_ns = now;
@@ -326,7 +327,7 @@ static bool alone(struct hints_app *app, const struct hint_group_place *place,
 		group->alone = hint_group_cgroup_alone(
 				&app->hints->group_env, place, is_member, app);
 	}
-	app->hints->walk_cpu_ns += (uint64_t)(hints_cpu_now_ns() - cpu);
+	app->hints->walk_cpu_ns += (uint64_t)(sched_clock_thread_cpu_ns() - cpu);
 	return group->alone;
 }
 

@@ -47,9 +47,6 @@ void hints_member_forget(struct hints_app *app, struct hint_member *member);
 bool hints_member_verify(
 		const struct hint_member *member, const struct hints_thread *thread);
 
-/* This thread's CPU time, for the cost of walks and checks. */
-int64_t hints_cpu_now_ns(void);
-
 /*
  * The application's group after its class or its processes changed (full:
  * its class did, so it is located and checked again now; otherwise only

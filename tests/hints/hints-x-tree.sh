@@ -15,14 +15,7 @@ fw_start -d
 start_bg sh -c 'exec setsid sh -c "sleep 600 & exec xterm -T fw-xtree -e sleep 601"' \
 	>"$FW_TMP/xterm.out" 2>&1
 xterm=$BG_PID
-focused() {
-	FW_SEEN="X focus on '$(timeout 10 xdotool getwindowfocus getwindowname 2>&1)'"
-	case "$FW_SEEN" in
-	*"'fw-xtree'") return 0 ;;
-	esac
-	return 1
-}
-wait_until 30 "the xterm mapped and focused" focused
+wait_until 30 "the xterm mapped and focused" x_focused fw-xtree
 [ "$(session_of "$xterm")" = "$xterm" ] || fail "the xterm leads no session"
 helper=$(pgrep -P "$xterm" -x sleep | while read -r p; do
 	[ "$(session_of "$p")" = "$xterm" ] && echo "$p"

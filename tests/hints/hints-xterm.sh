@@ -10,14 +10,7 @@ need_prog xdotool
 fw_start -d
 start_bg xterm -T fw-xterm -e sh -c 'read line' >"$FW_TMP/xterm.out" 2>&1
 xterm=$BG_PID
-focused() {
-	FW_SEEN="X focus on '$(timeout 10 xdotool getwindowfocus getwindowname 2>&1)'"
-	case "$FW_SEEN" in
-	*"'fw-xterm'") return 0 ;;
-	esac
-	return 1
-}
-wait_until 30 "the xterm mapped and focused" focused
+wait_until 30 "the xterm mapped and focused" x_focused fw-xterm
 "$FW_TEST_POINTER" move 100 100 move 110 110 || fail "fw-test-pointer failed"
 wait_until 20 "interactive attributes on the xterm ($xterm)" \
 	all_threads "$xterm" "^$INTERACTIVE"

@@ -34,14 +34,7 @@ FW_HELPERS="$FW_HELPERS $(pgrep -P "$decoy" sleep)"
 # Xwayland starts with the first X client.
 start_bg xterm -T fw-xterm -e sh -c 'read line' >"$FW_TMP/xterm.out" 2>&1
 xterm=$BG_PID
-focused() {
-	FW_SEEN="X focus on '$(timeout 10 xdotool getwindowfocus getwindowname 2>&1)'"
-	case "$FW_SEEN" in
-	*"'fw-xterm'") return 0 ;;
-	esac
-	return 1
-}
-wait_until 30 "the xterm mapped and focused" focused
+wait_until 30 "the xterm mapped and focused" x_focused fw-xterm
 # Two updates with the xterm interactive: Xwayland's class went out.
 classed_twice() {
 	[ "$(grep -c "ratings: pid $xterm .*: interactive" "$FW_ERR")" -ge 2 ]

@@ -12,14 +12,7 @@ need_prog xdotool
 fw_start -d --hint-map interactive:policy=idle
 start_bg xterm -T fw-xterm -e sh -c 'read line' >"$FW_TMP/xterm.out" 2>&1
 xterm=$BG_PID
-focused() {
-	FW_SEEN="X focus on '$(timeout 10 xdotool getwindowfocus getwindowname 2>&1)'"
-	case "$FW_SEEN" in
-	*"'fw-xterm'") return 0 ;;
-	esac
-	return 1
-}
-wait_until 30 "the xterm mapped and focused" focused
+wait_until 30 "the xterm mapped and focused" x_focused fw-xterm
 xwayland=""
 for p in $(pgrep -x -u root Xwayland); do
 	tr '\0' '\n' <"/proc/$p/cmdline" | grep -qx "$DISPLAY" && xwayland=$p

@@ -103,6 +103,12 @@ OUTPUT='policy=0 nice=-10 slice=1000000 reset=1'
 # The nice both give an application's task group.
 GROUP_BOOST=-10
 
+# x_focused TITLE: the X window with the focus is named TITLE.
+x_focused() {
+	FW_SEEN="X focus on '$(timeout 10 xdotool getwindowfocus getwindowname 2>&1)'"
+	[ "$FW_SEEN" = "X focus on '$1'" ]
+}
+
 # autogroup_nice PID: the nice of PID's autogroup.
 autogroup_nice() {
 	sed -n 's/^\/autogroup-[0-9]* nice //p' "/proc/$1/autogroup" 2>/dev/null
