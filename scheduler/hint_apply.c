@@ -4,25 +4,15 @@
 #include "scheduler/proc_stat.h"
 #include <inttypes.h>
 #include <sched.h>
-#include <sys/resource.h>
-
-/* The lowest nice pid's own RLIMIT_NICE allows (20: none below theirs). */
-static int rlimit_nice_floor(pid_t pid) {
-	struct rlimit lim;
-	if (prlimit(pid, RLIMIT_NICE, NULL, &lim) != 0 || lim.rlim_cur == 0) {
-		return 20;
-	}
-	return 20 - (int)(lim.rlim_cur > 40 ? 40 : lim.rlim_cur);
-}
 
 /* The lowest nice fairway may give pid's threads. */
 static int lowest_nice(struct hints *hints, pid_t pid) {
-	return hints->cap_sys_nice ? -20 : rlimit_nice_floor(pid);
+	return hints->cap_sys_nice ? -20 : hint_rlimit_nice_floor(pid);
 }
 
 /* The lowest nice from which a restore could bring a thread back. */
 static int lowest_undoable_nice(struct hints *hints, pid_t pid) {
-	return hints->undo_as_user ? rlimit_nice_floor(pid)
+	return hints->undo_as_user ? hint_rlimit_nice_floor(pid)
 							   : lowest_nice(hints, pid);
 }
 

@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -259,6 +260,14 @@ void hint_kernel_probe(struct hint_kernel *info) {
 }
 
 #define CAP_SYS_NICE_BIT 23
+
+int hint_rlimit_nice_floor(pid_t pid) {
+	struct rlimit lim;
+	if (prlimit(pid, RLIMIT_NICE, NULL, &lim) != 0 || lim.rlim_cur == 0) {
+		return 20;
+	}
+	return 20 - (int)(lim.rlim_cur > 40 ? 40 : lim.rlim_cur);
+}
 
 bool hint_have_cap_sys_nice(void) {
 	FILE *file = fopen("/proc/self/status", "re");

@@ -61,6 +61,9 @@ bool hint_attr_get(pid_t tid, struct hint_attr *attr);
 /* Whether this process may lower nice values and leave SCHED_IDLE for
  * any process (CAP_SYS_NICE in its effective set). */
 bool hint_have_cap_sys_nice(void);
+/* The lowest nice pid's RLIMIT_NICE allows (pid 0: this process's): n
+ * allows 20 - n; 20 where it allows none or cannot be read. */
+int hint_rlimit_nice_floor(pid_t pid);
 bool hint_attr_equal(const struct hint_attr *a, const struct hint_attr *b);
 /* SCHED_OTHER or SCHED_BATCH: the policies hints may change a thread from. */
 bool hint_fair_policy(uint32_t policy);

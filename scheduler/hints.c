@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -136,11 +135,7 @@ struct hints *hints_create(
 	hints->cap_sys_nice = hint_have_cap_sys_nice();
 	hints->undo_as_user = privilege_beyond_user();
 	hint_group_env_system(&hints->group_env);
-	struct rlimit lim = {0};
-	getrlimit(RLIMIT_NICE, &lim);
-	hints->self_nice_floor = lim.rlim_cur == 0
-			? 20
-			: 20 - (int)(lim.rlim_cur > 40 ? 40 : lim.rlim_cur);
+	hints->self_nice_floor = hint_rlimit_nice_floor(0);
 	char children[64];
 	snprintf(children, sizeof(children), "/proc/self/task/%d/children",
 			(int)syscall(SYS_gettid));
@@ -164,10 +159,11 @@ struct hints *hints_create(
 		}
 	}
 	sched_log(SCHED_LOG_INFO,
-			"hints %s: CAP_SYS_NICE %s, RLIMIT_NICE %llu, uclamp %s, "
+			"hints %s: CAP_SYS_NICE %s, RLIMIT_NICE down to nice %d, "
+			"uclamp %s, "
 			"custom slices %s, default slice %" PRIu64 " ns; %s",
 			hints_mode_name(config->mode), hints->cap_sys_nice ? "yes" : "no",
-			(unsigned long long)lim.rlim_cur,
+			hints->self_nice_floor,
 			hint_kernel_supports(&hints->kernel, HINT_PART_UCLAMP)
 					? "yes"
 					: "no (kernel without CONFIG_UCLAMP_TASK)",
@@ -312,7 +308,6 @@ void hints_app_update(struct hints_app *app, int64_t now) {
 				"what it had, and left alone",
 				(int)app->pid, (int)app->uid);
 		apply_class(app, app->applied, true, false);
-		hints_group_restore(app, true);
 		alive = false;
 	}
 	if (!alive) {

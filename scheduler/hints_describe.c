@@ -103,13 +103,10 @@ int hints_app_json(const struct hints_app *app, char *buf, size_t size) {
 void hints_app_summarize(
 		const struct hints_app *app, struct hints_app_summary *summary) {
 	*summary = (struct hints_app_summary){.group_kind = HINT_GROUP_NONE};
+	summary->processes = (int)app->tree.count;
+	summary->threads = (int)hint_tree_thread_count(&app->tree);
 	for (size_t i = 0; i < app->tree.count; i++) {
-		const struct hint_member *member = app->tree.members[i];
-		summary->processes++;
-		summary->threads += (int)member->threads.count;
-		if (member_hinted(member)) {
-			summary->processes_hinted++;
-		}
+		summary->processes_hinted += member_hinted(app->tree.members[i]);
 	}
 	const struct hints_group *group = &app->group;
 	if (group->changed) {

@@ -2,7 +2,6 @@
 #include "scheduler/hints_internal.h"
 #include "scheduler/log.h"
 #include "scheduler/proc_stat.h"
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -119,10 +118,26 @@ static const struct hint_member *writer(struct hints_app *app) {
 }
 
 /*
+ * hint_group_write, tried again up to tries times in all while the kernel
+ * puts it off (EAGAIN): it takes one autogroup write every 100 ms from
+ * writers without CAP_SYS_ADMIN. Returns 0 or the errno.
+ */
+static int write_retrying(const struct hint_group_env *env,
+		const struct hint_group_place *place, pid_t pid,
+		const struct hint_group_value *value,
+		const struct hint_group_value *current, int tries) {
+	int err = hint_group_write(env, place, pid, value, current);
+	while (err == EAGAIN && --tries > 0) {
+		nanosleep(&(struct timespec){.tv_nsec = 110 * 1000 * 1000}, NULL);
+		err = hint_group_write(env, place, pid, value, current);
+	}
+	return err;
+}
+
+/*
  * Writes value to the group through pid (an autogroup's: pidfd holds it,
- * its start time checked). An autogroup's nice is retried for a while when
- * wait is set, as the kernel takes one write every 100 ms from writers
- * without CAP_SYS_ADMIN. Returns 0 or the errno.
+ * its start time checked), retried for a while when wait is set. Returns
+ * 0 or the errno.
  */
 static int write_through(struct hints *hints,
 		const struct hint_group_place *place, pid_t pid, int pidfd,
@@ -135,14 +150,8 @@ static int write_through(struct hints *hints,
 			!hint_group_read(&hints->group_env, place, pid, &current)) {
 		return ESTALE;
 	}
-	int err = 0;
-	for (int tries = 0; tries < (wait ? 4 : 1); tries++) {
-		err = hint_group_write(&hints->group_env, place, pid, value, &current);
-		if (err != EAGAIN) {
-			break;
-		}
-		nanosleep(&(struct timespec){.tv_nsec = 110 * 1000 * 1000}, NULL);
-	}
+	int err = write_retrying(
+			&hints->group_env, place, pid, value, &current, wait ? 4 : 1);
 	if (err == 0 && !group_value_equal(value, &current)) {
 		hints->changes++;
 	}
@@ -446,37 +455,42 @@ void hints_group_update(struct hints_app *app, int64_t now, bool full) {
 
 /* --- after a crash --------------------------------------------------- */
 
+struct writer_search {
+	const struct hint_group_env *env;
+	struct hint_group_place place;
+	pid_t found;
+};
+
+/* Ends hint_group_session_alone's scan at the first process through
+ * which the autogroup reads. */
+static bool cannot_write_through(pid_t pid, void *data) {
+	struct writer_search *search = data;
+	struct hint_group_value value;
+	if (!hint_group_read(search->env, &search->place, pid, &value)) {
+		return true;
+	}
+	search->found = pid;
+	return false;
+}
+
 /* A process of autogroup id in session sid, to write through; 0: none. */
 static pid_t autogroup_process(const struct hint_group_env *env,
 		const struct hint_journal_entry *entry,
 		const struct hint_journal_group *saved) {
-	struct hint_group_place place = {
-			.kind = HINT_GROUP_AUTOGROUP, .autogroup = saved->id};
-	struct hint_group_value value;
+	struct writer_search search = {
+			.env = env,
+			.place = {.kind = HINT_GROUP_AUTOGROUP, .autogroup = saved->id},
+	};
 	struct proc_stat stat;
 	if (proc_stat_read(env->proc, entry->pid, entry->pid, &stat) &&
 			stat.start == entry->start &&
-			hint_group_read(env, &place, entry->pid, &value)) {
+			!cannot_write_through(entry->pid, &search)) {
 		return entry->pid;
 	}
 	/* Its first process is gone: any other of its session will do. */
-	DIR *dir = opendir(env->proc);
-	struct dirent *ent;
-	pid_t found = 0;
-	while (dir != NULL && found == 0 && (ent = readdir(dir)) != NULL) {
-		char *end;
-		long pid = strtol(ent->d_name, &end, 10);
-		if (*end == '\0' && pid > 0 && pid <= INT32_MAX &&
-				proc_stat_read(env->proc, (pid_t)pid, (pid_t)pid, &stat) &&
-				stat.sid == saved->sid &&
-				hint_group_read(env, &place, (pid_t)pid, &value)) {
-			found = (pid_t)pid;
-		}
-	}
-	if (dir != NULL) {
-		closedir(dir);
-	}
-	return found;
+	hint_group_session_alone(
+			env, saved->sid, cannot_write_through, &search, NULL);
+	return search.found;
 }
 
 /*
@@ -528,14 +542,7 @@ bool hints_group_replay(const struct hint_group_env *env,
 			want.idle = saved->idle != 0;
 		}
 	}
-	int err = 0;
-	for (int tries = 0; tries < 4; tries++) {
-		err = hint_group_write(env, &place, through, &want, &current);
-		if (err != EAGAIN) {
-			break;
-		}
-		nanosleep(&(struct timespec){.tv_nsec = 110 * 1000 * 1000}, NULL);
-	}
+	int err = write_retrying(env, &place, through, &want, &current, 4);
 	if (err != 0) {
 		sched_log(SCHED_LOG_ERROR, "hints: cannot restore a %s: %s",
 				hint_group_kind_name(place.kind), strerror(err));

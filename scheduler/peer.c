@@ -1,5 +1,6 @@
 #include "scheduler/peer.h"
 #include "scheduler/log.h"
+#include "scheduler/proc_stat.h"
 #include "scheduler/unix_peers.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -31,43 +32,12 @@ void peer_finish(struct peer *peer) {
 }
 
 bool peer_start_time(pid_t pid, pid_t tid, uint64_t *start) {
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
-	FILE *file = fopen(path, "re");
-	if (file == NULL) {
+	struct proc_stat stat;
+	if (!proc_stat_read(PROC_ROOT, pid, tid, &stat)) {
 		return false;
 	}
-	char buf[1024];
-	size_t len = fread(buf, 1, sizeof(buf) - 1, file);
-	fclose(file);
-	buf[len] = '\0';
-	/* The command name may hold spaces and parentheses: skip to the last. */
-	char *p = strrchr(buf, ')');
-	if (p == NULL) {
-		return false;
-	}
-	p++;
-	/* Fields 3 to 21 precede the start time (field 22). */
-	for (int field = 3; field <= 22; field++) {
-		while (*p == ' ') {
-			p++;
-		}
-		if (field == 22) {
-			char *end;
-			errno = 0;
-			unsigned long long value = strtoull(p, &end, 10);
-			if (errno != 0 || end == p) {
-				return false;
-			}
-			*start = value;
-			return true;
-		}
-		p = strchr(p, ' ');
-		if (p == NULL) {
-			return false;
-		}
-	}
-	return false;
+	*start = stat.start;
+	return true;
 }
 
 uint64_t peer_now_ticks(void) {
@@ -81,32 +51,10 @@ uint64_t peer_now_ticks(void) {
 			(uint64_t)ts.tv_nsec / (1000000000u / (uint64_t)hz);
 }
 
-static bool pidfd_alive(int pidfd) {
-	if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) == 0) {
-		return true;
-	}
-	return errno == EPERM;
-}
-
 bool peer_uids_are(pid_t pid, uid_t uid) {
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	FILE *file = fopen(path, "re");
-	if (file == NULL) {
-		return false;
-	}
-	char line[256];
-	unsigned long real = 0, effective = 0, saved = 0;
-	bool found = false;
-	while (!found && fgets(line, sizeof(line), file) != NULL) {
-		found = sscanf(line, "Uid: %lu %lu %lu", &real, &effective, &saved) ==
-				3;
-	}
-	fclose(file);
-	if (uid == (uid_t)-1) {
-		uid = (uid_t)real;
-	}
-	return found && real == uid && effective == uid && saved == uid;
+	uid_t all;
+	return proc_uid_read(PROC_ROOT, pid, &all) &&
+			(uid == (uid_t)-1 || all == uid);
 }
 
 bool peer_pin_pid(struct peer *peer, pid_t pid, uid_t uid, int pidfd,
@@ -133,7 +81,7 @@ bool peer_pin_pid(struct peer *peer, pid_t pid, uid_t uid, int pidfd,
 	} else if (!peer_uids_are(pid, uid)) {
 		why = "its real, effective and saved uids are not all the uid it "
 			  "connected with";
-	} else if (!pidfd_alive(pidfd)) {
+	} else if (!proc_pidfd_alive(pidfd)) {
 		/* Checked last: what was read above was this process's. */
 		why = "gone";
 	}
@@ -203,7 +151,8 @@ bool peer_pin_x_client(
 		}
 	}
 	/* Checked last: what was read above was theirs. */
-	if (why == NULL && (!pidfd_alive(pidfd) || !pidfd_alive(xwayland->pidfd))) {
+	if (why == NULL &&
+			(!proc_pidfd_alive(pidfd) || !proc_pidfd_alive(xwayland->pidfd))) {
 		why = "gone";
 	}
 	if (why != NULL) {

@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 from . import compositors, report
-from .procs import Account
+from .procs import Account, loadavg
 from .runner import Context, Progress, run_one
 
 PEER_USER = "fairway-bench"
@@ -30,11 +30,7 @@ def machine():
                     break
     except OSError:
         pass
-    try:
-        with open("/proc/loadavg") as f:
-            load = " ".join(f.read().split()[:3])
-    except OSError:
-        load = "unknown"
+    load = loadavg()
     try:
         with open("/proc/sys/kernel/sched_autogroup_enabled") as f:
             autogroup = f.read().strip()

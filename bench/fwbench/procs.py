@@ -126,6 +126,32 @@ class Proc:
         return self.rusage.ru_utime + self.rusage.ru_stime
 
 
+def loadavg():
+    """The 1, 5 and 15 minute load averages, as /proc gives them."""
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def schedstat_cpu_ns(pid):
+    """CPU time of a process's threads in nanoseconds (schedstat, finer
+    than the clock ticks of proc_sample); 0 once it is gone."""
+    total = 0
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass  # a thread that just ended
+    return total
+
+
 def proc_sample(pid):
     """CPU seconds, context switches (summed over threads) and RSS of a
     live process, or None when it is gone."""

@@ -283,9 +283,10 @@ void fw_ratings_read_client(struct fw_server *server, struct wl_client *client,
 	*rating = (struct fw_client_rating){.class = -1,
 			.input_age_ns = -1,
 			.hint_class = -1,
-			.processes = -1,
-			.processes_hinted = -1,
-			.threads = -1};
+			.app = {.processes = -1,
+					.processes_hinted = -1,
+					.threads = -1,
+					.group_kind = HINT_GROUP_NONE}};
 	struct fw_ratings *ratings = server->ratings;
 	struct fw_client *record =
 			ratings != NULL ? fw_ratings_owner_client(ratings, client) : NULL;
@@ -303,13 +304,7 @@ void fw_ratings_read_client(struct fw_server *server, struct wl_client *client,
 	}
 	if (rated->app != NULL && !rated->app->gone) {
 		rating->hint_class = (int)rated->app->applied;
-		struct hints_app_summary summary;
-		hints_app_summarize(rated->app, &summary);
-		rating->processes = summary.processes;
-		rating->processes_hinted = summary.processes_hinted;
-		rating->threads = summary.threads;
-		rating->group_kind = (int)summary.group_kind;
-		rating->group_value = summary.group_value;
+		hints_app_summarize(rated->app, &rating->app);
 	}
 }
 

@@ -1,14 +1,13 @@
 #ifndef FAIRWAY_COMPOSITOR_SCHED_RATINGS_H
 #define FAIRWAY_COMPOSITOR_SCHED_RATINGS_H
 
+#include "scheduler/hints.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct fw_ratings;
 struct fw_server;
-struct hints_config;
-struct hints_target;
 struct wlr_output;
 struct wl_client;
 struct wlr_surface;
@@ -46,10 +45,8 @@ struct fw_client_rating {
 	int64_t input_age_ns; /* since its last input; -1: none in memory */
 	double busy_share; /* of wall time served, 0 to 1 */
 	int hint_class; /* the class its threads' hints are; -1: none */
-	/* Its application (hints.h): -1 where it has no hints. */
-	int processes, processes_hinted, threads;
-	int group_kind; /* enum hint_group_kind where fairway set it, else 0 */
-	int64_t group_value; /* the nice or weight set; 0 where none */
+	/* Its application (hints.h); processes -1 where it has no hints. */
+	struct hints_app_summary app;
 };
 /*
  * The rating of client's process (Xwayland's takes its X clients'

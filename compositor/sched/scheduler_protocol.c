@@ -252,12 +252,14 @@ static void send_stats(struct fw_sp_handle *handle) {
 			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_BUSY_PPM] =
 					clamp_i64(rating.busy_share * 1e6),
 			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_HINT_CLASS] = rating.hint_class,
-			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_PROCESSES] = rating.processes,
+			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_PROCESSES] = rating.app.processes,
 			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_PROCESSES_HINTED] =
-					rating.processes_hinted,
-			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_THREADS] = rating.threads,
-			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_GROUP_KIND] = rating.group_kind,
-			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_GROUP_VALUE] = rating.group_value,
+					rating.app.processes_hinted,
+			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_THREADS] = rating.app.threads,
+			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_GROUP_KIND] =
+					rating.app.group_kind,
+			[FAIRWAY_SCHEDULER_CLIENT_V1_STAT_GROUP_VALUE] =
+					rating.app.group_value,
 	};
 	/* A version 1 reader gets the values version 1 knew. */
 	size_t count = wl_resource_get_version(handle->resource) >= 2
