@@ -4,6 +4,9 @@
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 MESON_FLAGS ?= --buildtype=debugoptimized
+# Where the host has no wlroots 0.18 (Debian 12), every step runs in the
+# Debian 13 root that scripts/deps makes; elsewhere it runs directly.
+IN_ROOT = scripts/in-root
 
 .PHONY: all deps build run test test-ci test-first test-second test-asan \
 	test-asan-quick format format-check bench clean fuzz fuzz-short soak \
@@ -15,13 +18,13 @@ deps:
 	@scripts/deps
 
 $(BUILD)/build.ninja:
-	meson setup $(BUILD) $(MESON_FLAGS)
+	$(IN_ROOT) meson setup $(BUILD) $(MESON_FLAGS)
 
 $(ASAN_BUILD)/build.ninja:
-	meson setup $(ASAN_BUILD) --buildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
+	$(IN_ROOT) meson setup $(ASAN_BUILD) --buildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
 
 build: deps $(BUILD)/build.ninja
-	ninja -C $(BUILD)
+	$(IN_ROOT) ninja -C $(BUILD)
 
 # A login session has XDG_RUNTIME_DIR; a bare root shell may not, so make a
 # private one rather than refuse to start.
@@ -32,7 +35,7 @@ run: build
 		echo "XDG_RUNTIME_DIR was unset; using $$XDG_RUNTIME_DIR"; \
 		export XDG_RUNTIME_DIR; \
 	fi; \
-	exec $(BUILD)/compositor/fairway $(ARGS)
+	exec $(IN_ROOT) $(BUILD)/compositor/fairway $(ARGS)
 
 # What a newcomer runs, in under 10 minutes on 2 cores: the format check,
 # every test once, through the gate's default transport, and under
@@ -49,11 +52,11 @@ test-ci: test-second test-asan fuzz-short soak-short
 
 # Every test once, by its first path (the default transport).
 test-first:
-	meson test -C $(BUILD) --print-errorlogs \
+	$(IN_ROOT) meson test -C $(BUILD) --print-errorlogs \
 		--no-suite transport-socketpair --no-suite ci
 
 test-second: build
-	meson test -C $(BUILD) --print-errorlogs \
+	$(IN_ROOT) meson test -C $(BUILD) --print-errorlogs \
 		--suite transport-socketpair --suite ci
 
 ASAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
@@ -61,44 +64,45 @@ ASAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp
 
 test-asan-quick: deps $(ASAN_BUILD)/build.ninja
-	$(ASAN_ENV) meson test -C $(ASAN_BUILD) --print-errorlogs \
+	$(ASAN_ENV) $(IN_ROOT) meson test -C $(ASAN_BUILD) --print-errorlogs \
 		--suite unit --suite gate --suite hostile \
 		--no-suite transport-socketpair --no-suite compositor
 
 test-asan: deps $(ASAN_BUILD)/build.ninja
-	ninja -C $(ASAN_BUILD)
-	$(ASAN_ENV) meson test -C $(ASAN_BUILD) --print-errorlogs
+	$(IN_ROOT) ninja -C $(ASAN_BUILD)
+	$(ASAN_ENV) $(IN_ROOT) meson test -C $(ASAN_BUILD) --print-errorlogs
 
-format:
-	git ls-files '*.c' '*.h' | xargs clang-format -i
+# clang-format from the root too: its output differs between versions.
+format: deps
+	git ls-files '*.c' '*.h' | $(IN_ROOT) xargs clang-format -i
 
-format-check:
-	@bad=$$(git ls-files '*.c' '*.h' | while read f; do \
-		[ -f "$$f" ] && ! clang-format --dry-run --Werror "$$f" >/dev/null 2>&1 && echo "$$f"; done); \
+format-check: deps
+	@bad=$$(git ls-files '*.c' '*.h' | $(IN_ROOT) sh -c 'while read f; do \
+		[ -f "$$f" ] && ! clang-format --dry-run --Werror "$$f" >/dev/null 2>&1 && echo "$$f"; done'); \
 	if [ -n "$$bad" ]; then echo "clang-format disagrees with: $$bad"; exit 1; fi
 
 # A quick pass over all the bench scenarios (about 6 minutes on 2 cores);
 # the full run is documented in bench/README.md.
 bench: build
 	scripts/deps --bench
-	bench/run --quick --build $(BUILD)
+	$(IN_ROOT) bench/run --quick --build $(BUILD)
 
 # Fuzzing: FUZZ_SECONDS per target (make fuzz: 10 minutes each; the short
 # run in make test-ci: 20 s each). Needs clang; skipped with a note without.
 FUZZ_SECONDS ?= 600
-fuzz:
-	scripts/fuzz-short $(FUZZ_SECONDS)
+fuzz: deps
+	$(IN_ROOT) scripts/fuzz-short $(FUZZ_SECONDS)
 
-fuzz-short:
-	scripts/fuzz-short 20
+fuzz-short: deps
+	$(IN_ROOT) scripts/fuzz-short 20
 
 # Soak under ASan+UBSan: SOAK_SECONDS (make soak: 10 minutes; make test-ci: 30 s).
 SOAK_SECONDS ?= 600
 soak: $(ASAN_BUILD)/build.ninja
-	SOAK_BUILD=$(ASAN_BUILD) scripts/soak $(SOAK_SECONDS)
+	SOAK_BUILD=$(ASAN_BUILD) $(IN_ROOT) scripts/soak $(SOAK_SECONDS)
 
 soak-short: $(ASAN_BUILD)/build.ninja
-	SOAK_BUILD=$(ASAN_BUILD) scripts/soak 30
+	SOAK_BUILD=$(ASAN_BUILD) $(IN_ROOT) scripts/soak 30
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
