@@ -241,9 +241,8 @@ static int setup(struct echo *e, uint64_t setup_deadline) {
 	}
 	/*
 	 * Map the window and wait for its first frame callback before sweeping.
-	 * Not for "presented": wlroots 0.15's headless backend sends its
-	 * present event before the output's commit event, so wlr_presentation
-	 * never reports a frame presented there.
+	 * Not for "presented": some compositors never report one (sway 1.7 on
+	 * wlroots 0.15's headless backend), and receipt is measured there too.
 	 */
 	e->dirty = true;
 	draw_frame(e);

@@ -7,8 +7,8 @@
  *
  * - The privileged globals (fw_config_privileged_global: screencopy,
  *   export-dmabuf, data-control, virtual input, input-method, foreign
- *   toplevel management, gamma, output management and power, the input
- *   inhibitor, the session lock, the scheduler manager) are shown to no
+ *   toplevel management, gamma, output management and power, the
+ *   session lock, the scheduler manager) are shown to no
  *   client in a sandbox (fw_client_sandboxed: Flatpak) unless the
  *   configuration's "sandbox allow" names them.
  * - fairway_scheduler_manager_v1 only to the clients

@@ -7,7 +7,6 @@
 #include <wlr/types/wlr_export_dmabuf_v1.h>
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
 #include <wlr/types/wlr_gamma_control_v1.h>
-#include <wlr/types/wlr_idle.h>
 #include <wlr/types/wlr_keyboard_shortcuts_inhibit_v1.h>
 #include <wlr/types/wlr_pointer_gestures_v1.h>
 #include <wlr/types/wlr_primary_selection_v1.h>
@@ -60,10 +59,9 @@ bool fw_protocols_init(struct fw_server *server) {
 		return false;
 	}
 
-	server->idle = wlr_idle_create(display);
 	server->relative_pointer = wlr_relative_pointer_manager_v1_create(display);
 	server->foreign_toplevel = wlr_foreign_toplevel_manager_v1_create(display);
 	server->activation = fw_activation_create(server);
-	return server->idle != NULL && server->relative_pointer != NULL &&
+	return server->relative_pointer != NULL &&
 			server->foreign_toplevel != NULL && server->activation != NULL;
 }

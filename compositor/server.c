@@ -10,6 +10,7 @@
 #include "compositor/lock/capture.h"
 #include "compositor/lock/idle.h"
 #include "compositor/lock/lock.h"
+#include "compositor/output/dri.h"
 #include "compositor/output/frame_schedule.h"
 #include "compositor/output/output.h"
 #include "compositor/output/paint_worker.h"
@@ -52,10 +53,15 @@
 #include <wlr/types/wlr_presentation_time.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_server_decoration.h>
+#include <wlr/types/wlr_subcompositor.h>
 #include <wlr/types/wlr_xdg_decoration_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
 #include <wlr/xwayland.h>
+
+/* wl_compositor 6 is what wlroots 0.18 implements: buffer scale and
+ * transform events that toolkits use to pick their scale. */
+#define FW_COMPOSITOR_VERSION 6
 
 /* Exit status for a child that wait() reports as ended. */
 static int child_exit_status(int wstatus) {
@@ -77,15 +83,19 @@ static int handle_signal_terminate(int signal, void *data) {
 
 static int handle_signal_child(int signal, void *data) {
 	struct fw_server *server = data;
+	/*
+	 * Only COMMAND is ours to reap: spawn.c waits for its own forks, and
+	 * wlroots waits for the one it makes to start Xwayland, which a
+	 * waitpid(-1) here would take from it.
+	 */
 	int wstatus;
-	pid_t pid;
-	while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
-		if (pid == server->child_pid) {
-			server->child_pid = 0;
-			int status = child_exit_status(wstatus);
-			wlr_log(WLR_INFO, "Command exited with status %d", status);
-			fw_server_terminate(server, status);
-		}
+	if (server->child_pid > 0 &&
+			waitpid(server->child_pid, &wstatus, WNOHANG) ==
+					server->child_pid) {
+		server->child_pid = 0;
+		int status = child_exit_status(wstatus);
+		wlr_log(WLR_INFO, "Command exited with status %d", status);
+		fw_server_terminate(server, status);
 	}
 	return 0;
 }
@@ -145,8 +155,7 @@ static struct wlr_backend *create_backend(struct fw_server *server) {
 		kind = resolve_auto_backend();
 	}
 	if (kind == FW_BACKEND_HEADLESS) {
-		struct wlr_backend *backend =
-				wlr_headless_backend_create(server->display);
+		struct wlr_backend *backend = wlr_headless_backend_create(server->loop);
 		if (backend == NULL) {
 			return NULL;
 		}
@@ -156,11 +165,28 @@ static struct wlr_backend *create_backend(struct fw_server *server) {
 		}
 		return backend;
 	}
+	/*
+	 * wlroots' own failure on a machine without a GPU is a page of libseat
+	 * and udev lines; this says the one thing that matters first.
+	 */
+	if (kind == FW_BACKEND_DRM && !fw_dri_has_node("card")) {
+		if (server->config.backend == FW_BACKEND_AUTO) {
+			wlr_log(WLR_INFO,
+					"No GPU (/dev/dri has no card): running headless");
+			server->config.backend = FW_BACKEND_HEADLESS;
+			return create_backend(server);
+		}
+		wlr_log(WLR_ERROR,
+				"--backend drm: /dev/dri has no card (no GPU here, or not "
+				"bound into this root); run nested or --backend headless");
+		return NULL;
+	}
 	const char *env = backend_env(kind);
 	if (env != NULL) {
 		setenv("WLR_BACKENDS", env, true);
 	}
-	struct wlr_backend *backend = wlr_backend_autocreate(server->display);
+	struct wlr_backend *backend =
+			wlr_backend_autocreate(server->loop, &server->session);
 	if (backend == NULL && server->config.backend == FW_BACKEND_AUTO &&
 			kind == FW_BACKEND_DRM) {
 		/* Better a headless demo than nothing on a machine without DRM. */
@@ -177,17 +203,19 @@ static bool create_scene(struct fw_server *server) {
 		return false;
 	}
 	for (int i = 0; i < FW_LAYER_COUNT; i++) {
-		server->layers[i] = wlr_scene_tree_create(&server->scene->node);
+		server->layers[i] = wlr_scene_tree_create(&server->scene->tree);
 		if (server->layers[i] == NULL) {
 			return false;
 		}
 	}
-	server->output_layout = wlr_output_layout_create();
+	server->output_layout = wlr_output_layout_create(server->display);
 	if (server->output_layout == NULL) {
 		return false;
 	}
 	/* Keeps scene outputs at their layout positions as outputs come and go. */
-	if (!wlr_scene_attach_output_layout(server->scene, server->output_layout)) {
+	server->scene_layout = wlr_scene_attach_output_layout(
+			server->scene, server->output_layout);
+	if (server->scene_layout == NULL) {
 		return false;
 	}
 	server->presentation =
@@ -195,10 +223,7 @@ static bool create_scene(struct fw_server *server) {
 	if (server->presentation == NULL) {
 		return false;
 	}
-	/*
-	 * Not wlr_scene_set_presentation(): on 0.15's headless backend it never
-	 * reports; presentation.c ties feedback to present events instead.
-	 */
+	/* Its feedback follows the outputs' present events (presentation.c). */
 	return true;
 }
 
@@ -263,10 +288,10 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 		wlr_log(WLR_ERROR, "Cannot create an allocator");
 		goto error;
 	}
-	server->compositor =
-			wlr_compositor_create(server->display, server->renderer);
-	/* In wlroots 0.15 this also creates wl_subcompositor. */
-	if (server->compositor == NULL) {
+	server->compositor = wlr_compositor_create(
+			server->display, FW_COMPOSITOR_VERSION, server->renderer);
+	if (server->compositor == NULL ||
+			wlr_subcompositor_create(server->display) == NULL) {
 		goto error;
 	}
 	if (!create_scene(server)) {
@@ -540,7 +565,7 @@ void fw_server_destroy(struct fw_server *server) {
 		wl_display_destroy(server->display);
 	}
 	if (server->scene != NULL) {
-		wlr_scene_node_destroy(&server->scene->node);
+		wlr_scene_node_destroy(&server->scene->tree.node);
 	}
 	fw_titlebar_finish_fonts();
 	wlr_allocator_destroy(server->allocator);

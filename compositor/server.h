@@ -53,13 +53,16 @@ struct fw_server {
 	struct wlr_allocator *allocator;
 	struct wlr_compositor *compositor;
 	struct wlr_presentation *presentation;
+	struct wlr_session *session; /* NULL but on DRM */
 	struct wlr_scene *scene;
+	/* Keeps each scene output where its output is in the layout. */
+	struct wlr_scene_output_layout *scene_layout;
 	struct wlr_scene_tree *layers[FW_LAYER_COUNT];
 	struct wl_event_source *sigint_source;
 	struct wl_event_source *sigterm_source;
 	struct wl_event_source *sigchld_source;
 	struct fw_demo *demo;
-	/* The protocol errors wlroots 0.15 lets through (protocol_checks.c). */
+	/* The protocol errors wlroots 0.18 lets through (protocol_checks.c). */
 	struct fw_protocol_checks *protocol_checks;
 	pid_t child_pid; /* COMMAND, 0 when none or reaped */
 	bool started;
@@ -92,7 +95,8 @@ struct fw_server {
 
 	/* shell/, and the protocols that go with windows (protocols.c) */
 	struct wlr_xdg_shell *xdg_shell;
-	struct wl_listener new_xdg_surface;
+	struct wl_listener new_xdg_toplevel;
+	struct wl_listener new_xdg_popup;
 	struct wlr_layer_shell_v1 *layer_shell;
 	struct wl_listener new_layer_surface;
 	struct wlr_xdg_decoration_manager_v1 *xdg_decoration;
@@ -152,9 +156,8 @@ struct fw_server {
 	struct fw_text_input_relay *text_input; /* text_input.c */
 
 	/* lock/ */
-	struct wlr_idle *idle;
 	struct fw_idle *idle_policy; /* idle.c: inhibitors, ext-idle-notify */
-	struct fw_lock *lock; /* lock.c: session lock, input inhibitor */
+	struct fw_lock *lock; /* lock.c: the session lock */
 	struct fw_capture *capture; /* lock/capture.c */
 
 	/* sched/ */

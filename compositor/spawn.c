@@ -1,5 +1,5 @@
 #include "compositor/spawn.h"
-#include <dirent.h>
+#include "compositor/output/dri.h"
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -50,20 +50,6 @@ void fw_spawn_init(void) {
 	pthread_atfork(NULL, NULL, reset_child_state);
 }
 
-static bool have_render_node(void) {
-	DIR *dir = opendir("/dev/dri");
-	if (dir == NULL) {
-		return false;
-	}
-	bool found = false;
-	struct dirent *entry;
-	while (!found && (entry = readdir(dir)) != NULL) {
-		found = strncmp(entry->d_name, "renderD", 7) == 0;
-	}
-	closedir(dir);
-	return found;
-}
-
 void fw_spawn_set_render_defaults(void) {
 	/*
 	 * Without a GPU, GTK 4's default GL renderer runs on llvmpipe and its
@@ -72,7 +58,7 @@ void fw_spawn_set_render_defaults(void) {
 	 * Its cairo renderer draws the same at once. A user's own choice
 	 * stands.
 	 */
-	if (getenv("GSK_RENDERER") == NULL && !have_render_node()) {
+	if (getenv("GSK_RENDERER") == NULL && !fw_dri_has_node("renderD")) {
 		setenv("GSK_RENDERER", "cairo", true);
 	}
 }

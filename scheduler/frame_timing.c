@@ -172,10 +172,11 @@ int64_t frame_output_period(const struct frame_output_timing *output) {
 	/*
 	 * A screen's vblanks come exactly a mode's period apart; intervals
 	 * between presented frames are whole multiples of it. Elsewhere (the
-	 * headless backend's timer is re-armed after each frame) ticks drift
-	 * later than the nominal period by however late the loop ran, and
-	 * one that ran late is followed by one at the usual interval: the
-	 * shortest recent interval is the one to plan for.
+	 * headless backend re-arms its timer a period after each commit)
+	 * ticks drift later than the nominal period by however long the loop
+	 * took from the tick to that commit, and one that ran late is
+	 * followed by one at the usual interval: the shortest recent interval
+	 * is the one to plan for.
 	 */
 	if (output->vsync ||
 			frame_samples_count(&output->intervals) < FRAME_MIN_SAMPLES) {

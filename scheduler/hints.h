@@ -104,7 +104,7 @@ int hints_replay(const char *state_dir);
 int hints_replay_as(const char *state_dir, bool as_user);
 
 /* For hints_app_create: whatever uid, as long as it is one (no setuid). */
-#define HINTS_ANY_UID ((uid_t)-1)
+#define HINTS_ANY_UID ((uid_t)UINT32_MAX)
 
 /*
  * Starts tracking a client's application, rooted at its process pid.

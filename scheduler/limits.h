@@ -9,11 +9,12 @@
  * together, can take the fds or the memory that serving everyone else
  * needs.
  *
- * Per client, each way: 1024 queued fds, libwayland's own fd ring. The
- * request side stops reading a client at the cap (it blocks in its own
- * flush, as with libwayland); the event side drops a client that lets
- * that many pile up unread, as it does at 1 MiB of bytes (libwayland
- * alone drops it at 28, MAX_FDS_OUT, once its socket is full).
+ * Per client, each way: 1024 queued fds, what libwayland's fd ring holds
+ * at its default buffer size. The request side stops reading a client at
+ * the cap (it blocks in its own flush, as with libwayland); the event side
+ * drops a client that lets that many pile up unread, as it does at 1 MiB
+ * of bytes (libwayland alone drops it once what its socket refused fills
+ * its buffers: 4 KiB and 1024 fds by default).
  *
  * All clients together: queued fds up to three quarters of RLIMIT_NOFILE,
  * the rest kept for accepting, for libwayland and wlroots, and for the

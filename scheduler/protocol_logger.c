@@ -16,11 +16,13 @@
 #define ERRORS_PER_SECOND 10
 
 /*
- * libwayland posts wl_display.error and drops the client without a word in
- * the log: note each error with the pid of the client, so that every
- * disconnection has a logged reason. The message may quote what the
- * client sent (an interface name, say), so it is escaped; and clients can
- * cause errors as fast as they can connect, so the lines are rationed.
+ * libwayland posts wl_display.error and drops the client with one line in
+ * the log that gives neither the error nor, for a gated client, its pid
+ * (its socket's peer is fairway): note each error with the pid of the
+ * client, so that every disconnection has a logged reason. The message
+ * may quote what the client sent (an interface name, say), so it is
+ * escaped; and clients can cause errors as fast as they can connect, so
+ * the lines are rationed.
  */
 static void log_protocol_error(
 		const struct wl_protocol_logger_message *message) {

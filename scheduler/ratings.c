@@ -209,5 +209,5 @@ const char *ratings_class_name(enum ratings_class class) {
 			[RATINGS_OUTPUT] = "output",
 			[RATINGS_INTERACTIVE] = "interactive",
 	};
-	return (size_t) class < RATINGS_CLASS_COUNT ? names[class] : "?";
+	return (size_t)class < RATINGS_CLASS_COUNT ? names[class] : "?";
 }

@@ -126,9 +126,13 @@ static enum wayland_end_served memory_serve(struct wayland_end *base) {
 	bool alive = true;
 	end->alive = &alive;
 	/*
-	 * libwayland reads once per call, at most 4096 bytes and 28 fds, and
-	 * runs every whole message it holds: a batch takes one call, unless
-	 * its fds need more.
+	 * One call of libwayland's read callback calls recvmsg (28 fds at
+	 * most each) until its input buffer (4096 bytes, its default) is full
+	 * or recvmsg fails with EAGAIN, as ours does once nothing more is
+	 * released or the next message would not fit, then runs every whole
+	 * message it holds: a batch of up to 4096 bytes takes one call,
+	 * whatever its fds, and a lone client's longer one a call per buffer
+	 * it fills.
 	 */
 	while (owner->released > 0) {
 		size_t left = owner->released;

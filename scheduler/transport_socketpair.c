@@ -43,7 +43,8 @@ struct socketpair_end {
 
 /*
  * Takes what libwayland has written. Every byte must go, and at once:
- * libwayland drops a client whose socket is full when it writes.
+ * libwayland drops a client whose socket is full once what it refused
+ * fills libwayland's buffer, 4 KiB at its default size.
  */
 static void take_events(struct socketpair_end *end) {
 	struct wayland_end_owner *owner = end->base.owner;

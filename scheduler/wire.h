@@ -13,7 +13,8 @@
  */
 
 #define WIRE_HEADER_SIZE 8
-/* libwayland-server's input ring: a larger message can never be dispatched. */
+/* libwayland-server's input ring at its default size, which the gate leaves
+ * it: a larger message can never be dispatched. */
 #define WIRE_MAX_MESSAGE_SIZE 4096
 
 enum wire_status {

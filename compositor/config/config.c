@@ -267,7 +267,6 @@ static const char *const privileged_globals[] = {
 		"zwlr_gamma_control_manager_v1",
 		"zwlr_output_manager_v1",
 		"zwlr_output_power_manager_v1",
-		"zwlr_input_inhibit_manager_v1",
 		"ext_session_lock_manager_v1",
 		"fairway_scheduler_manager_v1",
 };

@@ -3,6 +3,7 @@
 #include "compositor/input/seat.h"
 #include "compositor/input/virtual_pointer.h"
 #include "compositor/listener.h"
+#include "compositor/lock/idle.h"
 #include "compositor/lock/lock.h"
 #include "compositor/output/output.h"
 #include "compositor/server.h"
@@ -11,8 +12,8 @@
 #include <linux/input-event-codes.h>
 #include <stdlib.h>
 #include <time.h>
+#include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_cursor.h>
-#include <wlr/types/wlr_idle.h>
 #include <wlr/types/wlr_keyboard.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_pointer.h>
@@ -24,9 +25,7 @@
 #include <wlr/util/edges.h>
 
 static void note_activity(struct fw_server *server) {
-	if (server->idle != NULL) {
-		wlr_idle_notify_activity(server->idle, server->seat);
-	}
+	fw_idle_activity(server);
 }
 
 static void note_pointer_client(struct fw_server *server) {
@@ -197,8 +196,8 @@ static bool update_pointer_focus(
 		input_target_at(server, server->cursor->x, server->cursor->y, &surface,
 				&sx, &sy);
 		if (surface == NULL) {
-			wlr_xcursor_manager_set_cursor_image(
-					server->cursor_manager, "left_ptr", server->cursor);
+			wlr_cursor_set_xcursor(
+					server->cursor, server->cursor_manager, "default");
 			wlr_seat_pointer_clear_focus(seat);
 			*told = before != NULL;
 			return false;
@@ -270,9 +269,9 @@ static bool constrain(struct fw_server *server, double *dx, double *dy) {
 
 static void handle_motion(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, cursor_motion);
-	struct wlr_event_pointer_motion *event = data;
+	struct wlr_pointer_motion_event *event = data;
 	if (fw_virtual_pointer_hold(
-				server, event->device, FW_POINTER_MOTION, event)) {
+				server, event->pointer, FW_POINTER_MOTION, event)) {
 		return;
 	}
 	if (server->relative_pointer != NULL) {
@@ -287,21 +286,22 @@ static void handle_motion(struct wl_listener *listener, void *data) {
 		note_activity(server);
 		return;
 	}
-	wlr_cursor_move(server->cursor, event->device, dx, dy);
+	wlr_cursor_move(server->cursor, &event->pointer->base, dx, dy);
 	process_motion(server, event->time_msec);
 }
 
 static void handle_motion_absolute(struct wl_listener *listener, void *data) {
 	struct fw_server *server =
 			wl_container_of(listener, server, cursor_motion_absolute);
-	struct wlr_event_pointer_motion_absolute *event = data;
+	struct wlr_pointer_motion_absolute_event *event = data;
 	if (fw_virtual_pointer_hold(
-				server, event->device, FW_POINTER_MOTION_ABSOLUTE, event)) {
+				server, event->pointer, FW_POINTER_MOTION_ABSOLUTE, event)) {
 		return;
 	}
+	struct wlr_input_device *device = &event->pointer->base;
 	double lx, ly;
 	wlr_cursor_absolute_to_layout_coords(
-			server->cursor, event->device, event->x, event->y, &lx, &ly);
+			server->cursor, device, event->x, event->y, &lx, &ly);
 	double dx = lx - server->cursor->x, dy = ly - server->cursor->y;
 	if (server->relative_pointer != NULL) {
 		wlr_relative_pointer_manager_v1_send_relative_motion(
@@ -314,10 +314,9 @@ static void handle_motion_absolute(struct wl_listener *listener, void *data) {
 		return;
 	}
 	if (allowed_x == dx && allowed_y == dy) {
-		wlr_cursor_warp_absolute(
-				server->cursor, event->device, event->x, event->y);
+		wlr_cursor_warp_absolute(server->cursor, device, event->x, event->y);
 	} else {
-		wlr_cursor_move(server->cursor, event->device, allowed_x, allowed_y);
+		wlr_cursor_move(server->cursor, device, allowed_x, allowed_y);
 	}
 	process_motion(server, event->time_msec);
 }
@@ -342,14 +341,14 @@ static uint32_t nearest_edges(struct fw_server *server, struct fw_view *view) {
 
 static void handle_button(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, cursor_button);
-	struct wlr_event_pointer_button *event = data;
+	struct wlr_pointer_button_event *event = data;
 	if (fw_virtual_pointer_hold(
-				server, event->device, FW_POINTER_BUTTON, event)) {
+				server, event->pointer, FW_POINTER_BUTTON, event)) {
 		return;
 	}
 	note_activity(server);
 
-	if (event->state == WLR_BUTTON_RELEASED) {
+	if (event->state == WL_POINTER_BUTTON_STATE_RELEASED) {
 		if (server->grab.mode != FW_CURSOR_PASSTHROUGH) {
 			/* The press that started the grab was not sent; the release
 			 * is not either. */
@@ -417,15 +416,15 @@ static void handle_button(struct wl_listener *listener, void *data) {
 
 static void handle_axis(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, cursor_axis);
-	struct wlr_event_pointer_axis *event = data;
+	struct wlr_pointer_axis_event *event = data;
 	if (fw_virtual_pointer_hold(
-				server, event->device, FW_POINTER_AXIS, event)) {
+				server, event->pointer, FW_POINTER_AXIS, event)) {
 		return;
 	}
 	note_activity(server);
 	wlr_seat_pointer_notify_axis(server->seat, event->time_msec,
 			event->orientation, event->delta, event->delta_discrete,
-			event->source);
+			event->source, event->relative_direction);
 	note_pointer_client(server);
 }
 
@@ -490,11 +489,11 @@ static void handle_touch_surface_destroy(
 
 static void handle_touch_down(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, touch_down);
-	struct wlr_event_touch_down *event = data;
+	struct wlr_touch_down_event *event = data;
 	note_activity(server);
 	double lx, ly, sx, sy;
 	wlr_cursor_absolute_to_layout_coords(
-			server->cursor, event->device, event->x, event->y, &lx, &ly);
+			server->cursor, &event->touch->base, event->x, event->y, &lx, &ly);
 	struct wlr_surface *surface = NULL;
 	struct fw_view *view = input_target_at(server, lx, ly, &surface, &sx, &sy);
 	if (view != NULL) {
@@ -523,7 +522,7 @@ static void handle_touch_down(struct wl_listener *listener, void *data) {
 
 static void handle_touch_up(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, touch_up);
-	struct wlr_event_touch_up *event = data;
+	struct wlr_touch_up_event *event = data;
 	touch_point_destroy(touch_point_find(server, event->touch_id));
 	struct wlr_touch_point *point =
 			wlr_seat_touch_get_point(server->seat, event->touch_id);
@@ -538,7 +537,7 @@ static void handle_touch_up(struct wl_listener *listener, void *data) {
 
 static void handle_touch_motion(struct wl_listener *listener, void *data) {
 	struct fw_server *server = wl_container_of(listener, server, touch_motion);
-	struct wlr_event_touch_motion *event = data;
+	struct wlr_touch_motion_event *event = data;
 	note_activity(server);
 	struct fw_touch_point *point = touch_point_find(server, event->touch_id);
 	struct wlr_touch_point *seat_point =
@@ -548,7 +547,7 @@ static void handle_touch_motion(struct wl_listener *listener, void *data) {
 	}
 	double lx, ly;
 	wlr_cursor_absolute_to_layout_coords(
-			server->cursor, event->device, event->x, event->y, &lx, &ly);
+			server->cursor, &event->touch->base, event->x, event->y, &lx, &ly);
 	wlr_seat_touch_notify_motion(server->seat, event->time_msec,
 			event->touch_id, lx - point->origin_x, ly - point->origin_y);
 	fw_seat_note_input(server, NULL, seat_point->surface);
@@ -586,11 +585,11 @@ bool fw_cursor_init(struct fw_server *server) {
 		return false;
 	}
 	wlr_cursor_attach_output_layout(server->cursor, server->output_layout);
+	/* wlr_cursor loads the theme at each output's scale as it needs it. */
 	server->cursor_manager = wlr_xcursor_manager_create(NULL, 24);
 	if (server->cursor_manager == NULL) {
 		return false;
 	}
-	wlr_xcursor_manager_load(server->cursor_manager, 1);
 
 	fw_listener_connect(&server->cursor_motion, &server->cursor->events.motion,
 			handle_motion);

@@ -50,7 +50,7 @@ enum fw_pointer_event {
 	FW_POINTER_BUTTON,
 	FW_POINTER_AXIS,
 };
-/* Plays a device's event (a wlr_event_pointer_*) as if it came now. */
+/* Plays a device's event (a wlr_pointer_*_event) as if it came now. */
 void fw_cursor_play_event(struct fw_server *server, enum fw_pointer_event kind,
 		const void *event);
 

@@ -12,7 +12,6 @@
 #include "compositor/server.h"
 #include <stdlib.h>
 #include <wlr/types/wlr_compositor.h>
-#include <wlr/types/wlr_surface.h>
 
 struct fw_watched_surface {
 	struct fw_server *server;

@@ -35,7 +35,7 @@ bool fw_default_keyboard_init(struct fw_server *server) {
 		return false;
 	}
 	if (wlr_seat_get_keyboard(server->seat) == NULL) {
-		wlr_seat_set_keyboard(server->seat, group->input_device);
+		wlr_seat_set_keyboard(server->seat, &group->keyboard);
 	}
 	return true;
 }
@@ -68,5 +68,5 @@ void fw_default_keyboard_restore(
 			leaving->keymap != keyboard->keymap) {
 		wlr_keyboard_set_keymap(keyboard, leaving->keymap);
 	}
-	wlr_seat_set_keyboard(server->seat, server->default_keyboard->input_device);
+	wlr_seat_set_keyboard(server->seat, keyboard);
 }

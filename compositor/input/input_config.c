@@ -42,13 +42,15 @@ static struct xkb_keymap *compile_keymap(const struct fw_input_config *input) {
 
 static void configure_keyboard(struct fw_keyboard *keyboard,
 		const struct fw_input_config *input, struct xkb_keymap *keymap) {
-	struct wlr_keyboard *wlr_keyboard = keyboard->device->keyboard;
+	struct wlr_keyboard *wlr_keyboard = keyboard->wlr_keyboard;
 	/* Virtual keyboards bring their own keymap over the protocol. */
-	if (wlr_input_device_get_virtual_keyboard(keyboard->device) == NULL) {
+	if (wlr_input_device_get_virtual_keyboard(&wlr_keyboard->base) == NULL) {
 		if (keymap != NULL) {
 			wlr_keyboard_set_keymap(wlr_keyboard, keymap);
 		} else {
-			wlr_log(WLR_ERROR, "No keymap for %s", keyboard->device->name);
+			wlr_log(WLR_ERROR, "No keymap for %s",
+					wlr_keyboard->base.name != NULL ? wlr_keyboard->base.name
+													: "a keyboard");
 		}
 	}
 	wlr_keyboard_set_repeat_info(
@@ -80,7 +82,8 @@ bool fw_input_config_default_keyboard(struct fw_server *server) {
 void fw_input_config_keyboard(
 		struct fw_server *server, struct fw_keyboard *keyboard) {
 	struct xkb_keymap *keymap = NULL;
-	if (wlr_input_device_get_virtual_keyboard(keyboard->device) == NULL) {
+	if (wlr_input_device_get_virtual_keyboard(&keyboard->wlr_keyboard->base) ==
+			NULL) {
 		keymap = compile_keymap(&server->config.input);
 	}
 	configure_keyboard(keyboard, &server->config.input, keymap);

@@ -5,15 +5,14 @@
 #include "compositor/input/seat.h"
 #include "compositor/input/text_input.h"
 #include "compositor/listener.h"
+#include "compositor/lock/idle.h"
 #include "compositor/lock/lock.h"
 #include "compositor/server.h"
 #include <stdlib.h>
 #include <wlr/backend.h>
-#include <wlr/types/wlr_idle.h>
 #include <wlr/types/wlr_input_device.h>
 #include <wlr/types/wlr_keyboard.h>
 #include <wlr/types/wlr_seat.h>
-#include <wlr/types/wlr_virtual_keyboard_v1.h>
 #include <wlr/util/log.h>
 #include <xkbcommon/xkbcommon.h>
 
@@ -29,25 +28,23 @@ static void handle_modifiers(struct wl_listener *listener, void *data) {
 	struct fw_keyboard *keyboard =
 			wl_container_of(listener, keyboard, modifiers);
 	struct fw_server *server = keyboard->server;
-	if (fw_text_input_forward_modifiers(server, keyboard->device)) {
+	if (fw_text_input_forward_modifiers(server, keyboard->wlr_keyboard)) {
 		return;
 	}
 	/* The seat sends the keymap of whichever keyboard spoke last. */
-	wlr_seat_set_keyboard(server->seat, keyboard->device);
+	wlr_seat_set_keyboard(server->seat, keyboard->wlr_keyboard);
 	wlr_seat_keyboard_notify_modifiers(
-			server->seat, &keyboard->device->keyboard->modifiers);
+			server->seat, &keyboard->wlr_keyboard->modifiers);
 	note_focused_client(server);
 }
 
 static void handle_key(struct wl_listener *listener, void *data) {
 	struct fw_keyboard *keyboard = wl_container_of(listener, keyboard, key);
 	struct fw_server *server = keyboard->server;
-	struct wlr_event_keyboard_key *event = data;
-	struct wlr_keyboard *wlr_keyboard = keyboard->device->keyboard;
+	struct wlr_keyboard_key_event *event = data;
+	struct wlr_keyboard *wlr_keyboard = keyboard->wlr_keyboard;
 
-	if (server->idle != NULL) {
-		wlr_idle_notify_activity(server->idle, server->seat);
-	}
+	fw_idle_activity(server);
 	bool handled = false;
 	/* No binding runs while the session is locked or input inhibited. */
 	if (event->state == WL_KEYBOARD_KEY_STATE_PRESSED &&
@@ -62,7 +59,7 @@ static void handle_key(struct wl_listener *listener, void *data) {
 			handled = fw_bindings_handle(server, modifiers, syms[i]);
 		}
 	}
-	if (handled || fw_text_input_forward_key(server, keyboard->device, event)) {
+	if (handled || fw_text_input_forward_key(server, wlr_keyboard, event)) {
 		return;
 	}
 	/* Focus is never given where input is refused; this is the backstop. */
@@ -70,7 +67,7 @@ static void handle_key(struct wl_listener *listener, void *data) {
 	if (!fw_lock_input_allowed(server, focused)) {
 		return;
 	}
-	wlr_seat_set_keyboard(server->seat, keyboard->device);
+	wlr_seat_set_keyboard(server->seat, wlr_keyboard);
 	wlr_seat_keyboard_notify_key(
 			server->seat, event->time_msec, event->keycode, event->state);
 	note_focused_client(server);
@@ -84,33 +81,15 @@ static void handle_key(struct wl_listener *listener, void *data) {
  */
 static void handle_keymap(struct wl_listener *listener, void *data) {
 	struct fw_keyboard *keyboard = wl_container_of(listener, keyboard, keymap);
-	if (keyboard->device->keyboard->keymap != NULL) {
-		wlr_seat_set_keyboard(keyboard->server->seat, keyboard->device);
+	if (keyboard->wlr_keyboard->keymap != NULL) {
+		wlr_seat_set_keyboard(keyboard->server->seat, keyboard->wlr_keyboard);
 	}
-}
-
-static bool is_virtual(struct wlr_input_device *device) {
-	/* Virtual keyboards bring their own keymap over the protocol. */
-	return wlr_input_device_get_virtual_keyboard(device) != NULL;
-}
-
-static void free_virtual_keyboard(void *data) {
-	free(data);
 }
 
 static void handle_destroy(struct wl_listener *listener, void *data) {
 	struct fw_keyboard *keyboard = wl_container_of(listener, keyboard, destroy);
 	struct fw_server *server = keyboard->server;
-	fw_default_keyboard_restore(server, keyboard->device->keyboard);
-	if (is_virtual(keyboard->device)) {
-		/*
-		 * wlroots 0.15 never frees a virtual keyboard's wlr_keyboard: its
-		 * destroy hook is empty. The device is still being torn down here,
-		 * so free it once that is over.
-		 */
-		wl_event_loop_add_idle(server->loop, free_virtual_keyboard,
-				keyboard->device->keyboard);
-	}
+	fw_default_keyboard_restore(server, keyboard->wlr_keyboard);
 	wl_list_remove(&keyboard->modifiers.link);
 	wl_list_remove(&keyboard->key.link);
 	wl_list_remove(&keyboard->keymap.link);
@@ -126,26 +105,26 @@ void fw_keyboard_create(
 	if (keyboard == NULL) {
 		return;
 	}
+	struct wlr_keyboard *wlr_keyboard = wlr_keyboard_from_input_device(device);
 	keyboard->server = server;
-	keyboard->device = device;
+	keyboard->wlr_keyboard = wlr_keyboard;
 
 	/* Its keymap and repeat rate, from the configuration file. */
 	fw_input_config_keyboard(server, keyboard);
 
-	fw_listener_connect(&keyboard->modifiers,
-			&device->keyboard->events.modifiers, handle_modifiers);
+	fw_listener_connect(&keyboard->modifiers, &wlr_keyboard->events.modifiers,
+			handle_modifiers);
+	fw_listener_connect(&keyboard->key, &wlr_keyboard->events.key, handle_key);
 	fw_listener_connect(
-			&keyboard->key, &device->keyboard->events.key, handle_key);
-	fw_listener_connect(
-			&keyboard->keymap, &device->keyboard->events.keymap, handle_keymap);
+			&keyboard->keymap, &wlr_keyboard->events.keymap, handle_keymap);
 	fw_listener_connect(
 			&keyboard->destroy, &device->events.destroy, handle_destroy);
 
 	wl_list_insert(&server->keyboards, &keyboard->link);
-	/* Without a keymap yet (a new virtual keyboard), the seat would send
-	 * clients an invalid keymap fd; it becomes the seat keyboard when its
-	 * keymap comes (handle_keymap). */
-	if (device->keyboard->keymap != NULL) {
-		wlr_seat_set_keyboard(server->seat, device);
+	/* Without a keymap yet (a new virtual keyboard), the seat would tell
+	 * clients there is none; it becomes the seat keyboard when its keymap
+	 * comes (handle_keymap). */
+	if (wlr_keyboard->keymap != NULL) {
+		wlr_seat_set_keyboard(server->seat, wlr_keyboard);
 	}
 }

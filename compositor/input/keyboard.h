@@ -5,11 +5,12 @@
 
 struct fw_server;
 struct wlr_input_device;
+struct wlr_keyboard;
 
 struct fw_keyboard {
 	struct wl_list link; /* fw_server.keyboards */
 	struct fw_server *server;
-	struct wlr_input_device *device;
+	struct wlr_keyboard *wlr_keyboard;
 
 	struct wl_listener modifiers;
 	struct wl_listener key;

@@ -12,6 +12,7 @@
 #include "compositor/server.h"
 #include <stdlib.h>
 #include <wlr/backend.h>
+#include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_input_device.h>
@@ -133,7 +134,7 @@ static void handle_new_virtual_keyboard(
 	struct fw_server *server =
 			wl_container_of(listener, server, new_virtual_keyboard);
 	struct wlr_virtual_keyboard_v1 *keyboard = data;
-	fw_seat_add_device(server, &keyboard->input_device);
+	fw_seat_add_device(server, &keyboard->keyboard.base);
 }
 
 static void handle_new_virtual_pointer(
@@ -141,11 +142,11 @@ static void handle_new_virtual_pointer(
 	struct fw_server *server =
 			wl_container_of(listener, server, new_virtual_pointer);
 	struct wlr_virtual_pointer_v1_new_pointer_event *event = data;
-	struct wlr_input_device *device = &event->new_pointer->input_device;
-	fw_virtual_pointer_add(server, device);
+	struct wlr_pointer *pointer = &event->new_pointer->pointer;
+	fw_virtual_pointer_add(server, pointer);
 	if (event->suggested_output != NULL) {
 		wlr_cursor_map_input_to_output(
-				server->cursor, device, event->suggested_output);
+				server->cursor, &pointer->base, event->suggested_output);
 	}
 }
 
@@ -218,10 +219,9 @@ bool fw_seat_init(struct fw_server *server) {
 	fw_listener_connect(&server->request_set_selection,
 			&server->seat->events.request_set_selection,
 			handle_request_set_selection);
-	server->request_set_primary_selection.notify =
-			handle_request_set_primary_selection;
-	wl_signal_add(&server->seat->events.request_set_primary_selection,
-			&server->request_set_primary_selection);
+	fw_listener_connect(&server->request_set_primary_selection,
+			&server->seat->events.request_set_primary_selection,
+			handle_request_set_primary_selection);
 	fw_listener_connect(&server->request_start_drag,
 			&server->seat->events.request_start_drag,
 			handle_request_start_drag);

@@ -22,7 +22,7 @@
 #include <wlr/types/wlr_keyboard.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
-#include <wlr/types/wlr_surface.h>
+#include <wlr/types/wlr_subcompositor.h>
 #include <wlr/types/wlr_text_input_v3.h>
 #include <wlr/types/wlr_virtual_keyboard_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
@@ -59,7 +59,7 @@ struct fw_im_popup {
 	struct wl_list link; /* fw_text_input_relay.popups */
 	struct fw_text_input_relay *relay;
 	struct wlr_input_popup_surface_v2 *popup;
-	struct wlr_scene_node *node;
+	struct wlr_scene_tree *tree;
 	struct wl_listener map;
 	struct wl_listener unmap;
 	struct wl_listener commit;
@@ -88,10 +88,10 @@ static struct fw_text_input *active_text_input(
 static bool surface_origin(
 		struct fw_server *server, struct wlr_surface *surface, int *x, int *y) {
 	int dx = 0, dy = 0;
-	while (wlr_surface_is_subsurface(surface)) {
-		struct wlr_subsurface *subsurface =
-				wlr_subsurface_from_wlr_surface(surface);
-		if (subsurface == NULL || subsurface->parent == NULL) {
+	struct wlr_subsurface *subsurface;
+	while ((subsurface = wlr_subsurface_try_from_wlr_surface(surface)) !=
+			NULL) {
+		if (subsurface->parent == NULL) {
 			return false;
 		}
 		dx += subsurface->current.x;
@@ -104,10 +104,11 @@ static bool surface_origin(
 	}
 	*x = view->x + dx;
 	*y = view->y + dy;
-	if (wlr_surface_is_xdg_surface(surface)) {
+	struct wlr_xdg_surface *xdg_surface =
+			wlr_xdg_surface_try_from_wlr_surface(surface);
+	if (xdg_surface != NULL) {
 		struct wlr_box geometry;
-		wlr_xdg_surface_get_geometry(
-				wlr_xdg_surface_from_wlr_surface(surface), &geometry);
+		wlr_xdg_surface_get_geometry(xdg_surface, &geometry);
 		*x -= geometry.x;
 		*y -= geometry.y;
 	}
@@ -118,7 +119,7 @@ static bool surface_origin(
 static void place_popup(struct fw_im_popup *popup) {
 	struct fw_text_input_relay *relay = popup->relay;
 	struct fw_text_input *text_input = active_text_input(relay);
-	if (popup->node == NULL || text_input == NULL) {
+	if (text_input == NULL) {
 		return;
 	}
 	struct wlr_text_input_v3 *input = text_input->input;
@@ -147,7 +148,7 @@ static void place_popup(struct fw_im_popup *popup) {
 			popup_y = y + cursor.y - height;
 		}
 	}
-	wlr_scene_node_set_position(popup->node, popup_x, popup_y);
+	wlr_scene_node_set_position(&popup->tree->node, popup_x, popup_y);
 	struct wlr_box relative = {
 			.x = x + cursor.x - popup_x,
 			.y = y + cursor.y - popup_y,
@@ -326,13 +327,13 @@ static void handle_input_method_commit(
 
 static void handle_popup_map(struct wl_listener *listener, void *data) {
 	struct fw_im_popup *popup = wl_container_of(listener, popup, map);
-	wlr_scene_node_set_enabled(popup->node, true);
+	wlr_scene_node_set_enabled(&popup->tree->node, true);
 	place_popup(popup);
 }
 
 static void handle_popup_unmap(struct wl_listener *listener, void *data) {
 	struct fw_im_popup *popup = wl_container_of(listener, popup, unmap);
-	wlr_scene_node_set_enabled(popup->node, false);
+	wlr_scene_node_set_enabled(&popup->tree->node, false);
 }
 
 static void handle_popup_commit(struct wl_listener *listener, void *data) {
@@ -348,7 +349,9 @@ static void handle_popup_destroy(struct wl_listener *listener, void *data) {
 	fw_listener_disconnect(&popup->unmap);
 	fw_listener_disconnect(&popup->commit);
 	fw_listener_disconnect(&popup->destroy);
-	/* The scene node goes with its surface. */
+	/* The role object can go before its surface (the input method went):
+	 * what showed it goes now. */
+	wlr_scene_node_destroy(&popup->tree->node);
 	free(popup);
 }
 
@@ -364,17 +367,20 @@ static void handle_input_method_new_popup(
 	}
 	popup->relay = relay;
 	popup->popup = surface;
-	popup->node = wlr_scene_subsurface_tree_create(
-			&relay->server->layers[FW_LAYER_POPUPS]->node, surface->surface);
-	if (popup->node == NULL) {
+	popup->tree = wlr_scene_subsurface_tree_create(
+			relay->server->layers[FW_LAYER_POPUPS], surface->surface);
+	if (popup->tree == NULL) {
 		free(popup);
 		wl_resource_post_no_memory(surface->resource);
 		return;
 	}
-	wlr_scene_node_set_enabled(popup->node, surface->mapped);
-	fw_listener_connect(&popup->map, &surface->events.map, handle_popup_map);
+	/* wlroots maps the popup while its input method is active and it has
+	 * a buffer. */
+	wlr_scene_node_set_enabled(&popup->tree->node, surface->surface->mapped);
 	fw_listener_connect(
-			&popup->unmap, &surface->events.unmap, handle_popup_unmap);
+			&popup->map, &surface->surface->events.map, handle_popup_map);
+	fw_listener_connect(
+			&popup->unmap, &surface->surface->events.unmap, handle_popup_unmap);
 	fw_listener_connect(&popup->commit, &surface->surface->events.commit,
 			handle_popup_commit);
 	fw_listener_connect(
@@ -449,8 +455,18 @@ static void handle_new_input_method(struct wl_listener *listener, void *data) {
 	}
 }
 
+/* What the input method types itself goes to the window. */
+static bool from_input_method(
+		struct fw_text_input_relay *relay, struct wlr_keyboard *keyboard) {
+	struct wlr_virtual_keyboard_v1
+			*virtual = wlr_input_device_get_virtual_keyboard(&keyboard->base);
+	return virtual != NULL &&
+			wl_resource_get_client(virtual->resource) ==
+			wl_resource_get_client(relay->input_method->resource);
+}
+
 bool fw_text_input_forward_key(struct fw_server *server,
-		struct wlr_input_device *device, struct wlr_event_keyboard_key *event) {
+		struct wlr_keyboard *keyboard, struct wlr_keyboard_key_event *event) {
 	struct fw_text_input_relay *relay = server->text_input;
 	if (relay == NULL || relay->input_method == NULL ||
 			relay->input_method->keyboard_grab == NULL) {
@@ -458,39 +474,28 @@ bool fw_text_input_forward_key(struct fw_server *server,
 	}
 	struct wlr_input_method_keyboard_grab_v2 *grab =
 			relay->input_method->keyboard_grab;
-	/* What the input method types itself goes to the window. */
-	struct wlr_virtual_keyboard_v1
-			*virtual = wlr_input_device_get_virtual_keyboard(device);
-	if (virtual != NULL &&
-			wl_resource_get_client(virtual->resource) ==
-					wl_resource_get_client(relay->input_method->resource)) {
+	if (from_input_method(relay, keyboard)) {
 		return false;
 	}
-	wlr_input_method_keyboard_grab_v2_set_keyboard(grab, device->keyboard);
+	wlr_input_method_keyboard_grab_v2_set_keyboard(grab, keyboard);
 	wlr_input_method_keyboard_grab_v2_send_key(
 			grab, event->time_msec, event->keycode, event->state);
 	return true;
 }
 
 bool fw_text_input_forward_modifiers(
-		struct fw_server *server, struct wlr_input_device *device) {
+		struct fw_server *server, struct wlr_keyboard *keyboard) {
 	struct fw_text_input_relay *relay = server->text_input;
 	if (relay == NULL || relay->input_method == NULL ||
-			relay->input_method->keyboard_grab == NULL) {
-		return false;
-	}
-	struct wlr_virtual_keyboard_v1
-			*virtual = wlr_input_device_get_virtual_keyboard(device);
-	if (virtual != NULL &&
-			wl_resource_get_client(virtual->resource) ==
-					wl_resource_get_client(relay->input_method->resource)) {
+			relay->input_method->keyboard_grab == NULL ||
+			from_input_method(relay, keyboard)) {
 		return false;
 	}
 	struct wlr_input_method_keyboard_grab_v2 *grab =
 			relay->input_method->keyboard_grab;
-	wlr_input_method_keyboard_grab_v2_set_keyboard(grab, device->keyboard);
+	wlr_input_method_keyboard_grab_v2_set_keyboard(grab, keyboard);
 	wlr_input_method_keyboard_grab_v2_send_modifiers(
-			grab, &device->keyboard->modifiers);
+			grab, &keyboard->modifiers);
 	return true;
 }
 

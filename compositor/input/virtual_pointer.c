@@ -1,10 +1,11 @@
 /*
  * A virtual pointer's events (wlr-virtual-pointer-unstable-v1) belong
  * together until its frame request, as a device's do until its frame: a
- * client sees none of them before that frame. wlroots 0.15 emits each
- * motion and button the moment its request arrives
- * (types/wlr_virtual_pointer_v1.c), so fairway holds them here and plays
- * them through its input path at the frame, then lets the frame through.
+ * client sees none of them before that frame. wlroots emits each motion
+ * and button the moment its request arrives, only the axis events with
+ * the frame (types/wlr_virtual_pointer_v1.c), so fairway holds them here
+ * and plays them through its input path at the frame, then lets the frame
+ * through.
  * A client that never sends a frame gets its events played every
  * HOLD_MAX events: what it holds back costs fairway a bounded queue.
  */
@@ -14,7 +15,6 @@
 #include "compositor/server.h"
 #include <stdlib.h>
 #include <wlr/types/wlr_cursor.h>
-#include <wlr/types/wlr_input_device.h>
 #include <wlr/types/wlr_pointer.h>
 #include <wlr/types/wlr_virtual_pointer_v1.h>
 
@@ -23,17 +23,17 @@
 struct held_event {
 	enum fw_pointer_event kind;
 	union {
-		struct wlr_event_pointer_motion motion;
-		struct wlr_event_pointer_motion_absolute motion_absolute;
-		struct wlr_event_pointer_button button;
-		struct wlr_event_pointer_axis axis;
+		struct wlr_pointer_motion_event motion;
+		struct wlr_pointer_motion_absolute_event motion_absolute;
+		struct wlr_pointer_button_event button;
+		struct wlr_pointer_axis_event axis;
 	};
 };
 
 struct fw_virtual_pointer {
 	struct wl_list link; /* fw_server.virtual_pointers */
 	struct fw_server *server;
-	struct wlr_input_device *device;
+	struct wlr_pointer *wlr_pointer;
 	struct held_event held[HOLD_MAX];
 	size_t count;
 	bool playing;
@@ -42,10 +42,10 @@ struct fw_virtual_pointer {
 };
 
 static struct fw_virtual_pointer *find(
-		struct fw_server *server, struct wlr_input_device *device) {
+		struct fw_server *server, struct wlr_pointer *wlr_pointer) {
 	struct fw_virtual_pointer *pointer;
 	wl_list_for_each(pointer, &server->virtual_pointers, link) {
-		if (pointer->device == device) {
+		if (pointer->wlr_pointer == wlr_pointer) {
 			return pointer;
 		}
 	}
@@ -63,12 +63,12 @@ static void play(struct fw_virtual_pointer *pointer) {
 }
 
 bool fw_virtual_pointer_hold(struct fw_server *server,
-		struct wlr_input_device *device, enum fw_pointer_event kind,
+		struct wlr_pointer *wlr_pointer, enum fw_pointer_event kind,
 		const void *event) {
 	if (wl_list_empty(&server->virtual_pointers)) {
 		return false;
 	}
-	struct fw_virtual_pointer *pointer = find(server, device);
+	struct fw_virtual_pointer *pointer = find(server, wlr_pointer);
 	if (pointer == NULL || pointer->playing) {
 		return false;
 	}
@@ -79,17 +79,17 @@ bool fw_virtual_pointer_hold(struct fw_server *server,
 	held->kind = kind;
 	switch (kind) {
 	case FW_POINTER_MOTION:
-		held->motion = *(const struct wlr_event_pointer_motion *)event;
+		held->motion = *(const struct wlr_pointer_motion_event *)event;
 		break;
 	case FW_POINTER_MOTION_ABSOLUTE:
 		held->motion_absolute =
-				*(const struct wlr_event_pointer_motion_absolute *)event;
+				*(const struct wlr_pointer_motion_absolute_event *)event;
 		break;
 	case FW_POINTER_BUTTON:
-		held->button = *(const struct wlr_event_pointer_button *)event;
+		held->button = *(const struct wlr_pointer_button_event *)event;
 		break;
 	case FW_POINTER_AXIS:
-		held->axis = *(const struct wlr_event_pointer_axis *)event;
+		held->axis = *(const struct wlr_pointer_axis_event *)event;
 		break;
 	}
 	return true;
@@ -113,17 +113,17 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 }
 
 void fw_virtual_pointer_add(
-		struct fw_server *server, struct wlr_input_device *device) {
+		struct fw_server *server, struct wlr_pointer *wlr_pointer) {
 	struct fw_virtual_pointer *pointer = calloc(1, sizeof(*pointer));
 	if (pointer != NULL) {
 		pointer->server = server;
-		pointer->device = device;
+		pointer->wlr_pointer = wlr_pointer;
 		/* Before fw_seat_add_device attaches it to the cursor. */
 		fw_listener_connect(
-				&pointer->frame, &device->pointer->events.frame, handle_frame);
-		fw_listener_connect(
-				&pointer->destroy, &device->events.destroy, handle_destroy);
+				&pointer->frame, &wlr_pointer->events.frame, handle_frame);
+		fw_listener_connect(&pointer->destroy,
+				&wlr_pointer->base.events.destroy, handle_destroy);
 		wl_list_insert(&server->virtual_pointers, &pointer->link);
 	}
-	fw_seat_add_device(server, device);
+	fw_seat_add_device(server, &wlr_pointer->base);
 }

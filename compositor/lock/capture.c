@@ -261,8 +261,7 @@ void fw_capture_output_precommit(
 	 */
 	struct wlr_screencopy_frame_v1 *frame;
 	wl_list_for_each(frame, &capture->screencopy->frames, link) {
-		if (frame->output == output &&
-				(frame->shm_buffer != NULL || frame->dma_buffer != NULL) &&
+		if (frame->output == output && frame->buffer != NULL &&
 				listening(&frame->output_commit)) {
 			wl_list_remove(&frame->output_commit.link);
 			wl_list_init(&frame->output_commit.link);

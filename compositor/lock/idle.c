@@ -1,21 +1,20 @@
 /*
- * Idle policy. Activity comes from wlr_idle's activity signal, which
- * keyboard.c and cursor.c raise on every input event, virtual devices'
- * included. An idle inhibitor counts while its surface shows: it is in
- * an enabled part of the scene with a buffer. That is re-checked after
- * each output frame, as a surface that appears or goes away damages the
- * output; while the session is locked only the lock layer is enabled, so
- * only inhibitors on lock surfaces count then.
+ * Idle policy, over wlroots' ext-idle-notify-v1 notifier. Activity is what
+ * keyboard.c and cursor.c report through fw_idle_activity on every input
+ * event, virtual devices' included. An idle inhibitor counts while its
+ * surface shows: it is in an enabled part of the scene with a buffer. That
+ * is re-checked after each output frame, as a surface that appears or goes
+ * away damages the output; while the session is locked only the lock
+ * layer is enabled, so only inhibitors on lock surfaces count then.
  */
 #include "compositor/lock/idle.h"
 #include "compositor/listener.h"
-#include "compositor/lock/idle_notify.h"
 #include "compositor/server.h"
 #include <stdlib.h>
-#include <wlr/types/wlr_idle.h>
+#include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_idle_inhibit_v1.h>
+#include <wlr/types/wlr_idle_notify_v1.h>
 #include <wlr/types/wlr_scene.h>
-#include <wlr/types/wlr_surface.h>
 #include <wlr/util/log.h>
 
 struct inhibitor {
@@ -28,24 +27,26 @@ struct inhibitor {
 
 struct fw_idle {
 	struct fw_server *server;
-	struct fw_idle_notifier *notifier;
+	struct wlr_idle_notifier_v1 *notifier;
 	struct wlr_idle_inhibit_manager_v1 *inhibit_manager;
 	struct wl_list inhibitors; /* inhibitor.link */
 	bool inhibited;
 
-	struct wl_listener activity;
 	struct wl_listener new_inhibitor;
 };
 
 static void mark_shown(
-		struct wlr_surface *surface, int sx, int sy, void *data) {
+		struct wlr_scene_buffer *scene_buffer, int sx, int sy, void *data) {
 	struct fw_idle *idle = data;
-	if (!wlr_surface_has_buffer(surface)) {
+	struct wlr_scene_surface *scene_surface =
+			wlr_scene_surface_try_from_buffer(scene_buffer);
+	if (scene_surface == NULL ||
+			!wlr_surface_has_buffer(scene_surface->surface)) {
 		return;
 	}
 	struct inhibitor *inhibitor;
 	wl_list_for_each(inhibitor, &idle->inhibitors, link) {
-		if (inhibitor->wlr_inhibitor->surface == surface) {
+		if (inhibitor->wlr_inhibitor->surface == scene_surface->surface) {
 			inhibitor->shows = true;
 		}
 	}
@@ -58,8 +59,9 @@ static void update(struct fw_idle *idle) {
 		wl_list_for_each(inhibitor, &idle->inhibitors, link) {
 			inhibitor->shows = false;
 		}
-		wlr_scene_node_for_each_surface(
-				&idle->server->scene->node, mark_shown, idle);
+		/* It skips disabled nodes and what is below them. */
+		wlr_scene_node_for_each_buffer(
+				&idle->server->scene->tree.node, mark_shown, idle);
 		wl_list_for_each(inhibitor, &idle->inhibitors, link) {
 			inhibited = inhibited || inhibitor->shows;
 		}
@@ -69,9 +71,7 @@ static void update(struct fw_idle *idle) {
 	}
 	idle->inhibited = inhibited;
 	wlr_log(WLR_DEBUG, "Idle timers %s", inhibited ? "inhibited" : "running");
-	fw_idle_notify_set_inhibited(idle->notifier, inhibited);
-	/* The KDE protocol's timers, kept as wlroots implements them. */
-	wlr_idle_set_enabled(idle->server->idle, NULL, !inhibited);
+	wlr_idle_notifier_v1_set_inhibited(idle->notifier, inhibited);
 }
 
 void fw_idle_update(struct fw_server *server) {
@@ -80,17 +80,23 @@ void fw_idle_update(struct fw_server *server) {
 	}
 }
 
-static void handle_activity(struct wl_listener *listener, void *data) {
-	struct fw_idle *idle = wl_container_of(listener, idle, activity);
-	fw_idle_notify_activity(idle->notifier, data);
+void fw_idle_activity(struct fw_server *server) {
+	struct fw_idle *idle = server->idle_policy;
+	if (idle != NULL) {
+		wlr_idle_notifier_v1_notify_activity(idle->notifier, server->seat);
+	}
+}
+
+static void inhibitor_destroy(struct inhibitor *inhibitor) {
+	wl_list_remove(&inhibitor->destroy.link);
+	wl_list_remove(&inhibitor->link);
+	free(inhibitor);
 }
 
 static void handle_inhibitor_destroy(struct wl_listener *listener, void *data) {
 	struct inhibitor *inhibitor = wl_container_of(listener, inhibitor, destroy);
 	struct fw_idle *idle = inhibitor->idle;
-	wl_list_remove(&inhibitor->destroy.link);
-	wl_list_remove(&inhibitor->link);
-	free(inhibitor);
+	inhibitor_destroy(inhibitor);
 	update(idle);
 }
 
@@ -117,16 +123,13 @@ bool fw_idle_create(struct fw_server *server) {
 	}
 	idle->server = server;
 	wl_list_init(&idle->inhibitors);
-	idle->notifier = fw_idle_notify_create(server->display);
+	/* Both go with the display. */
+	idle->notifier = wlr_idle_notifier_v1_create(server->display);
 	idle->inhibit_manager = wlr_idle_inhibit_v1_create(server->display);
-	if (idle->notifier == NULL || idle->inhibit_manager == NULL ||
-			server->idle == NULL) {
-		fw_idle_notify_destroy(idle->notifier);
+	if (idle->notifier == NULL || idle->inhibit_manager == NULL) {
 		free(idle);
 		return false;
 	}
-	fw_listener_connect(&idle->activity, &server->idle->events.activity_notify,
-			handle_activity);
 	fw_listener_connect(&idle->new_inhibitor,
 			&idle->inhibit_manager->events.new_inhibitor, handle_new_inhibitor);
 	server->idle_policy = idle;
@@ -140,14 +143,9 @@ void fw_idle_destroy(struct fw_server *server) {
 	}
 	struct inhibitor *inhibitor, *tmp;
 	wl_list_for_each_safe(inhibitor, tmp, &idle->inhibitors, link) {
-		wl_list_remove(&inhibitor->destroy.link);
-		wl_list_remove(&inhibitor->link);
-		free(inhibitor);
+		inhibitor_destroy(inhibitor);
 	}
-	wl_list_remove(&idle->activity.link);
 	wl_list_remove(&idle->new_inhibitor.link);
-	/* The inhibit manager goes with the display. */
-	fw_idle_notify_destroy(idle->notifier);
 	server->idle_policy = NULL;
 	free(idle);
 }

@@ -1,5 +1,6 @@
 /*
- * The session lock and the input inhibitor: what fairway does with them.
+ * The session lock: what fairway does with it. The protocol objects and
+ * their errors are wlroots' (wlr_session_lock_v1); the policy is here.
  *
  * Locking disables every scene layer but FW_LAYER_LOCK, which holds, per
  * output, an opaque rect of the output's size and, above it, the lock
@@ -11,8 +12,9 @@
  *
  * `locked` goes to the locker only once every output in the layout has
  * committed a frame drawn with the lock: the protocol's promise that the
- * normal content is hidden. A locker that dies leaves the session locked
- * on the solid colour; a new locker may then lock, and unlock.
+ * normal content is hidden. A locker that dies, or breaks the protocol
+ * (wlroots ends it with a protocol error), leaves the session locked on
+ * the solid colour; a new locker may then lock, and unlock.
  */
 #include "compositor/lock/lock.h"
 #include "compositor/input/cursor.h"
@@ -20,20 +22,21 @@
 #include "compositor/listener.h"
 #include "compositor/lock/capture.h"
 #include "compositor/lock/idle.h"
-#include "compositor/lock/session_lock.h"
 #include "compositor/output/output.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "compositor/shell/view.h"
 #include <stdlib.h>
 #include <time.h>
+#include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_cursor.h>
-#include <wlr/types/wlr_input_inhibitor.h>
 #include <wlr/types/wlr_layer_shell_v1.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_pointer.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_session_lock_v1.h>
 #include <wlr/util/log.h>
 
 /* What a locked output shows where there is no lock surface: #202020. */
@@ -54,11 +57,15 @@ struct lock_output {
 	struct wl_listener destroy;
 };
 
+/*
+ * A lock surface of the current lock; only those have one, so a lock
+ * surface whose data is NULL (an earlier lock's) gets no input.
+ */
 struct lock_surface {
 	struct fw_lock *lock;
-	struct fw_session_lock_surface *lock_surface;
+	struct wlr_session_lock_surface_v1 *lock_surface;
 	struct lock_output *output;
-	struct wlr_scene_node *node; /* NULL once the scene dropped it */
+	struct wlr_scene_tree *tree; /* NULL once the scene dropped it */
 	uint32_t width, height; /* last configured size */
 
 	struct wl_listener map;
@@ -68,18 +75,14 @@ struct lock_surface {
 
 struct fw_lock {
 	struct fw_server *server;
-	struct fw_session_lock_manager *manager;
-	struct wlr_input_inhibit_manager *input_inhibit;
+	struct wlr_session_lock_manager_v1 *manager;
 	struct wl_list outputs; /* lock_output.link */
 
 	bool locked;
 	/* The live lock, NULL when unlocked or when its client went away. */
-	struct fw_session_lock *current;
-	/* The session was already locked when current came: cancelling
-	 * current must leave it locked. */
-	bool was_locked;
+	struct wlr_session_lock_v1 *current;
 
-	/* Input is exclusive (locked or inhibited); focus is saved. */
+	/* Input is exclusive (locked); focus is saved. */
 	bool exclusive;
 	struct wlr_surface *saved_focus;
 
@@ -90,8 +93,6 @@ struct fw_lock {
 	struct wl_listener layout_add;
 	struct wl_listener layout_change;
 	struct wl_listener cursor_button;
-	struct wl_listener inhibit_activate;
-	struct wl_listener inhibit_deactivate;
 	struct wl_listener saved_focus_destroy;
 };
 
@@ -101,30 +102,21 @@ static uint32_t now_msec(void) {
 	return (uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000);
 }
 
-static bool inhibited(struct fw_lock *lock) {
-	return lock->input_inhibit->active_client != NULL;
-}
-
 bool fw_lock_input_allowed(
 		struct fw_server *server, struct wlr_surface *surface) {
 	struct fw_lock *lock = server->lock;
 	if (surface == NULL || lock == NULL) {
 		return true;
 	}
-	if (lock->locked) {
-		/* Subsurfaces of a lock surface belong to it. */
-		struct wlr_surface *root = wlr_surface_get_root_surface(surface);
-		struct fw_session_lock_surface *lock_surface =
-				fw_session_lock_surface_from_surface(root);
-		return lock_surface != NULL && lock->current != NULL &&
-				lock_surface->lock == lock->current;
+	if (!lock->locked) {
+		return true;
 	}
-	if (inhibited(lock)) {
-		return surface->resource != NULL &&
-				wl_resource_get_client(surface->resource) ==
-				lock->input_inhibit->active_client;
-	}
-	return true;
+	/* Subsurfaces of a lock surface belong to it. */
+	struct wlr_surface *root = wlr_surface_get_root_surface(surface);
+	struct wlr_session_lock_surface_v1 *lock_surface =
+			wlr_session_lock_surface_v1_try_from_wlr_surface(root);
+	return lock_surface != NULL && lock_surface->data != NULL &&
+			lock->current != NULL;
 }
 
 bool fw_lock_session_locked(struct fw_server *server) {
@@ -133,7 +125,7 @@ bool fw_lock_session_locked(struct fw_server *server) {
 
 bool fw_lock_bindings_allowed(struct fw_server *server) {
 	struct fw_lock *lock = server->lock;
-	return lock == NULL || (!lock->locked && !inhibited(lock));
+	return lock == NULL || !lock->locked;
 }
 
 /* --- focus ------------------------------------------------------------ */
@@ -172,8 +164,8 @@ static void restore_focus(struct fw_lock *lock) {
 		fw_view_focus(view);
 		return;
 	}
-	if (surface != NULL && wlr_surface_is_layer_surface(surface) &&
-			wlr_layer_surface_v1_from_wlr_surface(surface)->mapped) {
+	if (surface != NULL && surface->mapped &&
+			wlr_layer_surface_v1_try_from_wlr_surface(surface) != NULL) {
 		fw_seat_focus_surface(server, surface);
 		return;
 	}
@@ -191,8 +183,7 @@ static struct wlr_surface *pick_lock_surface(struct fw_lock *lock) {
 	struct lock_output *output;
 	wl_list_for_each(output, &lock->outputs, link) {
 		struct lock_surface *surface = output->surface;
-		if (surface == NULL || !surface->lock_surface->mapped ||
-				surface->lock_surface->lock != lock->current) {
+		if (surface == NULL || !surface->lock_surface->surface->mapped) {
 			continue;
 		}
 		if (output->output == under_cursor) {
@@ -205,41 +196,6 @@ static struct wlr_surface *pick_lock_surface(struct fw_lock *lock) {
 	return first;
 }
 
-struct inhibitor_search {
-	struct wl_client *client;
-	struct wlr_surface *found;
-};
-
-static void find_inhibitor_surface(
-		struct wlr_surface *surface, int sx, int sy, void *data) {
-	struct inhibitor_search *search = data;
-	if (search->found != NULL || !wlr_surface_is_layer_surface(surface) ||
-			wl_resource_get_client(surface->resource) != search->client) {
-		return;
-	}
-	struct wlr_layer_surface_v1 *layer_surface =
-			wlr_layer_surface_v1_from_wlr_surface(surface);
-	if (layer_surface->mapped &&
-			layer_surface->current.keyboard_interactive !=
-					ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE) {
-		search->found = surface;
-	}
-}
-
-/* The surface that should have the keyboard while input is exclusive. */
-static struct wlr_surface *exclusive_target(struct fw_lock *lock) {
-	if (lock->locked) {
-		return pick_lock_surface(lock);
-	}
-	/* An inhibiting locker shows itself through the layer shell. */
-	struct inhibitor_search search = {
-			.client = lock->input_inhibit->active_client,
-	};
-	wlr_scene_node_for_each_surface(
-			&lock->server->scene->node, find_inhibitor_surface, &search);
-	return search.found;
-}
-
 static void end_grabs(struct fw_lock *lock) {
 	struct fw_server *server = lock->server;
 	fw_cursor_end_grab(server, NULL);
@@ -250,14 +206,12 @@ static void end_grabs(struct fw_lock *lock) {
 
 /*
  * Brings focus in line with who may have input: takes it from whoever
- * may not, gives it to the lock (or the inhibiting client), and back
- * once input is no longer exclusive.
+ * may not, gives it to a lock surface, and back once unlocked.
  */
 static void update_focus(struct fw_lock *lock) {
 	struct fw_server *server = lock->server;
 	struct wlr_seat *seat = server->seat;
-	bool exclusive = lock->locked || inhibited(lock);
-	if (!exclusive) {
+	if (!lock->locked) {
 		if (lock->exclusive) {
 			lock->exclusive = false;
 			restore_focus(lock);
@@ -276,7 +230,7 @@ static void update_focus(struct fw_lock *lock) {
 		focused = NULL;
 	}
 	if (focused == NULL) {
-		struct wlr_surface *target = exclusive_target(lock);
+		struct wlr_surface *target = pick_lock_surface(lock);
 		if (target != NULL) {
 			fw_seat_focus_surface(server, target);
 		}
@@ -290,8 +244,8 @@ static void update_focus(struct fw_lock *lock) {
 /* Focus follows clicks between lock surfaces. */
 static void handle_cursor_button(struct wl_listener *listener, void *data) {
 	struct fw_lock *lock = wl_container_of(listener, lock, cursor_button);
-	struct wlr_event_pointer_button *event = data;
-	if (!lock->locked || event->state != WLR_BUTTON_PRESSED) {
+	struct wlr_pointer_button_event *event = data;
+	if (!lock->locked || event->state != WL_POINTER_BUTTON_STATE_PRESSED) {
 		return;
 	}
 	struct wlr_surface *surface = NULL;
@@ -328,7 +282,7 @@ static void maybe_send_locked(struct fw_lock *lock) {
 		}
 	}
 	wlr_log(WLR_INFO, "Session locked");
-	fw_session_lock_send_locked(lock->current);
+	wlr_session_lock_v1_send_locked(lock->current);
 }
 
 static void configure_surface(struct lock_surface *surface) {
@@ -345,7 +299,7 @@ static void configure_surface(struct lock_surface *surface) {
 	}
 	surface->width = (uint32_t)width;
 	surface->height = (uint32_t)height;
-	fw_session_lock_surface_configure(
+	wlr_session_lock_surface_v1_configure(
 			surface->lock_surface, surface->width, surface->height);
 	/* The locker is the client the user waits on now. */
 	fw_sched_note_window_event(
@@ -380,7 +334,7 @@ static void handle_output_commit(struct wl_listener *listener, void *data) {
 	struct lock_output *output = wl_container_of(listener, output, commit);
 	struct wlr_output_event_commit *event = data;
 	if (!output->lock->locked || output->shown ||
-			!(event->committed & WLR_OUTPUT_STATE_BUFFER)) {
+			!(event->state->committed & WLR_OUTPUT_STATE_BUFFER)) {
 		return;
 	}
 	output->shown = true;
@@ -431,14 +385,12 @@ static struct lock_output *ensure_output(
 	}
 	output->lock = lock;
 	output->output = wlr_output;
-	output->tree =
-			wlr_scene_tree_create(&lock->server->layers[FW_LAYER_LOCK]->node);
+	output->tree = wlr_scene_tree_create(lock->server->layers[FW_LAYER_LOCK]);
 	if (output->tree == NULL) {
 		free(output);
 		return NULL;
 	}
-	output->background =
-			wlr_scene_rect_create(&output->tree->node, 0, 0, lock_color);
+	output->background = wlr_scene_rect_create(output->tree, 0, 0, lock_color);
 	if (output->background == NULL) {
 		wlr_scene_node_destroy(&output->tree->node);
 		free(output);
@@ -483,9 +435,9 @@ static void handle_layout_change(struct wl_listener *listener, void *data) {
 static void lock_surface_destroy(struct lock_surface *surface) {
 	wl_list_remove(&surface->map.link);
 	wl_list_remove(&surface->destroy.link);
-	if (surface->node != NULL) {
+	if (surface->tree != NULL) {
 		wl_list_remove(&surface->node_destroy.link);
-		wlr_scene_node_destroy(surface->node);
+		wlr_scene_node_destroy(&surface->tree->node);
 	}
 	if (surface->output != NULL && surface->output->surface == surface) {
 		surface->output->surface = NULL;
@@ -511,27 +463,29 @@ static void handle_node_destroy(struct wl_listener *listener, void *data) {
 	struct lock_surface *surface =
 			wl_container_of(listener, surface, node_destroy);
 	wl_list_remove(&surface->node_destroy.link);
-	surface->node = NULL;
+	surface->tree = NULL;
 }
 
 static void handle_new_surface(struct wl_listener *listener, void *data) {
 	struct fw_lock *lock = wl_container_of(listener, lock, current_new_surface);
-	struct fw_session_lock_surface *lock_surface = data;
+	struct wlr_session_lock_surface_v1 *lock_surface = data;
 	struct lock_output *output = ensure_output(lock, lock_surface->output);
 	if (output == NULL) {
 		return;
 	}
 	if (output->surface != NULL) {
-		/* Left by an earlier lock; the new locker's replaces it. */
+		/* An output shows one lock surface. wlroots refuses a lock a
+		 * second one there, and an earlier lock's went with that lock,
+		 * so this is only a guard. */
 		lock_surface_destroy(output->surface);
 	}
 	struct lock_surface *surface = calloc(1, sizeof(*surface));
 	if (surface == NULL) {
 		return;
 	}
-	surface->node = wlr_scene_subsurface_tree_create(
-			&output->tree->node, lock_surface->surface);
-	if (surface->node == NULL) {
+	surface->tree = wlr_scene_subsurface_tree_create(
+			output->tree, lock_surface->surface);
+	if (surface->tree == NULL) {
 		free(surface);
 		return;
 	}
@@ -540,12 +494,12 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	surface->output = output;
 	lock_surface->data = surface;
 	output->surface = surface;
-	fw_listener_connect(
-			&surface->map, &lock_surface->events.map, handle_surface_map);
+	fw_listener_connect(&surface->map, &lock_surface->surface->events.map,
+			handle_surface_map);
 	fw_listener_connect(&surface->destroy, &lock_surface->events.destroy,
 			handle_surface_destroy);
-	fw_listener_connect(&surface->node_destroy, &surface->node->events.destroy,
-			handle_node_destroy);
+	fw_listener_connect(&surface->node_destroy,
+			&surface->tree->node.events.destroy, handle_node_destroy);
 	/* The first configure goes at once, placed in the layout or not. */
 	configure_surface(surface);
 	arrange_output(output);
@@ -588,17 +542,11 @@ static void handle_unlock(struct wl_listener *listener, void *data) {
 
 static void handle_current_destroy(struct wl_listener *listener, void *data) {
 	struct fw_lock *lock = wl_container_of(listener, lock, current_destroy);
-	struct fw_session_lock *current = lock->current;
-	bool cancelled = current->cancelled && !current->locked_sent;
 	detach_current(lock);
-	if (cancelled && !lock->was_locked) {
-		wlr_log(WLR_INFO, "The locker gave up before the session locked");
-		unlock(lock);
-		return;
-	}
 	/*
-	 * The locker died, or gave up while the session was already locked:
-	 * stay locked on the solid colour until another locker unlocks.
+	 * The locker died or broke the protocol (wlroots takes a destroy
+	 * before locked for one): stay locked on the solid colour until
+	 * another locker unlocks.
 	 */
 	wlr_log(WLR_ERROR,
 			"The screen locker went away; the session stays "
@@ -610,10 +558,10 @@ static void handle_current_destroy(struct wl_listener *listener, void *data) {
 
 static void handle_new_lock(struct wl_listener *listener, void *data) {
 	struct fw_lock *lock = wl_container_of(listener, lock, new_lock);
-	struct fw_session_lock *session_lock = data;
+	struct wlr_session_lock_v1 *session_lock = data;
 	if (lock->current != NULL) {
-		/* One live locker at a time. */
-		fw_session_lock_send_finished(session_lock);
+		/* One live locker at a time: finished, and the lock goes inert. */
+		wlr_session_lock_v1_destroy(session_lock);
 		return;
 	}
 	lock->current = session_lock;
@@ -625,7 +573,6 @@ static void handle_new_lock(struct wl_listener *listener, void *data) {
 	fw_listener_connect(&lock->current_destroy, &session_lock->events.destroy,
 			handle_current_destroy);
 
-	lock->was_locked = lock->locked;
 	if (!lock->locked) {
 		wlr_log(WLR_INFO, "Locking the session");
 		lock->locked = true;
@@ -648,21 +595,6 @@ static void handle_new_lock(struct wl_listener *listener, void *data) {
 	maybe_send_locked(lock);
 }
 
-/* --- input inhibitor -------------------------------------------------- */
-
-static void handle_inhibit_activate(struct wl_listener *listener, void *data) {
-	struct fw_lock *lock = wl_container_of(listener, lock, inhibit_activate);
-	wlr_log(WLR_INFO, "Input inhibited: only the inhibiting client gets input");
-	update_focus(lock);
-}
-
-static void handle_inhibit_deactivate(
-		struct wl_listener *listener, void *data) {
-	struct fw_lock *lock = wl_container_of(listener, lock, inhibit_deactivate);
-	wlr_log(WLR_INFO, "Input no longer inhibited");
-	update_focus(lock);
-}
-
 /* --- life ------------------------------------------------------------- */
 
 bool fw_lock_create(struct fw_server *server) {
@@ -672,10 +604,9 @@ bool fw_lock_create(struct fw_server *server) {
 	}
 	lock->server = server;
 	wl_list_init(&lock->outputs);
-	lock->manager = fw_session_lock_manager_create(server->display);
-	lock->input_inhibit = wlr_input_inhibit_manager_create(server->display);
-	if (lock->manager == NULL || lock->input_inhibit == NULL) {
-		fw_session_lock_manager_destroy(lock->manager);
+	/* It goes with the display. */
+	lock->manager = wlr_session_lock_manager_v1_create(server->display);
+	if (lock->manager == NULL) {
 		free(lock);
 		return false;
 	}
@@ -690,10 +621,6 @@ bool fw_lock_create(struct fw_server *server) {
 			&server->output_layout->events.change, handle_layout_change);
 	fw_listener_connect(&lock->cursor_button, &server->cursor->events.button,
 			handle_cursor_button);
-	fw_listener_connect(&lock->inhibit_activate,
-			&lock->input_inhibit->events.activate, handle_inhibit_activate);
-	fw_listener_connect(&lock->inhibit_deactivate,
-			&lock->input_inhibit->events.deactivate, handle_inhibit_deactivate);
 	arrange_outputs(lock);
 	return true;
 }
@@ -715,10 +642,6 @@ void fw_lock_destroy(struct fw_server *server) {
 	wl_list_remove(&lock->layout_add.link);
 	wl_list_remove(&lock->layout_change.link);
 	wl_list_remove(&lock->cursor_button.link);
-	wl_list_remove(&lock->inhibit_activate.link);
-	wl_list_remove(&lock->inhibit_deactivate.link);
-	/* The inhibit manager goes with the display. */
-	fw_session_lock_manager_destroy(lock->manager);
 	server->lock = NULL;
 	free(lock);
 }

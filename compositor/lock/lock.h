@@ -2,11 +2,10 @@
 #define FAIRWAY_COMPOSITOR_LOCK_LOCK_H
 
 /*
- * Who may have input: the session lock (ext-session-lock-v1) and the
- * input inhibitor (wlr-input-inhibitor). While the session is locked only
- * the current locker's lock surfaces get input and every output shows
- * its lock surface, or a solid colour; while an inhibitor is active only
- * its client gets input. In both cases no compositor binding runs.
+ * Who may have input: the session lock (ext-session-lock-v1). While the
+ * session is locked only the current locker's lock surfaces get input,
+ * every output shows its lock surface, or a solid colour, and no
+ * compositor binding runs.
  */
 
 #include <stdbool.h>

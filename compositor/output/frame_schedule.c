@@ -16,7 +16,10 @@
  * less the predicted paint time, from a timer. Elsewhere the frame event
  * is the tick and the output is painted on it: wlroots' headless backend
  * reports a frame presented when it is committed, so painting before the
- * frame event would show it before its tick.
+ * frame event would show it before its tick. The headless backend ticks a
+ * period after each commit, and at once when a frame is asked for after a
+ * tick that committed nothing; such a frame waits for the tick the output
+ * would have had, so that ticks stay a period apart, as on a screen.
  *
  * A client that misses a deadline has its late frame shown at the next
  * tick, unless it draws a newer one by then: it gets its next frame done
@@ -34,12 +37,10 @@
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
-#include <wlr/backend.h>
 #include <wlr/backend/headless.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_scene.h>
-#include <wlr/types/wlr_surface.h>
 #include <wlr/util/log.h>
 
 struct fw_frame_schedule {
@@ -82,14 +83,14 @@ struct fw_frame_output {
 	struct fw_output *output;
 	struct frame_output_timing timing;
 	/*
-	 * The backend ticks on its own, committed frame or not (headless: a
-	 * timer). Between ticks the output is then kept marked as having a
-	 * frame pending, so that wlroots never asks for an extra frame event
-	 * between them: a frame painted there would be presented off its tick.
+	 * The backend's ticks follow commits (headless: a timer set at each
+	 * one), and a frame asked for after a tick that committed nothing
+	 * comes at once: it waits for the next planned tick instead, as a frame
+	 * painted before it would be presented off its tick.
 	 */
-	bool free_running;
-	/* Present times are on fairway's clock, so vblanks can be ticks. */
-	bool monotonic;
+	bool paced;
+	/* The last paint committed nothing: the backend has no tick coming. */
+	bool idle;
 	int timer_fd;
 	struct wl_event_source *timer;
 	int64_t armed_ns; /* what the timer is set to; 0: disarmed */
@@ -184,6 +185,31 @@ static void handle_surface_destroy(struct wl_listener *listener, void *data) {
 	surface_destroy(surface);
 }
 
+typedef void (*surface_iterator_func_t)(
+		struct wlr_surface *surface, void *data);
+
+struct surface_walk {
+	surface_iterator_func_t iterator;
+	void *data;
+};
+
+static void walk_buffer(
+		struct wlr_scene_buffer *buffer, int sx, int sy, void *data) {
+	struct surface_walk *walk = data;
+	struct wlr_scene_surface *scene_surface =
+			wlr_scene_surface_try_from_buffer(buffer);
+	if (scene_surface != NULL) {
+		walk->iterator(scene_surface->surface, walk->data);
+	}
+}
+
+/* Each surface the output shows some of. */
+static void for_each_surface(struct wlr_scene_output *scene_output,
+		surface_iterator_func_t iterator, void *data) {
+	struct surface_walk walk = {.iterator = iterator, .data = data};
+	wlr_scene_output_for_each_buffer(scene_output, walk_buffer, &walk);
+}
+
 static struct fw_frame_surface *surface_from_wlr(
 		struct wlr_surface *wlr_surface) {
 	struct wl_listener *listener =
@@ -263,8 +289,7 @@ static bool wants_frame_done(
  * longer than a period is the machine's, not something a margin could
  * cover.
  */
-static void begin_surface(
-		struct wlr_surface *wlr_surface, int sx, int sy, void *data) {
+static void begin_surface(struct wlr_surface *wlr_surface, void *data) {
 	struct walk *walk = data;
 	struct fw_frame_surface *surface = surface_from_wlr(wlr_surface);
 	if (surface == NULL) {
@@ -284,8 +309,7 @@ static void begin_surface(
 	surface->planned = false;
 }
 
-static void end_surface(
-		struct wlr_surface *wlr_surface, int sx, int sy, void *data) {
+static void end_surface(struct wlr_surface *wlr_surface, void *data) {
 	struct walk *walk = data;
 	struct fw_frame_surface *surface = surface_from_wlr(wlr_surface);
 	if (surface != NULL && surface->sent_ns != 0 &&
@@ -315,8 +339,7 @@ static void send_frame_done(struct walk *walk, struct wlr_surface *wlr_surface,
 
 /* The frame done of every surface whose time has come; the time of the
  * next one. */
-static void walk_surface(
-		struct wlr_surface *wlr_surface, int sx, int sy, void *data) {
+static void walk_surface(struct wlr_surface *wlr_surface, void *data) {
 	struct walk *walk = data;
 	struct fw_frame_surface *surface = surface_from_wlr(wlr_surface);
 	if (surface == NULL) {
@@ -369,8 +392,9 @@ static void walk_output(
 			.now = now,
 			.painted = painted,
 	};
-	wlr_scene_output_for_each_surface(
-			frames->output->scene_output, walk_surface, &walk);
+	if (frames->output->scene_output != NULL) {
+		for_each_surface(frames->output->scene_output, walk_surface, &walk);
+	}
 	frames->callbacks_at_ns = walk.next_ns;
 	if (painted) {
 		frames->reserve_ns = walk.reserve;
@@ -380,22 +404,19 @@ static void walk_output(
 /* late_ns: how long after its tick, or after it was planned, it began. */
 static void paint(
 		struct fw_frame_output *frames, int64_t tick, int64_t late_ns) {
-	struct wlr_output *wlr_output = frames->output->wlr_output;
 	frames->paint_at_ns = 0;
 	if (fw_output_painting(frames->output)) {
 		/* The last frame is still being painted: this tick is missed. */
 		frames->timing.skipped++;
-		if (frames->free_running) {
-			wlr_output->frame_pending = true;
-		}
 		return;
 	}
 	frames->paint_start_ns = sched_clock_now_ns();
 	frames->paint_tick_ns = tick;
 	frame_output_paint_started(&frames->timing, late_ns);
 	struct walk walk = {.frames = frames, .now = frames->paint_start_ns};
-	wlr_scene_output_for_each_surface(
-			frames->output->scene_output, begin_surface, &walk);
+	if (frames->output->scene_output != NULL) {
+		for_each_surface(frames->output->scene_output, begin_surface, &walk);
+	}
 	/* fw_frame_schedule_output_painted follows, now or once the worker painted.
 	 */
 	fw_output_paint(frames->output);
@@ -403,23 +424,36 @@ static void paint(
 
 void fw_frame_schedule_output_painted(
 		struct fw_frame_output *frames, bool committed) {
-	struct wlr_output *wlr_output = frames->output->wlr_output;
 	int64_t end = sched_clock_now_ns();
 	if (committed) {
 		frame_output_add_paint(&frames->timing, end - frames->paint_start_ns);
-	} else if (frames->free_running) {
-		wlr_output->frame_pending = true;
 	}
+	frames->idle = !committed;
 	if (frames->output->scene_output == NULL) {
 		return;
 	}
 	struct walk walk = {.frames = frames, .now = end};
-	wlr_scene_output_for_each_surface(
-			frames->output->scene_output, end_surface, &walk);
+	for_each_surface(frames->output->scene_output, end_surface, &walk);
 	frame_output_plan(&frames->timing, frames->paint_tick_ns);
 	frames->painted_ns = end;
 	walk_output(frames, end, true);
 	arm(frames);
+}
+
+static int64_t nominal_ns(struct wlr_output *wlr_output) {
+	/* refresh is in mHz; 0 for outputs without one. */
+	return wlr_output->refresh > 0
+			? INT64_C(1000000000000) / wlr_output->refresh
+			: 0;
+}
+
+/* Where presentation is the commit, the tick is now, and so is the paint. */
+static void paint_tick(
+		struct fw_frame_output *frames, int64_t now, int64_t late_ns) {
+	struct frame_output_timing *timing = &frames->timing;
+	frame_output_set_nominal(timing, nominal_ns(frames->output->wlr_output));
+	frame_output_tick(timing, now);
+	paint(frames, now, late_ns);
 }
 
 static int handle_timer(int fd, uint32_t mask, void *data) {
@@ -431,7 +465,12 @@ static int handle_timer(int fd, uint32_t mask, void *data) {
 	frames->armed_ns = 0;
 	int64_t now = sched_clock_now_ns();
 	if (frames->paint_at_ns != 0 && now >= frames->paint_at_ns) {
-		paint(frames, frames->paint_tick_ns, now - frames->paint_at_ns);
+		int64_t late = now - frames->paint_at_ns;
+		if (frames->timing.vsync) {
+			paint(frames, frames->paint_tick_ns, late);
+		} else {
+			paint_tick(frames, now, late);
+		}
 		return 0;
 	}
 	walk_output(frames, now, false);
@@ -443,18 +482,13 @@ static int64_t timespec_ns(const struct timespec *ts) {
 	return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
 }
 
-static int64_t nominal_ns(struct wlr_output *wlr_output) {
-	/* refresh is in mHz; 0 for outputs without one. */
-	return wlr_output->refresh > 0
-			? INT64_C(1000000000000) / wlr_output->refresh
-			: 0;
-}
-
 static void handle_present(struct wl_listener *listener, void *data) {
 	struct fw_frame_output *frames = wl_container_of(listener, frames, present);
 	struct wlr_output_event_present *event = data;
+	/* Present times are on CLOCK_MONOTONIC, fairway's clock, so vblanks
+	 * can be ticks. */
 	if (!event->presented || event->when == NULL ||
-			!(event->flags & WLR_OUTPUT_PRESENT_VSYNC) || !frames->monotonic) {
+			!(event->flags & WLR_OUTPUT_PRESENT_VSYNC)) {
 		return;
 	}
 	struct frame_output_timing *timing = &frames->timing;
@@ -470,19 +504,21 @@ static void handle_present(struct wl_listener *listener, void *data) {
 void fw_frame_schedule_output_frame(struct fw_frame_output *frames) {
 	struct frame_output_timing *timing = &frames->timing;
 	int64_t now = sched_clock_now_ns();
-	if (!timing->vsync) {
-		/* The frame event is the tick: late when after the one planned. */
-		int64_t late =
-				timing->next_tick_ns != 0 ? now - timing->next_tick_ns : 0;
-		frame_output_set_nominal(
-				timing, nominal_ns(frames->output->wlr_output));
-		frame_output_tick(timing, now);
-		paint(frames, now, late);
+	if (frames->paint_at_ns != 0) {
+		/* Asked for between ticks; the planned paint will show it. */
+		timing->skipped++;
 		return;
 	}
-	if (frames->paint_at_ns != 0) {
-		/* Asked for between vblanks; the planned paint will show it. */
-		timing->skipped++;
+	if (!timing->vsync) {
+		if (frames->paced && frames->idle && now < timing->next_tick_ns) {
+			frames->paint_at_ns = timing->next_tick_ns;
+			frames->paint_tick_ns = timing->next_tick_ns;
+			arm(frames);
+			return;
+		}
+		/* The frame event is the tick: late when after the one planned. */
+		paint_tick(frames, now,
+				timing->next_tick_ns != 0 ? now - timing->next_tick_ns : 0);
 		return;
 	}
 	int64_t tick = frame_output_next_tick(timing, now);
@@ -506,9 +542,7 @@ struct fw_frame_output *fw_frame_schedule_output_create(
 	frames->output = output;
 	struct wlr_output *wlr_output = output->wlr_output;
 	frame_output_init(&frames->timing, nominal_ns(wlr_output));
-	frames->free_running = wlr_output_is_headless(wlr_output);
-	frames->monotonic = wlr_backend_get_presentation_clock(
-								wlr_output->backend) == CLOCK_MONOTONIC;
+	frames->paced = wlr_output_is_headless(wlr_output);
 	frames->timer_fd =
 			timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (frames->timer_fd < 0) {

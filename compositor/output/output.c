@@ -50,11 +50,16 @@ static void handle_painted(void *data, enum fw_render_result result) {
 }
 
 void fw_output_paint(struct fw_output *output) {
+	if (output->scene_output == NULL) {
+		/* Out of the layout since the paint was planned. */
+		painted(output, FW_RENDER_IDLE);
+		return;
+	}
 	fw_presentation_sample(output);
 	output->paint_seq = output->wlr_output->commit_seq + 1;
 	enum fw_render_result result = output->server->config.render_direct
 			? fw_render_output_paint(output->render, output->scene_output)
-			: wlr_scene_output_commit(output->scene_output)
+			: wlr_scene_output_commit(output->scene_output, NULL)
 			? FW_RENDER_COMMITTED
 			: FW_RENDER_IDLE;
 	if (result != FW_RENDER_PAINTING) {
@@ -72,11 +77,8 @@ void fw_output_discard_paint(struct fw_output *output) {
 
 static void handle_frame(struct wl_listener *listener, void *data) {
 	struct fw_output *output = wl_container_of(listener, output, frame);
-	/* The scene makes a new scene output each time the layout gets the
-	 * output back (a disabled output enabled again). */
-	output->scene_output = wlr_scene_get_scene_output(
-			output->server->scene, output->wlr_output);
 	if (output->scene_output == NULL) {
+		/* Not in the layout: nothing of the scene shows on it. */
 		return;
 	}
 	if (output->frames != NULL) {
@@ -115,14 +117,41 @@ void fw_output_usable_area(struct fw_output *output, struct wlr_box *box) {
 }
 
 void fw_output_box(struct fw_output *output, struct wlr_box *box) {
-	struct wlr_box *layout_box = wlr_output_layout_get_box(
-			output->server->output_layout, output->wlr_output);
-	if (layout_box != NULL) {
-		*box = *layout_box;
-	} else {
-		/* Not (or no longer) in the layout. */
-		*box = (struct wlr_box){0};
+	/* Empty when not (or no longer) in the layout. */
+	wlr_output_layout_get_box(
+			output->server->output_layout, output->wlr_output, box);
+}
+
+bool fw_output_layout_add(
+		struct fw_output *output, bool automatic, int x, int y) {
+	struct fw_server *server = output->server;
+	struct wlr_output_layout_output *layout_output = automatic
+			? wlr_output_layout_add_auto(
+					  server->output_layout, output->wlr_output)
+			: wlr_output_layout_add(
+					  server->output_layout, output->wlr_output, x, y);
+	if (layout_output == NULL) {
+		return false;
 	}
+	if (output->scene_output == NULL) {
+		output->scene_output =
+				wlr_scene_output_create(server->scene, output->wlr_output);
+		if (output->scene_output == NULL) {
+			wlr_output_layout_remove(server->output_layout, output->wlr_output);
+			return false;
+		}
+	}
+	/* From now on the scene output follows the layout output. */
+	wlr_scene_output_layout_add_output(
+			server->scene_layout, layout_output, output->scene_output);
+	return true;
+}
+
+void fw_output_layout_remove(struct fw_output *output) {
+	wlr_output_layout_remove(output->server->output_layout, output->wlr_output);
+	/* Its surfaces leave it; a frame being painted for it is dropped. */
+	wlr_scene_output_destroy(output->scene_output);
+	output->scene_output = NULL;
 }
 
 struct fw_output *fw_output_at(struct fw_server *server, double lx, double ly) {
@@ -167,21 +196,12 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	wl_list_init(&output->layer_surfaces);
 	wl_list_insert(server->outputs.prev, &output->link);
 
-	/* The scene creates the scene output when the layout gets the output. */
-	fw_output_config_place(output);
-	output->scene_output =
-			wlr_scene_get_scene_output(server->scene, wlr_output);
-	if (output->scene_output == NULL && wlr_output->enabled) {
-		wlr_output_layout_remove(server->output_layout, wlr_output);
-		wl_list_remove(&output->link);
-		wlr_output->data = NULL;
-		free(output);
-		return;
-	}
+	/* The scene output comes with the output's place in the layout. */
 	output->render = fw_render_output_create(
 			wlr_output, server->paint_worker, handle_painted, output);
-	if (output->render == NULL) {
-		wlr_output_layout_remove(server->output_layout, wlr_output);
+	if (output->render == NULL || !fw_output_config_place(output)) {
+		fw_output_layout_remove(output);
+		fw_render_output_destroy(output->render);
 		wl_list_remove(&output->link);
 		wlr_output->data = NULL;
 		free(output);
@@ -224,8 +244,8 @@ static void rescue_view(struct fw_server *server, struct fw_view *view) {
 	if (wlr_output == NULL) {
 		return;
 	}
-	struct wlr_box box =
-			*wlr_output_layout_get_box(server->output_layout, wlr_output);
+	struct wlr_box box;
+	wlr_output_layout_get_box(server->output_layout, wlr_output, &box);
 	int width, height;
 	view->impl->get_size(view, &width, &height);
 	int top = box.y + FW_TITLEBAR_HEIGHT;
@@ -293,33 +313,31 @@ static void handle_layout_change(struct wl_listener *listener, void *data) {
 static bool apply_head(struct fw_server *server,
 		struct wlr_output_configuration_head_v1 *head, bool test_only) {
 	struct wlr_output *wlr_output = head->state.output;
-	wlr_output_enable(wlr_output, head->state.enabled);
-	if (head->state.enabled) {
-		if (head->state.mode != NULL) {
-			wlr_output_set_mode(wlr_output, head->state.mode);
-		} else {
-			wlr_output_set_custom_mode(wlr_output,
-					head->state.custom_mode.width,
-					head->state.custom_mode.height,
-					head->state.custom_mode.refresh);
-		}
-		wlr_output_set_scale(wlr_output, head->state.scale);
-		wlr_output_set_transform(wlr_output, head->state.transform);
-	}
-	if (test_only) {
-		bool ok = wlr_output_test(wlr_output);
-		wlr_output_rollback(wlr_output);
+	struct wlr_output_state state;
+	wlr_output_state_init(&state);
+	wlr_output_head_v1_state_apply(&head->state, &state);
+	bool ok = test_only ? wlr_output_test_state(wlr_output, &state)
+						: wlr_output_commit_state(wlr_output, &state);
+	wlr_output_state_finish(&state);
+	if (!ok || test_only) {
 		return ok;
 	}
-	if (!wlr_output_commit(wlr_output)) {
-		return false;
+	struct fw_output *output = wlr_output->data;
+	if (output == NULL) {
+		/* fairway could not take it on: it has a place but no scene. */
+		if (head->state.enabled) {
+			wlr_output_layout_add(server->output_layout, wlr_output,
+					head->state.x, head->state.y);
+		} else {
+			wlr_output_layout_remove(server->output_layout, wlr_output);
+		}
+		return true;
 	}
 	if (head->state.enabled) {
-		wlr_output_layout_add(server->output_layout, wlr_output, head->state.x,
-				head->state.y);
-	} else {
-		wlr_output_layout_remove(server->output_layout, wlr_output);
+		return fw_output_layout_add(
+				output, false, head->state.x, head->state.y);
 	}
+	fw_output_layout_remove(output);
 	return true;
 }
 
@@ -363,12 +381,15 @@ static void handle_output_manager_test(
 static void handle_output_power_set_mode(
 		struct wl_listener *listener, void *data) {
 	struct wlr_output_power_v1_set_mode_event *event = data;
-	wlr_output_enable(
-			event->output, event->mode == ZWLR_OUTPUT_POWER_V1_MODE_ON);
-	if (!wlr_output_commit(event->output)) {
+	struct wlr_output_state state;
+	wlr_output_state_init(&state);
+	wlr_output_state_set_enabled(
+			&state, event->mode == ZWLR_OUTPUT_POWER_V1_MODE_ON);
+	if (!wlr_output_commit_state(event->output, &state)) {
 		wlr_log(WLR_ERROR, "Cannot change the power mode of %s",
 				event->output->name);
 	}
+	wlr_output_state_finish(&state);
 }
 
 void fw_output_init(struct fw_server *server) {

@@ -14,6 +14,7 @@ struct fw_output {
 	struct wl_list link; /* fw_server.outputs */
 	struct fw_server *server;
 	struct wlr_output *wlr_output;
+	/* What of the scene it shows; NULL while it is not in the layout. */
 	struct wlr_scene_output *scene_output;
 	/* Area left for windows once layer surfaces took their exclusive zones. */
 	struct wlr_box usable_area;
@@ -42,6 +43,15 @@ struct fw_output *fw_output_at(struct fw_server *server, double lx, double ly);
 /* The output under the cursor, else the first one; NULL without outputs. */
 struct fw_output *fw_output_focused(struct fw_server *server);
 void fw_output_box(struct fw_output *output, struct wlr_box *box);
+/*
+ * Puts the output in the layout at x, y, or anywhere where automatic, with
+ * the scene output that shows the scene there. False on failure, the
+ * output then out of the layout.
+ */
+bool fw_output_layout_add(
+		struct fw_output *output, bool automatic, int x, int y);
+/* Takes the output out of the layout, and its scene output with it. */
+void fw_output_layout_remove(struct fw_output *output);
 /* What the output leaves for windows (less exclusive zones), else all of
  * it. */
 void fw_output_usable_area(struct fw_output *output, struct wlr_box *box);

@@ -14,8 +14,9 @@ struct wlr_output;
  */
 bool fw_output_config_commit_first(
 		struct fw_server *server, struct wlr_output *output);
-/* Puts an enabled output at its configured position, else anywhere. */
-void fw_output_config_place(struct fw_output *output);
+/* Puts an enabled output at its configured position, else anywhere, and
+ * takes a disabled one out of the layout. False if it could not be put. */
+bool fw_output_config_place(struct fw_output *output);
 /* Applies the file to a running output (a reload). */
 void fw_output_config_apply(struct fw_output *output);
 

@@ -1,5 +1,6 @@
 #include "compositor/output/paint_job.h"
 #include "compositor/output/shm_guard.h"
+#include <drm_fourcc.h>
 #include <stdlib.h>
 #include <wlr/types/wlr_buffer.h>
 
@@ -36,7 +37,7 @@ void fw_paint_job_finish(struct fw_paint_job *job) {
 	struct fw_paint_client *owner, *tmp;
 	wl_list_for_each_safe(owner, tmp, &job->clients, link) {
 		if (owner->faulted && owner->client != NULL) {
-			/* What libwayland does when its own guard catches one. */
+			/* What libwayland's own shm guard told such a client. */
 			wl_client_post_implementation_error(
 					owner->client, "error accessing SHM buffer");
 		}
@@ -96,12 +97,13 @@ void fw_paint_job_composite(struct fw_paint_job *job, pixman_region32_t *region,
 }
 
 void fw_paint_job_node(struct fw_paint_job *job, pixman_region32_t *region,
-		struct wlr_scene_node *node, int x, int y) {
+		struct wlr_scene_node *node, int x, int y, bool opaque) {
 	struct fw_paint_op *op = add_op(job, FW_PAINT_NODE, region);
 	if (op != NULL) {
 		op->node = node;
 		op->x = x;
 		op->y = y;
+		op->op = opaque ? PIXMAN_OP_SRC : PIXMAN_OP_OVER;
 		job->has_nodes = true;
 	}
 }
@@ -132,9 +134,19 @@ static struct fw_paint_client *owner_get(
 	return owner;
 }
 
+pixman_format_code_t fw_paint_job_format(uint32_t drm_format) {
+	switch (drm_format) {
+	case DRM_FORMAT_ARGB8888:
+		return PIXMAN_a8r8g8b8;
+	case DRM_FORMAT_XRGB8888:
+		return PIXMAN_x8r8g8b8;
+	default:
+		return 0;
+	}
+}
+
 long fw_paint_job_add_source(struct fw_paint_job *job,
-		struct wlr_buffer *buffer, pixman_format_code_t format,
-		struct wl_client *client) {
+		struct wlr_buffer *buffer, struct wl_client *client) {
 	void *data;
 	uint32_t drm_format;
 	size_t stride;
@@ -143,6 +155,10 @@ long fw_paint_job_add_source(struct fw_paint_job *job,
 		return -1;
 	}
 	wlr_buffer_end_data_ptr_access(buffer);
+	pixman_format_code_t format = fw_paint_job_format(drm_format);
+	if (format == 0) {
+		return -1;
+	}
 	struct fw_paint_source *source = calloc(1, sizeof(*source));
 	struct fw_paint_source **slot =
 			source != NULL ? wl_array_add(&job->sources, sizeof(*slot)) : NULL;
@@ -196,8 +212,30 @@ static void run_op(struct fw_paint_job *job, struct fw_paint_op *op) {
 	}
 }
 
+/*
+ * Without fairway's guard, each source is read inside its buffer's data
+ * access, where wlroots' own guard maps zeros over a truncated pool: the
+ * frame is safe, though its client goes untold.
+ */
+static void run_op_in_access(struct fw_paint_job *job, struct fw_paint_op *op) {
+	struct wlr_buffer *buffer = source_at(job, op->source)->buffer;
+	void *ptr;
+	uint32_t format;
+	size_t stride;
+	if (wlr_buffer_begin_data_ptr_access(buffer,
+				WLR_BUFFER_DATA_PTR_ACCESS_READ, &ptr, &format, &stride)) {
+		run_op(job, op);
+		wlr_buffer_end_data_ptr_access(buffer);
+	}
+}
+
 void fw_paint_job_run_main(struct fw_paint_job *job,
 		void (*draw_node)(void *data, struct fw_paint_op *op), void *data) {
+	bool guarded = fw_shm_guard_arm();
+	if (guarded) {
+		fw_shm_guard_enter(job->sources.data,
+				job->sources.size / sizeof(struct fw_paint_source *));
+	}
 	struct fw_paint_op *op;
 	wl_array_for_each(op, &job->ops) {
 		if (!pixman_region32_not_empty(&op->region)) {
@@ -205,26 +243,14 @@ void fw_paint_job_run_main(struct fw_paint_job *job,
 		}
 		if (op->type == FW_PAINT_NODE) {
 			draw_node(data, op);
-			continue;
-		}
-		if (op->type == FW_PAINT_FILL) {
+		} else if (op->type == FW_PAINT_COMPOSITE && !guarded) {
+			run_op_in_access(job, op);
+		} else {
 			run_op(job, op);
-			continue;
 		}
-		/*
-		 * The access is asked for again: it is what sets libwayland's
-		 * SIGBUS guard for this thread, so that a client that truncated
-		 * its pool is caught and told, not fatal.
-		 */
-		struct wlr_buffer *buffer = source_at(job, op->source)->buffer;
-		void *ptr;
-		uint32_t format;
-		size_t stride;
-		if (wlr_buffer_begin_data_ptr_access(buffer,
-					WLR_BUFFER_DATA_PTR_ACCESS_READ, &ptr, &format, &stride)) {
-			run_op(job, op);
-			wlr_buffer_end_data_ptr_access(buffer);
-		}
+	}
+	if (guarded) {
+		fw_shm_guard_leave();
 	}
 }
 

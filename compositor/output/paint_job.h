@@ -19,15 +19,15 @@ struct wlr_scene_node;
  * What the worker may touch is the job alone: its operations and regions,
  * the target image, and the images over the sources' data. The main thread
  * locks every source buffer while the job lives, so that its client gets no
- * wl_buffer.release and its memory stays mapped (wlroots keeps a destroyed
- * wl_buffer's pool); it builds and frees everything, and the worker calls
- * nothing of wlroots or libwayland.
+ * wl_buffer.release and its memory stays mapped (wlroots keeps the pool of
+ * a wl_buffer destroyed meanwhile); it builds and frees everything, and the
+ * worker calls nothing of wlroots or libwayland.
  */
 
 enum fw_paint_op_type {
 	FW_PAINT_FILL,
 	FW_PAINT_COMPOSITE,
-	/* Drawn through the renderer: on the main thread only. */
+	/* Drawn through the renderer's pass: on the main thread only. */
 	FW_PAINT_NODE,
 };
 
@@ -35,12 +35,12 @@ enum fw_paint_op_type {
 struct fw_paint_source {
 	struct wlr_buffer *buffer;
 	pixman_image_t *image; /* over its data */
-	/* Its data, for the worker's SIGBUS guard (shm_guard.h). */
+	/* Its data, for fairway's SIGBUS guard (shm_guard.h). */
 	const char *start;
 	size_t size;
 	/* Whose memory it is: NULL for fairway's own buffers. */
 	struct fw_paint_client *owner;
-	bool faulted; /* the worker found it truncated */
+	bool faulted; /* found truncated while read */
 };
 
 /* A client whose buffers the job reads, known for as long as it lives. */
@@ -54,7 +54,8 @@ struct fw_paint_client {
 struct fw_paint_op {
 	enum fw_paint_op_type type;
 	pixman_region32_t region; /* where, in the target */
-	pixman_op_t op; /* PIXMAN_OP_SRC or PIXMAN_OP_OVER */
+	/* PIXMAN_OP_SRC or PIXMAN_OP_OVER; for NODE, whether it blends. */
+	pixman_op_t op;
 	pixman_color_t color; /* FILL */
 	size_t source; /* COMPOSITE: index into the job's sources */
 	/* COMPOSITE, NODE: where the source's or the node's origin goes. */
@@ -92,23 +93,26 @@ void fw_paint_job_fill(struct fw_paint_job *job, pixman_region32_t *region,
  */
 void fw_paint_job_composite(struct fw_paint_job *job, pixman_region32_t *region,
 		size_t source, int x, int y, bool opaque);
-/* A node the renderer must draw at x, y, clipped to region. */
+/* A node the renderer must draw at x, y, clipped to region; opaque: it
+ * hides all of region, so it is copied rather than blended. */
 void fw_paint_job_node(struct fw_paint_job *job, pixman_region32_t *region,
-		struct wlr_scene_node *node, int x, int y);
+		struct wlr_scene_node *node, int x, int y, bool opaque);
+/* The pixman format of data in drm_format that jobs copy and paint into:
+ * ARGB8888 and XRGB8888; 0 for any other. */
+pixman_format_code_t fw_paint_job_format(uint32_t drm_format);
 /*
- * Locks buffer for the job and makes an image over its data in format
- * (a pixman format code); client: whose memory it is, NULL for fairway's.
- * Returns the source's index, or -1 (the buffer has no data pointer, or out
- * of memory).
+ * Locks buffer for the job and makes an image over its data; client: whose
+ * memory it is, NULL for fairway's. Returns the source's index, or -1: the
+ * buffer has no data pointer or a format the job does not copy, or out of
+ * memory (the job failed).
  */
 long fw_paint_job_add_source(struct fw_paint_job *job,
-		struct wlr_buffer *buffer, pixman_format_code_t format,
-		struct wl_client *client);
+		struct wlr_buffer *buffer, struct wl_client *client);
 
 /*
- * Runs the job on the main thread: each source is read inside its buffer's
- * data access, where libwayland guards a truncated pool. draw_node paints
- * the NODE operations.
+ * Runs the job on the main thread, its sources read under fairway's SIGBUS
+ * guard as on the worker (shm_guard.h), so that a client that truncated its
+ * pool is found and told. draw_node paints the NODE operations.
  */
 void fw_paint_job_run_main(struct fw_paint_job *job,
 		void (*draw_node)(void *data, struct fw_paint_op *op), void *data);

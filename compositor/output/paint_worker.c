@@ -108,7 +108,7 @@ static int handle_done(int fd, uint32_t mask, void *data) {
 	return 0;
 }
 
-/* Before libwayland runs a request: one that may move a pool's mapping
+/* Before wlroots runs a request: one that may unmap a pool's mapping
  * waits until the worker reads none. */
 static void handle_message(void *data, enum wl_protocol_logger_type type,
 		const struct wl_protocol_logger_message *message) {

@@ -14,9 +14,10 @@ struct wl_display;
  * job's painted callback then runs there.
  *
  * Requests that would pull memory from under a job are held back until
- * the worker has painted everything handed to it: a wl_shm_pool.resize may
- * move the pool's mapping (libwayland mremaps it), so fairway's protocol
- * logger waits for the worker before libwayland runs one. A paint takes a
+ * the worker has painted everything handed to it: a wl_shm_pool.resize maps
+ * the pool anew, and wlroots unmaps the old mapping at once unless a data
+ * access holds it, which the worker's reads do not; so fairway's protocol
+ * logger waits for the worker before wlroots runs one. A paint takes a
  * millisecond or so, and pools grow seldom.
  */
 struct fw_paint_worker;

@@ -9,13 +9,15 @@
 #include <wlr/types/wlr_scene.h>
 
 /*
- * wlr_scene_set_presentation() in wlroots 0.15 never reports anything on the
- * headless backend: headless emits the output's present event from inside
- * the backend commit, before wlr_output's commit event records the sequence
- * number that wlr_presentation waits for. So we collect each frame's feedback
- * before the commit and match it to present events by commit_seq ourselves,
- * which works whether present comes during the commit (headless) or after
- * it (DRM page flip).
+ * Each frame's feedback is taken when the frame is built and matched to
+ * present events by the commit sequence number the frame's commit will
+ * have. wlroots' own helper (wlr_presentation_surface_textured_on_output,
+ * which wlr_scene's pass calls for the surfaces it draws) ties feedback to
+ * whatever commit the output makes next, and keeps no handle to it: a frame
+ * the paint worker paints is committed later, with other commits possible
+ * in between, and a frame the session lock discarded must report its
+ * feedback discarded. Taken here first, there is none left for wlr_scene's
+ * pass to take.
  */
 struct fw_pending_feedback {
 	struct wl_list link; /* fw_output.pending_feedback */
@@ -29,12 +31,16 @@ struct sample_data {
 };
 
 static void sample_surface(
-		struct wlr_surface *surface, int sx, int sy, void *user_data) {
+		struct wlr_scene_buffer *buffer, int sx, int sy, void *user_data) {
 	struct sample_data *data = user_data;
 	struct fw_output *output = data->output;
+	struct wlr_scene_surface *scene_surface =
+			wlr_scene_surface_try_from_buffer(buffer);
+	if (scene_surface == NULL) {
+		return;
+	}
 	struct wlr_presentation_feedback *feedback =
-			wlr_presentation_surface_sampled(
-					output->server->presentation, surface);
+			wlr_presentation_surface_sampled(scene_surface->surface);
 	if (feedback == NULL) {
 		return;
 	}
@@ -56,7 +62,7 @@ void fw_presentation_sample(struct fw_output *output) {
 			.output = output,
 			.commit_seq = output->wlr_output->commit_seq + 1,
 	};
-	wlr_scene_output_for_each_surface(
+	wlr_scene_output_for_each_buffer(
 			output->scene_output, sample_surface, &data);
 }
 

@@ -2,55 +2,74 @@
  * Paints the scene onto an output with pixman itself when the output's
  * renderer is wlroots' pixman renderer.
  *
- * wlr_scene 0.15 draws every node whole, bottom to top, hidden or not, and
- * the 0.15 pixman renderer draws every texture through a projective
- * transform and a solid alpha mask, pixman's slowest path. Every client
- * waits behind a frame, as a frame is work that cannot be interleaved with
- * the gate, so a slow frame is everyone's latency (bench/README.md).
+ * Every client waits behind a frame, as a frame is work that cannot be
+ * interleaved with the gate, so a slow frame is everyone's latency
+ * (bench/README.md). wlroots' pixman renderer draws through its render
+ * pass, one operation per node, each setting up a clip and an image of
+ * its own; this pass paints each pixel once: a node is clipped to the
+ * damage minus everything opaque above it, and a plain buffer (one to one
+ * onto its box, fully opaque as a node) is copied or blended straight from
+ * its data, with no transform and no mask. What it does not know how to
+ * copy exactly (a client's buffer that is scaled, rotated, cropped or
+ * translucent as a whole) goes through the render pass as wlr_scene would
+ * draw it, clipped the same way. A buffer of fairway's own that it cannot
+ * copy, any other output setup or any other renderer leaves the frame to
+ * wlr_scene_output_commit.
  *
- * So this pass paints each pixel once: a node is clipped to the damage
- * minus everything opaque above it, and a plain surface buffer is copied
- * (opaque) or blended (translucent) with no transform and no mask. What it
- * does not know how to draw exactly (a scaled, rotated or cropped surface)
- * still goes through the renderer, clipped the same way. Any other output
- * setup, or any other renderer, uses wlr_scene_output_commit as it is.
+ * Damage is wlr_scene's: the pass takes the swapchain buffer's damage from
+ * the scene output's damage ring and tells the commit the damage wlr_scene
+ * has not committed yet, as wlr_scene_output_build_state does, so that the
+ * scene's own pass can take over any frame.
  *
  * The pixel work is a paint job (paint_job.h). With a paint worker, a frame
- * that needs nothing of the renderer is painted on it, while the main thread
- * serves clients: the main thread takes the frame's buffer and gives the
- * output its pending state back (screencopy and output configuration may
- * use it meanwhile), and once the worker is done it attaches the buffer
- * again, draws the software cursors and commits. Damage that comes during
- * the paint is kept for the next frame; a frame whose output changed, or
- * that the session lock discarded, is never shown.
+ * that needs nothing of the renderer is painted on it, into the swapchain
+ * buffer the frame was given, while the main thread serves clients; once
+ * the worker is done, the main thread draws the software cursors and
+ * commits the buffer with the frame's damage. Damage that comes during the
+ * paint is kept for the next frame; a frame whose output changed, or that
+ * the session lock discarded, is never shown.
  */
 #include "compositor/output/render.h"
+#include "compositor/listener.h"
 #include "compositor/output/paint_job.h"
 #include "compositor/output/paint_worker.h"
 #include "compositor/output/shm_guard.h"
 #include <drm_fourcc.h>
 #include <pixman.h>
 #include <stdlib.h>
+#include <wlr/render/pass.h>
 #include <wlr/render/pixman.h>
+#include <wlr/render/swapchain.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_buffer.h>
-#include <wlr/types/wlr_matrix.h>
+#include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_damage_ring.h>
 #include <wlr/types/wlr_output.h>
-#include <wlr/types/wlr_output_damage.h>
 #include <wlr/types/wlr_scene.h>
-#include <wlr/types/wlr_surface.h>
 #include <wlr/util/log.h>
+#include <wlr/util/transform.h>
+
+enum paint_way {
+	PAINT_RECT,
+	/* Its data copied or blended one to one, here or on the worker. */
+	PAINT_COPY,
+	/* A client's texture through the render pass, on the main thread. */
+	PAINT_TEXTURE,
+};
 
 struct paint {
 	struct wlr_scene_node *node;
+	enum paint_way way;
 	struct wlr_box box; /* output coordinates */
 	pixman_region32_t visible;
+	pixman_region32_t opaque; /* what it hides of the nodes below */
+	/* PAINT_COPY: whose data; a client's buffer, or fairway's own. */
+	struct wlr_buffer *data;
+	struct wl_client *client;
 };
 
 struct frame {
 	struct wlr_output *output;
-	struct wlr_renderer *renderer;
-	pixman_region32_t *damage;
 	struct wl_array paints; /* struct paint, bottom to top */
 };
 
@@ -62,11 +81,13 @@ struct inflight {
 	/* The output as it was: a frame for another is dropped. */
 	struct wlr_swapchain *swapchain;
 	int width, height;
-	struct wlr_output_damage *damage; /* NULL once destroyed */
-	/* The frame's own damage, taken out of damage->current. */
-	pixman_region32_t current;
+	struct wlr_scene_output *scene_output; /* NULL once destroyed */
+	/* What the paint covers: the buffer's damage from the ring. */
+	pixman_region32_t damage;
+	/* What the commit tells: the damage not committed when it began. */
+	pixman_region32_t frame_damage;
 	bool discarded;
-	struct wl_listener damage_destroy;
+	struct wl_listener scene_output_destroy;
 };
 
 struct fw_render_output {
@@ -77,260 +98,288 @@ struct fw_render_output {
 	struct inflight *inflight; /* NULL while the worker paints nothing */
 };
 
-/*
- * The pixman format of a buffer node this pass can copy one to one: a
- * buffer fairway drew itself (a window title), in memory, unscaled and
- * untransformed. 0 for any other: wlr_scene keeps a buffer node's texture
- * private, so those are left to its own pass.
- */
-static pixman_format_code_t plain_buffer_format(
-		struct wlr_scene_buffer *scene_buffer) {
+/* A node's size on the output, as wlr_scene sizes it. */
+static void buffer_size(
+		struct wlr_scene_buffer *scene_buffer, int *width, int *height) {
+	if (scene_buffer->dst_width > 0 && scene_buffer->dst_height > 0) {
+		*width = scene_buffer->dst_width;
+		*height = scene_buffer->dst_height;
+		return;
+	}
+	*width = scene_buffer->buffer->width;
+	*height = scene_buffer->buffer->height;
+	wlr_output_transform_coords(scene_buffer->transform, width, height);
+}
+
+/* Its pixels go one to one onto its box: whole, unscaled, unrotated, at
+ * full opacity. */
+static bool is_plain(struct wlr_scene_buffer *scene_buffer) {
 	struct wlr_buffer *buffer = scene_buffer->buffer;
-	if (buffer == NULL ||
-			scene_buffer->transform != WL_OUTPUT_TRANSFORM_NORMAL ||
-			!wlr_fbox_empty(&scene_buffer->src_box) ||
-			(scene_buffer->dst_width != 0 &&
-					scene_buffer->dst_width != buffer->width) ||
-			(scene_buffer->dst_height != 0 &&
-					scene_buffer->dst_height != buffer->height)) {
-		return 0;
+	struct wlr_fbox whole = {
+			.width = buffer->width,
+			.height = buffer->height,
+	};
+	int width, height;
+	buffer_size(scene_buffer, &width, &height);
+	return scene_buffer->transform == WL_OUTPUT_TRANSFORM_NORMAL &&
+			scene_buffer->opacity == 1.0f &&
+			(wlr_fbox_empty(&scene_buffer->src_box) ||
+					wlr_fbox_equal(&scene_buffer->src_box, &whole)) &&
+			width == buffer->width && height == buffer->height;
+}
+
+/*
+ * How a buffer node is painted. A client's buffer is read through its
+ * source (the wl_shm buffer its texture wraps); whether its format is one
+ * this pass copies is known once the job reads it, and a client's buffer
+ * can always go through its texture. False for a buffer of fairway's own
+ * that it cannot copy: wlr_scene keeps the texture it made of it private.
+ */
+static bool classify(struct paint *paint, struct wlr_scene_buffer *scene_buffer,
+		bool *opaque_whole) {
+	struct wlr_client_buffer *client =
+			wlr_client_buffer_get(scene_buffer->buffer);
+	*opaque_whole = false;
+	if (client != NULL) {
+		struct wlr_scene_surface *scene_surface =
+				wlr_scene_surface_try_from_buffer(scene_buffer);
+		if (is_plain(scene_buffer) && client->source != NULL &&
+				scene_surface != NULL) {
+			paint->way = PAINT_COPY;
+			paint->data = client->source;
+			paint->client =
+					wl_resource_get_client(scene_surface->surface->resource);
+		} else {
+			paint->way = PAINT_TEXTURE;
+		}
+		return true;
+	}
+	if (!is_plain(scene_buffer)) {
+		return false;
 	}
 	void *data;
 	uint32_t format;
 	size_t stride;
-	if (!wlr_buffer_begin_data_ptr_access(buffer,
+	if (!wlr_buffer_begin_data_ptr_access(scene_buffer->buffer,
 				WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) {
-		return 0;
+		return false;
 	}
-	wlr_buffer_end_data_ptr_access(buffer);
-	switch (format) {
-	case DRM_FORMAT_ARGB8888:
-		return PIXMAN_a8r8g8b8;
-	case DRM_FORMAT_XRGB8888:
-		return PIXMAN_x8r8g8b8;
-	default:
-		return 0;
+	wlr_buffer_end_data_ptr_access(scene_buffer->buffer);
+	if (fw_paint_job_format(format) == 0) {
+		return false;
 	}
+	paint->way = PAINT_COPY;
+	paint->data = scene_buffer->buffer;
+	/* wlr_scene takes a buffer of its own as opaque by its format alone. */
+	*opaque_whole = format == DRM_FORMAT_XRGB8888;
+	return true;
+}
+
+/* What the node hides of those below it, as wlr_scene reckons it. */
+static void set_opaque(struct paint *paint, bool opaque_whole) {
+	struct wlr_box *box = &paint->box;
+	pixman_region32_init(&paint->opaque);
+	if (paint->node->type == WLR_SCENE_NODE_RECT) {
+		if (wlr_scene_rect_from_node(paint->node)->color[3] == 1.0f) {
+			pixman_region32_union_rect(&paint->opaque, &paint->opaque, box->x,
+					box->y, box->width, box->height);
+		}
+		return;
+	}
+	struct wlr_scene_buffer *scene_buffer =
+			wlr_scene_buffer_from_node(paint->node);
+	if (scene_buffer->opacity != 1.0f) {
+		return;
+	}
+	if (opaque_whole) {
+		pixman_region32_union_rect(&paint->opaque, &paint->opaque, box->x,
+				box->y, box->width, box->height);
+		return;
+	}
+	pixman_region32_intersect_rect(&paint->opaque, &scene_buffer->opaque_region,
+			0, 0, box->width, box->height);
+	pixman_region32_translate(&paint->opaque, box->x, box->y);
 }
 
 /*
- * Collects the enabled nodes that can show on the output, in paint order.
+ * Collects the enabled nodes that show on the output, in paint order.
  * False for a node this pass cannot paint.
  */
 static bool collect(
 		struct frame *frame, struct wlr_scene_node *node, int x, int y) {
-	if (!node->state.enabled) {
+	if (!node->enabled) {
 		return true;
 	}
-	x += node->state.x;
-	y += node->state.y;
+	x += node->x;
+	y += node->y;
 
-	struct wlr_box box = {.x = x, .y = y};
+	struct paint paint = {.node = node, .box = {.x = x, .y = y}};
+	bool opaque_whole = false;
 	switch (node->type) {
-	case WLR_SCENE_NODE_ROOT:
 	case WLR_SCENE_NODE_TREE:;
+		struct wlr_scene_tree *tree = wlr_scene_tree_from_node(node);
 		struct wlr_scene_node *child;
-		wl_list_for_each(child, &node->state.children, state.link) {
+		wl_list_for_each(child, &tree->children, link) {
 			if (!collect(frame, child, x, y)) {
 				return false;
 			}
 		}
 		return true;
-	case WLR_SCENE_NODE_SURFACE:;
-		struct wlr_surface *surface =
-				wlr_scene_surface_from_node(node)->surface;
-		if (wlr_surface_get_texture(surface) == NULL) {
+	case WLR_SCENE_NODE_RECT:;
+		struct wlr_scene_rect *rect = wlr_scene_rect_from_node(node);
+		if (rect->color[3] == 0.0f) {
 			return true;
 		}
-		box.width = surface->current.width;
-		box.height = surface->current.height;
+		paint.way = PAINT_RECT;
+		paint.box.width = rect->width;
+		paint.box.height = rect->height;
 		break;
-	case WLR_SCENE_NODE_RECT:;
-		struct wlr_scene_rect *rect = (struct wlr_scene_rect *)node;
-		box.width = rect->width;
-		box.height = rect->height;
-		break;
-	case WLR_SCENE_NODE_BUFFER:;
-		struct wlr_scene_buffer *scene_buffer = (struct wlr_scene_buffer *)node;
-		if (plain_buffer_format(scene_buffer) == 0) {
-			return false;
-		}
-		box.width = scene_buffer->buffer->width;
-		box.height = scene_buffer->buffer->height;
-		break;
-	}
-
-	pixman_region32_t visible;
-	pixman_region32_init_rect(&visible, box.x, box.y, box.width, box.height);
-	pixman_region32_intersect(&visible, &visible, frame->damage);
-	if (!pixman_region32_not_empty(&visible)) {
-		pixman_region32_fini(&visible);
-		return true;
-	}
-	struct paint *paint = wl_array_add(&frame->paints, sizeof(*paint));
-	if (paint == NULL) {
-		pixman_region32_fini(&visible);
-		return false;
-	}
-	*paint = (struct paint){.node = node, .box = box, .visible = visible};
-	return true;
-}
-
-/* Adds to covered what the paint hides of everything below it. */
-static void add_opaque(struct paint *paint, pixman_region32_t *covered) {
-	if (paint->node->type == WLR_SCENE_NODE_RECT) {
-		struct wlr_scene_rect *rect = (struct wlr_scene_rect *)paint->node;
-		if (rect->color[3] >= 1.0f) {
-			pixman_region32_union(covered, covered, &paint->visible);
-		}
-		return;
-	}
-	if (paint->node->type == WLR_SCENE_NODE_BUFFER) {
-		if (plain_buffer_format((struct wlr_scene_buffer *)paint->node) ==
-				PIXMAN_x8r8g8b8) {
-			pixman_region32_union(covered, covered, &paint->visible);
-		}
-		return;
-	}
-	struct wlr_surface *surface =
-			wlr_scene_surface_from_node(paint->node)->surface;
-	pixman_region32_t opaque;
-	pixman_region32_init(&opaque);
-	pixman_region32_copy(&opaque, &surface->opaque_region);
-	pixman_region32_translate(&opaque, paint->box.x, paint->box.y);
-	pixman_region32_intersect(&opaque, &opaque, &paint->visible);
-	pixman_region32_union(covered, covered, &opaque);
-	pixman_region32_fini(&opaque);
-}
-
-/* A surface whose buffer maps one to one onto its box. */
-static bool is_plain(struct wlr_surface *surface, struct wlr_texture *texture) {
-	return surface->current.transform == WL_OUTPUT_TRANSFORM_NORMAL &&
-			!surface->current.viewport.has_src &&
-			(int)texture->width == surface->current.width &&
-			(int)texture->height == surface->current.height &&
-			wlr_texture_is_pixman(texture) && surface->buffer != NULL &&
-			surface->buffer->source != NULL;
-}
-
-/*
- * The data pointer is taken at every frame, not kept: a client's pool can
- * be remapped. The buffer stays locked while the job lives.
- */
-static void add_surface(struct fw_paint_job *job, struct paint *paint) {
-	struct wlr_surface *surface =
-			wlr_scene_surface_from_node(paint->node)->surface;
-	struct wlr_texture *texture = wlr_surface_get_texture(surface);
-	long source = is_plain(surface, texture)
-			? fw_paint_job_add_source(job, surface->buffer->source,
-					  pixman_image_get_format(
-							  wlr_pixman_texture_get_image(texture)),
-					  wl_resource_get_client(surface->resource))
-			: -1;
-	if (source < 0) {
-		fw_paint_job_node(
-				job, &paint->visible, paint->node, paint->box.x, paint->box.y);
-		return;
-	}
-	fw_paint_job_composite(job, &paint->visible, (size_t)source, paint->box.x,
-			paint->box.y, wlr_texture_is_opaque(texture));
-}
-
-static void add_node(struct fw_paint_job *job, struct paint *paint) {
-	switch (paint->node->type) {
-	case WLR_SCENE_NODE_RECT:
-		fw_paint_job_fill(job, &paint->visible,
-				((struct wlr_scene_rect *)paint->node)->color);
-		return;
 	case WLR_SCENE_NODE_BUFFER:;
 		struct wlr_scene_buffer *scene_buffer =
-				(struct wlr_scene_buffer *)paint->node;
-		pixman_format_code_t format = plain_buffer_format(scene_buffer);
-		long source = format != 0 ? fw_paint_job_add_source(job,
-											scene_buffer->buffer, format, NULL)
-								  : -1;
-		if (source >= 0) {
-			fw_paint_job_composite(job, &paint->visible, (size_t)source,
-					paint->box.x, paint->box.y, format == PIXMAN_x8r8g8b8);
+				wlr_scene_buffer_from_node(node);
+		if (scene_buffer->buffer == NULL) {
+			return true;
 		}
-		return;
-	case WLR_SCENE_NODE_SURFACE:
-		add_surface(job, paint);
-		return;
-	default:
-		return;
-	}
-}
-
-/* The frame's pixel work, each damaged pixel once. */
-static void build_job(struct frame *frame, struct fw_paint_job *job) {
-	size_t count = frame->paints.size / sizeof(struct paint);
-	struct paint *paints = frame->paints.data;
-
-	/* Top down: each node loses what the nodes above it hide. */
-	pixman_region32_t covered;
-	pixman_region32_init(&covered);
-	for (size_t i = count; i-- > 0;) {
-		pixman_region32_subtract(
-				&paints[i].visible, &paints[i].visible, &covered);
-		add_opaque(&paints[i], &covered);
-	}
-
-	pixman_region32_t background;
-	pixman_region32_init(&background);
-	pixman_region32_subtract(&background, frame->damage, &covered);
-	fw_paint_job_fill(job, &background, (float[4]){0.0f, 0.0f, 0.0f, 1.0f});
-	pixman_region32_fini(&background);
-	pixman_region32_fini(&covered);
-
-	for (size_t i = 0; i < count; i++) {
-		if (pixman_region32_not_empty(&paints[i].visible)) {
-			add_node(job, &paints[i]);
-		}
-	}
-}
-
-/* What wlr_scene itself would do, clipped to what shows. */
-static void render_transformed(void *data, struct fw_paint_op *op) {
-	struct frame *frame = data;
-	struct wlr_surface *surface =
-			wlr_scene_surface_from_node(op->node)->surface;
-	struct wlr_texture *texture = wlr_surface_get_texture(surface);
-	struct wlr_box box = {
-			.x = op->x,
-			.y = op->y,
-			.width = surface->current.width,
-			.height = surface->current.height,
-	};
-	float matrix[9];
-	wlr_matrix_project_box(matrix, &box,
-			wlr_output_transform_invert(surface->current.transform), 0,
-			frame->output->transform_matrix);
-	struct wlr_fbox source_box;
-	wlr_surface_get_buffer_source_box(surface, &source_box);
-	int n;
-	pixman_box32_t *rects = pixman_region32_rectangles(&op->region, &n);
-	for (int i = 0; i < n; i++) {
-		struct wlr_box scissor = {
-				.x = rects[i].x1,
-				.y = rects[i].y1,
-				.width = rects[i].x2 - rects[i].x1,
-				.height = rects[i].y2 - rects[i].y1,
+		buffer_size(scene_buffer, &paint.box.width, &paint.box.height);
+		struct wlr_box on_output = {
+				.width = frame->output->width,
+				.height = frame->output->height,
 		};
-		wlr_renderer_scissor(frame->renderer, &scissor);
-		wlr_render_subtexture_with_matrix(
-				frame->renderer, texture, &source_box, matrix, 1.0f);
+		if (!wlr_box_intersection(&on_output, &on_output, &paint.box)) {
+			return true;
+		}
+		if (!classify(&paint, scene_buffer, &opaque_whole)) {
+			return false;
+		}
+		break;
 	}
-	/* Direct copies assume an unclipped target. */
-	wlr_renderer_scissor(frame->renderer, NULL);
+
+	pixman_region32_init_rect(
+			&paint.visible, 0, 0, frame->output->width, frame->output->height);
+	pixman_region32_intersect_rect(&paint.visible, &paint.visible, paint.box.x,
+			paint.box.y, paint.box.width, paint.box.height);
+	if (!pixman_region32_not_empty(&paint.visible)) {
+		pixman_region32_fini(&paint.visible);
+		return true;
+	}
+	struct paint *slot = wl_array_add(&frame->paints, sizeof(*slot));
+	if (slot == NULL) {
+		pixman_region32_fini(&paint.visible);
+		return false;
+	}
+	set_opaque(&paint, opaque_whole);
+	*slot = paint;
+	return true;
 }
 
 static void finish_paints(struct wl_array *paints) {
 	struct paint *paint;
 	wl_array_for_each(paint, paints) {
 		pixman_region32_fini(&paint->visible);
+		pixman_region32_fini(&paint->opaque);
 	}
 	wl_array_release(paints);
+}
+
+/* Nothing of region lies outside what the paint hides, so it is copied,
+ * not blended, as wlr_scene does. */
+static bool paints_opaque(struct paint *paint, pixman_region32_t *region) {
+	pixman_region32_t rest;
+	pixman_region32_init(&rest);
+	pixman_region32_subtract(&rest, region, &paint->opaque);
+	bool opaque = !pixman_region32_not_empty(&rest);
+	pixman_region32_fini(&rest);
+	return opaque;
+}
+
+/*
+ * The data pointer is taken at every frame, not kept: a client's pool can
+ * be mapped anew. The buffer stays locked while the job lives.
+ */
+static void add_buffer(struct fw_paint_job *job, struct paint *paint) {
+	bool opaque = paints_opaque(paint, &paint->visible);
+	if (paint->way == PAINT_COPY) {
+		long source = fw_paint_job_add_source(job, paint->data, paint->client);
+		if (source >= 0) {
+			fw_paint_job_composite(job, &paint->visible, (size_t)source,
+					paint->box.x, paint->box.y, opaque);
+			return;
+		}
+		if (paint->client == NULL) {
+			/* Out of memory: the job failed. */
+			return;
+		}
+	}
+	fw_paint_job_node(job, &paint->visible, paint->node, paint->box.x,
+			paint->box.y, opaque);
+}
+
+/* The frame's pixel work, each damaged pixel once. */
+static void build_job(struct frame *frame, pixman_region32_t *damage,
+		struct fw_paint_job *job) {
+	size_t count = frame->paints.size / sizeof(struct paint);
+	struct paint *paints = frame->paints.data;
+
+	/* Top down: each node loses what the nodes above it hide. */
+	pixman_region32_t covered, hidden;
+	pixman_region32_init(&covered);
+	pixman_region32_init(&hidden);
+	for (size_t i = count; i-- > 0;) {
+		struct paint *paint = &paints[i];
+		pixman_region32_intersect(&paint->visible, &paint->visible, damage);
+		pixman_region32_subtract(&paint->visible, &paint->visible, &covered);
+		pixman_region32_intersect(&hidden, &paint->opaque, &paint->visible);
+		pixman_region32_union(&covered, &covered, &hidden);
+	}
+	pixman_region32_fini(&hidden);
+
+	pixman_region32_t background;
+	pixman_region32_init(&background);
+	pixman_region32_subtract(&background, damage, &covered);
+	fw_paint_job_fill(job, &background, (float[4]){0.0f, 0.0f, 0.0f, 1.0f});
+	pixman_region32_fini(&background);
+	pixman_region32_fini(&covered);
+
+	for (size_t i = 0; i < count; i++) {
+		struct paint *paint = &paints[i];
+		if (!pixman_region32_not_empty(&paint->visible)) {
+			continue;
+		}
+		if (paint->way == PAINT_RECT) {
+			fw_paint_job_fill(job, &paint->visible,
+					wlr_scene_rect_from_node(paint->node)->color);
+		} else {
+			add_buffer(job, paint);
+		}
+	}
+}
+
+/* What wlr_scene itself draws of a client's buffer, clipped to what shows. */
+static void draw_texture(void *data, struct fw_paint_op *op) {
+	struct wlr_render_pass *pass = data;
+	struct wlr_scene_buffer *scene_buffer =
+			wlr_scene_buffer_from_node(op->node);
+	struct wlr_client_buffer *client =
+			wlr_client_buffer_get(scene_buffer->buffer);
+	if (client == NULL || client->texture == NULL) {
+		return;
+	}
+	struct wlr_box box = {.x = op->x, .y = op->y};
+	buffer_size(scene_buffer, &box.width, &box.height);
+	wlr_render_pass_add_texture(pass,
+			&(struct wlr_render_texture_options){
+					.texture = client->texture,
+					.src_box = scene_buffer->src_box,
+					.dst_box = box,
+					.transform = wlr_output_transform_invert(
+							scene_buffer->transform),
+					.clip = &op->region,
+					.alpha = &scene_buffer->opacity,
+					.filter_mode = scene_buffer->filter_mode,
+					.blend_mode = op->op == PIXMAN_OP_SRC
+							? WLR_RENDER_BLEND_MODE_NONE
+							: WLR_RENDER_BLEND_MODE_PREMULTIPLIED,
+			});
 }
 
 /* True where this pass draws exactly what wlr_scene would. */
@@ -341,31 +390,63 @@ static bool can_paint(struct wlr_scene_output *scene_output) {
 			output->transform == WL_OUTPUT_TRANSFORM_NORMAL;
 }
 
-/* On the main thread, into the renderer's bound buffer, and commits. */
-static bool paint_here(struct frame *frame, struct fw_paint_job *job,
-		struct wlr_scene_output *scene_output) {
-	struct wlr_output *output = frame->output;
-	wlr_renderer_begin(frame->renderer, output->width, output->height);
-	wlr_renderer_scissor(frame->renderer, NULL);
-	job->target = pixman_image_ref(
-			wlr_pixman_renderer_get_current_image(frame->renderer));
-	fw_paint_job_run_main(job, render_transformed, frame);
-	wlr_output_render_software_cursors(output, frame->damage);
-	wlr_renderer_end(frame->renderer);
-	/* Normal transform and scale 1: the damage needs no transforming. */
-	wlr_output_set_damage(output, &scene_output->damage->current);
-	return wlr_output_commit(output);
+/*
+ * Damage for wlr_scene to repaint and report with a later commit, given
+ * through the output's damage signal: the scene output's way in for damage
+ * that is not the scene's (wlroots' software cursors use it). With scale 1
+ * and no transform, output and ring coordinates are the same.
+ */
+static void damage_output(
+		struct wlr_output *output, const pixman_region32_t *region) {
+	struct wlr_output_event_damage event = {
+			.output = output,
+			.damage = region,
+	};
+	wl_signal_emit_mutable(&output->events.damage, &event);
 }
 
-static pixman_format_code_t target_format(uint32_t drm_format) {
-	switch (drm_format) {
-	case DRM_FORMAT_XRGB8888:
-		return PIXMAN_x8r8g8b8;
-	case DRM_FORMAT_ARGB8888:
-		return PIXMAN_a8r8g8b8;
-	default:
-		return 0;
+static void damage_output_whole(struct wlr_output *output) {
+	pixman_region32_t whole;
+	pixman_region32_init_rect(&whole, 0, 0, output->width, output->height);
+	damage_output(output, &whole);
+	pixman_region32_fini(&whole);
+}
+
+/* Commits the painted buffer with the damage wlr_scene has not committed. */
+static bool commit_buffer(struct wlr_output *output, struct wlr_buffer *buffer,
+		const pixman_region32_t *frame_damage) {
+	struct wlr_output_state state;
+	wlr_output_state_init(&state);
+	wlr_output_state_set_damage(&state, frame_damage);
+	wlr_output_state_set_buffer(&state, buffer);
+	bool ok = wlr_output_commit_state(output, &state);
+	wlr_output_state_finish(&state);
+	return ok;
+}
+
+/* On the main thread, into the buffer through a render pass, and commits. */
+static bool paint_here(struct fw_paint_job *job,
+		struct wlr_scene_output *scene_output, struct wlr_buffer *buffer,
+		pixman_region32_t *damage) {
+	struct wlr_output *output = scene_output->output;
+	struct wlr_render_pass *pass =
+			wlr_renderer_begin_buffer_pass(output->renderer, buffer, NULL);
+	if (pass == NULL) {
+		wlr_damage_ring_add_whole(&scene_output->damage_ring);
+		return false;
 	}
+	/* The pixman pass draws as it is told: it and the job take turns on
+	 * the one image, which it leaves unclipped between its operations. */
+	job->target = pixman_image_ref(
+			wlr_pixman_renderer_get_buffer_image(output->renderer, buffer));
+	fw_paint_job_run_main(job, draw_texture, pass);
+	wlr_output_add_software_cursors_to_render_pass(output, pass, damage);
+	if (!wlr_render_pass_submit(pass)) {
+		/* Its contents are anyone's guess. */
+		wlr_damage_ring_add_whole(&scene_output->damage_ring);
+		return false;
+	}
+	return commit_buffer(output, buffer, &scene_output->pending_commit_damage);
 }
 
 static void inflight_free(struct inflight *f) {
@@ -373,68 +454,57 @@ static void inflight_free(struct inflight *f) {
 	if (f->buffer != NULL) {
 		wlr_buffer_unlock(f->buffer);
 	}
-	pixman_region32_fini(&f->current);
-	wl_list_remove(&f->damage_destroy.link);
+	pixman_region32_fini(&f->damage);
+	pixman_region32_fini(&f->frame_damage);
+	fw_listener_disconnect(&f->scene_output_destroy);
 	free(f);
-}
-
-/* Copies what the buffer now attached lacks from the one painted. */
-static void copy_frame(struct wlr_output *output, pixman_image_t *painted,
-		pixman_region32_t *damage) {
-	pixman_image_t *target =
-			wlr_pixman_renderer_get_current_image(output->renderer);
-	int n;
-	pixman_box32_t *rects = pixman_region32_rectangles(damage, &n);
-	for (int i = 0; i < n; i++) {
-		pixman_image_composite32(PIXMAN_OP_SRC, painted, NULL, target,
-				rects[i].x1, rects[i].y1, 0, 0, rects[i].x1, rects[i].y1,
-				rects[i].x2 - rects[i].x1, rects[i].y2 - rects[i].y1);
-	}
 }
 
 /* The worker painted the frame: show it, if it is still the output's. */
 static bool commit_painted(struct inflight *f) {
 	struct wlr_output *output = f->render->output;
-	struct wlr_output_damage *damage = f->damage;
-	if (f->discarded || damage == NULL || !output->enabled ||
+	struct wlr_scene_output *scene_output = f->scene_output;
+	if (f->render->painted == NULL) {
+		/* The output is going. */
+		return false;
+	}
+	if (f->discarded || scene_output == NULL || !output->enabled ||
 			output->swapchain != f->swapchain || output->width != f->width ||
 			output->height != f->height) {
-		if (damage != NULL) {
-			pixman_region32_union(
-					&damage->current, &damage->current, &f->current);
-			wlr_output_damage_add_whole(damage);
+		if (scene_output != NULL) {
+			damage_output_whole(output);
 		}
 		return false;
 	}
-	/* What came during the paint waits for the next frame. */
-	pixman_region32_t later;
-	pixman_region32_init(&later);
-	pixman_region32_copy(&later, &damage->current);
-	pixman_region32_copy(&damage->current, &f->current);
-	/*
-	 * Given back, the buffer is the swapchain's first free one again, and
-	 * attaching takes it, with the age it had; another (a page flip freed
-	 * one meanwhile) is given what it lacks from it.
-	 */
-	struct wlr_buffer *painted = f->buffer;
-	wlr_buffer_unlock(painted);
-	f->buffer = NULL;
-	bool needs_frame, ok = false;
-	pixman_region32_t age_damage;
-	pixman_region32_init(&age_damage);
-	if (wlr_output_damage_attach_render(damage, &needs_frame, &age_damage)) {
-		wlr_renderer_begin(output->renderer, output->width, output->height);
-		if (output->back_buffer != painted) {
-			copy_frame(output, f->job.target, &age_damage);
-		}
-		wlr_output_render_software_cursors(output, &age_damage);
-		wlr_renderer_end(output->renderer);
-		wlr_output_set_damage(output, &damage->current);
-		ok = wlr_output_commit(output);
+	/* The software cursors where they are now: the renderer is the main
+	 * thread's. */
+	struct wlr_render_pass *pass =
+			wlr_renderer_begin_buffer_pass(output->renderer, f->buffer, NULL);
+	if (pass == NULL) {
+		damage_output_whole(output);
+		return false;
 	}
-	pixman_region32_union(&damage->current, &damage->current, &later);
-	pixman_region32_fini(&later);
-	pixman_region32_fini(&age_damage);
+	wlr_output_add_software_cursors_to_render_pass(output, pass, &f->damage);
+	if (!wlr_render_pass_submit(pass)) {
+		wlr_damage_ring_add_whole(&scene_output->damage_ring);
+		damage_output_whole(output);
+		return false;
+	}
+	bool ok = commit_buffer(output, f->buffer, &f->frame_damage);
+	/*
+	 * The commit took the frame's damage off what wlr_scene has still to
+	 * commit, and with it any damage that came during the paint in the same
+	 * places: that damage, which the ring kept for the next frame, goes
+	 * back.
+	 */
+	struct wlr_damage_ring *ring = &scene_output->damage_ring;
+	if (pixman_region32_not_empty(&ring->current)) {
+		pixman_region32_t later;
+		pixman_region32_init(&later);
+		pixman_region32_copy(&later, &ring->current);
+		damage_output(output, &later);
+		pixman_region32_fini(&later);
+	}
 	return ok;
 }
 
@@ -459,22 +529,22 @@ static void handle_painted(struct fw_paint_job *job) {
 								: FW_RENDER_IDLE);
 }
 
-static void handle_damage_destroy(struct wl_listener *listener, void *data) {
-	struct inflight *f = wl_container_of(listener, f, damage_destroy);
-	f->damage = NULL;
-	wl_list_remove(&f->damage_destroy.link);
-	wl_list_init(&f->damage_destroy.link);
+static void handle_scene_output_destroy(
+		struct wl_listener *listener, void *data) {
+	struct inflight *f = wl_container_of(listener, f, scene_output_destroy);
+	f->scene_output = NULL;
+	fw_listener_disconnect(&f->scene_output_destroy);
 }
 
 /*
- * Hands the job to the worker, with the output's pending state given back:
- * nothing of it waits half painted for someone else's commit. False if the
- * frame's buffer cannot be painted by pixman alone.
+ * Hands the job to the worker, with its own lock on the frame's buffer,
+ * which nothing else uses until it is committed. False if the buffer
+ * cannot be painted by pixman alone.
  */
 static bool paint_there(struct fw_render_output *render, struct inflight *f,
-		struct wlr_scene_output *scene_output) {
+		struct wlr_scene_output *scene_output, struct wlr_buffer *buffer,
+		pixman_region32_t *damage) {
 	struct wlr_output *output = render->output;
-	struct wlr_buffer *buffer = output->back_buffer;
 	void *data;
 	uint32_t drm_format;
 	size_t stride;
@@ -485,7 +555,7 @@ static bool paint_there(struct fw_render_output *render, struct inflight *f,
 		return false;
 	}
 	wlr_buffer_end_data_ptr_access(buffer);
-	pixman_format_code_t format = target_format(drm_format);
+	pixman_format_code_t format = fw_paint_job_format(drm_format);
 	if (format == 0 || !fw_shm_guard_arm()) {
 		return false;
 	}
@@ -499,11 +569,12 @@ static bool paint_there(struct fw_render_output *render, struct inflight *f,
 	f->swapchain = output->swapchain;
 	f->width = output->width;
 	f->height = output->height;
-	f->damage = scene_output->damage;
-	wl_signal_add(&f->damage->events.destroy, &f->damage_destroy);
-	pixman_region32_copy(&f->current, &f->damage->current);
-	pixman_region32_clear(&f->damage->current);
-	wlr_output_rollback(output);
+	f->scene_output = scene_output;
+	fw_listener_connect(&f->scene_output_destroy, &scene_output->events.destroy,
+			handle_scene_output_destroy);
+	pixman_region32_copy(&f->damage, damage);
+	pixman_region32_copy(
+			&f->frame_damage, &scene_output->pending_commit_damage);
 	/* No frame event between now and the commit: it would be taken for a
 	 * tick, and its frame could not be painted anyway. */
 	output->frame_pending = true;
@@ -519,9 +590,8 @@ static struct inflight *inflight_create(struct fw_render_output *render) {
 	}
 	f->render = render;
 	fw_paint_job_init(&f->job);
-	pixman_region32_init(&f->current);
-	f->damage_destroy.notify = handle_damage_destroy;
-	wl_list_init(&f->damage_destroy.link);
+	pixman_region32_init(&f->damage);
+	pixman_region32_init(&f->frame_damage);
 	return f;
 }
 
@@ -561,43 +631,50 @@ void fw_render_output_discard(struct fw_render_output *render) {
 	}
 }
 
+static enum fw_render_result scene_commit(
+		struct wlr_scene_output *scene_output) {
+	return wlr_scene_output_commit(scene_output, NULL) ? FW_RENDER_COMMITTED
+													   : FW_RENDER_IDLE;
+}
+
 enum fw_render_result fw_render_output_paint(struct fw_render_output *render,
 		struct wlr_scene_output *scene_output) {
 	if (!can_paint(scene_output)) {
-		return wlr_scene_output_commit(scene_output) ? FW_RENDER_COMMITTED
-													 : FW_RENDER_IDLE;
+		return scene_commit(scene_output);
 	}
 	if (render->inflight != NULL) {
 		return FW_RENDER_BUSY;
 	}
 	struct wlr_output *output = scene_output->output;
-	struct frame frame = {
-			.output = output,
-			.renderer = output->renderer,
-	};
+	/* What wlr_scene_output_commit asks first. */
+	if (!output->needs_frame &&
+			!pixman_region32_not_empty(&scene_output->pending_commit_damage)) {
+		return FW_RENDER_IDLE;
+	}
+	struct frame frame = {.output = output};
 	wl_array_init(&frame.paints);
-	pixman_region32_t damage;
-	pixman_region32_init(&damage);
-	frame.damage = &damage;
+	/* Before the ring is rotated for a buffer this pass would not paint. */
+	if (!collect(&frame, &scene_output->scene->tree.node, -scene_output->x,
+				-scene_output->y)) {
+		finish_paints(&frame.paints);
+		return scene_commit(scene_output);
+	}
 
 	enum fw_render_result result = FW_RENDER_IDLE;
-	bool needs_frame;
-	if (!wlr_output_damage_attach_render(
-				scene_output->damage, &needs_frame, &damage)) {
+	if (!wlr_output_configure_primary_swapchain(
+				output, NULL, &output->swapchain)) {
 		goto out;
 	}
-	if (!needs_frame) {
-		wlr_output_rollback(output);
+	struct wlr_buffer *buffer = wlr_swapchain_acquire(output->swapchain, NULL);
+	if (buffer == NULL) {
 		goto out;
 	}
-	if (!collect(&frame, &scene_output->scene->node, -scene_output->x,
-				-scene_output->y)) {
-		wlr_output_rollback(output);
-		/* The damage stays pending, so the scene's own pass redraws it. */
-		result = wlr_scene_output_commit(scene_output) ? FW_RENDER_COMMITTED
-													   : FW_RENDER_IDLE;
-		goto out;
-	}
+	struct wlr_damage_ring *ring = &scene_output->damage_ring;
+	wlr_damage_ring_set_bounds(ring, output->width, output->height);
+	pixman_region32_t damage;
+	pixman_region32_init(&damage);
+	wlr_damage_ring_rotate_buffer(ring, buffer, &damage);
+
 	/* With a worker, the job is built where the worker can have it. */
 	struct inflight *f =
 			render->worker != NULL ? inflight_create(render) : NULL;
@@ -605,23 +682,25 @@ enum fw_render_result fw_render_output_paint(struct fw_render_output *render,
 	if (f == NULL) {
 		fw_paint_job_init(job);
 	}
-	build_job(&frame, job);
+	build_job(&frame, &damage, job);
 	if (f != NULL && !job->failed && !job->has_nodes &&
 			fw_paint_worker_wants(render->worker, job) &&
-			paint_there(render, f, scene_output)) {
+			paint_there(render, f, scene_output, buffer, &damage)) {
 		result = FW_RENDER_PAINTING;
-		goto out;
-	}
-	result = paint_here(&frame, job, scene_output) ? FW_RENDER_COMMITTED
-												   : FW_RENDER_IDLE;
-	if (f != NULL) {
-		inflight_free(f);
 	} else {
-		fw_paint_job_finish(job);
+		result = paint_here(job, scene_output, buffer, &damage)
+				? FW_RENDER_COMMITTED
+				: FW_RENDER_IDLE;
+		if (f != NULL) {
+			inflight_free(f);
+		} else {
+			fw_paint_job_finish(job);
+		}
 	}
+	pixman_region32_fini(&damage);
+	wlr_buffer_unlock(buffer);
 
 out:
 	finish_paints(&frame.paints);
-	pixman_region32_fini(&damage);
 	return result;
 }

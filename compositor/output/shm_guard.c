@@ -6,8 +6,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* The worker's scope: the sources it reads now. Read in the handler, so
- * thread-local and set only by the worker itself. */
+/* The thread's scope: the sources it reads now. Read in the handler, so
+ * thread-local and set only by the thread itself. */
 static _Thread_local struct fw_paint_source *const *scope_sources;
 static _Thread_local size_t scope_count;
 /* A SIGBUS handled inside the handler: the chained one raised it again. */
@@ -45,9 +45,9 @@ static bool handle_in_scope(const siginfo_t *info) {
 	}
 	if (info->si_code <= 0) {
 		/*
-		 * Sent, not a fault: libwayland's handler, on top for a moment,
-		 * raises it again for a fault it does not know. Where it came
-		 * from is lost: every source the worker reads gets zeros.
+		 * Sent, not a fault: a handler above this one raised it again
+		 * for a fault it does not know. Where it came from is lost:
+		 * every client source read now gets zeros.
 		 */
 		bool mapped = true;
 		for (size_t i = 0; i < scope_count; i++) {

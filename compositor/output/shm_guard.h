@@ -8,27 +8,28 @@ struct fw_paint_source;
 
 /*
  * A client's shm pool is a file it can truncate under the compositor: a
- * read past the file's new end raises SIGBUS. libwayland guards reads made
- * between wl_shm_buffer_begin_access and end_access, on the thread that
- * made those calls only. The paint worker reads sources the main thread
- * locked for it, and may call nothing of libwayland's, so it has a guard
- * of its own: a fault in a range it reads gets zero pages mapped over that
- * range, as libwayland maps them over the pool, the read carries on, and
- * the source is marked faulted for the main thread to disconnect its
- * client. Any other SIGBUS goes to the handler this one stacked itself
- * above (libwayland's, once it installed one).
+ * read past the file's new end raises SIGBUS. wlroots guards reads made
+ * inside a buffer's data access (wlr_buffer_begin_data_ptr_access) by
+ * mapping zeros over the pool, and tells no one. fairway reads its paint
+ * jobs' sources under a guard of its own, on the paint worker, which may
+ * call nothing of wlroots, and on the main thread alike: a fault in a
+ * range it reads gets zero pages mapped over that range, the read carries
+ * on, and the source is marked faulted for the main thread to disconnect
+ * its client with a protocol error. Any other SIGBUS goes to the handler
+ * this one stacked itself above.
  */
 
 /*
- * Main thread, before each job is handed over, after its sources' data
- * accesses: puts the guard on top of whatever handler is installed now.
- * libwayland installs its own lazily, in the first access to a pool that
- * can fault; a job's build makes that access for any source that can.
- * Returns false if the handler cannot be installed.
+ * Before each job is run or handed over, after its sources' data accesses:
+ * puts the guard on top of whatever handler is installed now. wlroots
+ * installs its own for the length of a data access, above whatever it
+ * finds, and puts that back when the last access ends; while one is open it
+ * sees a fault first and passes on what is not its own. Returns false if
+ * the handler cannot be installed.
  */
 bool fw_shm_guard_arm(void);
 
-/* The worker: guards these sources' data until fw_shm_guard_leave. */
+/* The calling thread: guards these sources' data until fw_shm_guard_leave. */
 void fw_shm_guard_enter(struct fw_paint_source *const *sources, size_t count);
 void fw_shm_guard_leave(void);
 

@@ -21,11 +21,13 @@ struct fw_app_toplevel {
 	struct wl_list link; /* fw_client.toplevels */
 };
 
-/* An X window: its WM_CLASS, and the process Xwayland names for it. */
+/*
+ * An X window: its WM_CLASS, and the process Xwayland names for it, which
+ * wlroots knows by the time it announces the window.
+ */
 struct fw_app_xsurface {
 	struct wlr_xwayland_surface *xsurface;
 	struct fw_client_process process;
-	struct wl_listener set_pid;
 	struct wl_listener destroy;
 	struct wl_list link; /* fw_app_rules.xsurfaces */
 };
@@ -38,7 +40,7 @@ struct fw_app_rules {
 	struct wl_list xsurfaces; /* fw_app_xsurface.link */
 	struct wl_listener client_identified;
 	struct wl_listener client_destroy;
-	struct wl_listener new_xdg_surface;
+	struct wl_listener new_xdg_toplevel;
 	struct wl_listener new_xsurface;
 	struct wl_listener xwayland_ready;
 };
@@ -217,15 +219,12 @@ static void handle_toplevel_destroy(struct wl_listener *listener, void *data) {
 	}
 }
 
-static void handle_new_surface(struct wl_listener *listener, void *data) {
+static void handle_new_toplevel(struct wl_listener *listener, void *data) {
 	struct fw_app_rules *rules =
-			wl_container_of(listener, rules, new_xdg_surface);
-	struct wlr_xdg_surface *xdg_surface = data;
-	if (xdg_surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
-		return;
-	}
+			wl_container_of(listener, rules, new_xdg_toplevel);
+	struct wlr_xdg_toplevel *xdg_toplevel = data;
 	struct fw_client *owner =
-			fw_client_get(wl_resource_get_client(xdg_surface->resource));
+			fw_client_get(wl_resource_get_client(xdg_toplevel->resource));
 	struct fw_app_toplevel *toplevel = calloc(1, sizeof(*toplevel));
 	if (owner == NULL || toplevel == NULL) {
 		free(toplevel);
@@ -233,22 +232,17 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	}
 	toplevel->rules = rules;
 	toplevel->owner = owner;
-	toplevel->toplevel = xdg_surface->toplevel;
-	fw_listener_connect(&toplevel->set_app_id,
-			&xdg_surface->toplevel->events.set_app_id, handle_set_app_id);
-	fw_listener_connect(&toplevel->destroy, &xdg_surface->events.destroy,
+	toplevel->toplevel = xdg_toplevel;
+	fw_listener_connect(&toplevel->set_app_id, &xdg_toplevel->events.set_app_id,
+			handle_set_app_id);
+	/* The toplevel may go before its xdg_surface. */
+	fw_listener_connect(&toplevel->destroy, &xdg_toplevel->events.destroy,
 			handle_toplevel_destroy);
 	wl_list_insert(&owner->toplevels, &toplevel->link);
 	apply_client(rules, owner);
 }
 
-static void handle_xsurface_set_pid(struct wl_listener *listener, void *data) {
-	struct fw_app_xsurface *xs = wl_container_of(listener, xs, set_pid);
-	fw_client_process_read(&xs->process, xs->xsurface->pid);
-}
-
 static void xsurface_destroy(struct fw_app_xsurface *xs) {
-	wl_list_remove(&xs->set_pid.link);
 	wl_list_remove(&xs->destroy.link);
 	wl_list_remove(&xs->link);
 	fw_client_process_finish(&xs->process);
@@ -268,8 +262,6 @@ static void handle_new_xsurface(struct wl_listener *listener, void *data) {
 	}
 	xs->xsurface = data;
 	fw_client_process_read(&xs->process, xs->xsurface->pid);
-	fw_listener_connect(&xs->set_pid, &xs->xsurface->events.set_pid,
-			handle_xsurface_set_pid);
 	fw_listener_connect(&xs->destroy, &xs->xsurface->events.destroy,
 			handle_xsurface_destroy);
 	wl_list_insert(&rules->xsurfaces, &xs->link);
@@ -287,8 +279,8 @@ struct fw_app_rules *fw_app_rules_create(struct fw_server *server) {
 			&rules->clients->events.identified, handle_client_identified);
 	fw_listener_connect(&rules->client_destroy, &rules->clients->events.destroy,
 			handle_client_destroy);
-	fw_listener_connect(&rules->new_xdg_surface,
-			&server->xdg_shell->events.new_surface, handle_new_surface);
+	fw_listener_connect(&rules->new_xdg_toplevel,
+			&server->xdg_shell->events.new_toplevel, handle_new_toplevel);
 	if (server->xwayland != NULL) {
 		fw_listener_connect(&rules->new_xsurface,
 				&server->xwayland->events.new_surface, handle_new_xsurface);
@@ -304,7 +296,7 @@ void fw_app_rules_destroy(struct fw_app_rules *rules) {
 	}
 	fw_listener_disconnect(&rules->client_identified);
 	fw_listener_disconnect(&rules->client_destroy);
-	wl_list_remove(&rules->new_xdg_surface.link);
+	wl_list_remove(&rules->new_xdg_toplevel.link);
 	fw_listener_disconnect(&rules->new_xsurface);
 	fw_listener_disconnect(&rules->xwayland_ready);
 	struct fw_client *client;

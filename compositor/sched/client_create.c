@@ -9,16 +9,16 @@
 #include <wlr/util/log.h>
 
 /*
- * wlroots 0.15 makes XWayland's Wayland client itself: xwayland/server.c
- * creates a socketpair, gives one end to Xwayland as WAYLAND_SOCKET and
- * calls wl_client_create(display, fd) on the other, with no hook in
- * between. For X clients to be scheduled like every other client, that
- * connection must pass the gate too. So fairway defines wl_client_create
- * itself: the executable's definition comes first in the dynamic linker's
- * search order, so libwlroots' call lands here, and the fd goes to the gate
- * instead. wlroots stops owning the fd once that call returned a client
- * ("not ours anymore" in server.c). The gate makes its own clients through
- * fw_client_create_real.
+ * wlroots makes XWayland's Wayland client itself: xwayland/server.c
+ * (server_start) creates a socketpair, gives one end to Xwayland as
+ * WAYLAND_SOCKET and calls wl_client_create(display, fd) on the other,
+ * with no hook in between. For X clients to be scheduled like every
+ * other client, that connection must pass the gate too. So fairway
+ * defines wl_client_create itself: the executable's definition comes
+ * first in the dynamic linker's search order, so libwlroots' call lands
+ * here, and the fd goes to the gate instead. wlroots stops owning the fd
+ * once that call returned a client ("not ours anymore" in server.c). The
+ * gate makes its own clients through fw_client_create_real.
  */
 
 typedef struct wl_client *(*client_create_func_t)(struct wl_display *, int);

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_seat.h>
-#include <wlr/types/wlr_surface.h>
 #include <wlr/util/log.h>
 #include <wlr/xwayland.h>
 
@@ -143,7 +142,7 @@ static void handle_shown(
 
 /*
  * Committed frames, against which presented ones weigh: the knee. An X
- * client's are the frames it draws (xwayland_damage.h) where they are
+ * client's are the frames it draws (ratings_xdamage.h) where they are
  * counted, not Xwayland's commits of its window, which follow the frame
  * callbacks and are at most one a presented frame.
  */
@@ -153,9 +152,11 @@ static void handle_committed(struct wlr_surface *surface, void *data) {
 	if (owner == NULL) {
 		return;
 	}
-	if (owner->xwayland != NULL && wlr_surface_is_xwayland_surface(surface) &&
-			fw_ratings_xdamage_counts(ratings->xdamage,
-					wlr_xwayland_surface_from_wlr_surface(surface))) {
+	struct wlr_xwayland_surface *xsurface = owner->xwayland != NULL
+			? wlr_xwayland_surface_try_from_wlr_surface(surface)
+			: NULL;
+	if (xsurface != NULL &&
+			fw_ratings_xdamage_counts(ratings->xdamage, xsurface)) {
 		return;
 	}
 	ratings_client_add_commit(&owner->rc, sched_clock_now_ns());

@@ -10,7 +10,7 @@
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_scene.h>
-#include <wlr/types/wlr_surface.h>
+#include <wlr/util/box.h>
 
 /* Damage committed to a surface and not yet shown by a frame. */
 struct fw_damage {
@@ -96,8 +96,13 @@ struct scene_walk {
 };
 
 static void collect_surface(
-		struct wlr_surface *surface, int lx, int ly, void *data) {
+		struct wlr_scene_buffer *buffer, int lx, int ly, void *data) {
 	struct scene_walk *walk = data;
+	struct wlr_scene_surface *scene_surface =
+			wlr_scene_surface_try_from_buffer(buffer);
+	if (scene_surface == NULL) {
+		return;
+	}
 	if (walk->count == walk->capacity) {
 		size_t capacity = walk->capacity ? walk->capacity * 2 : 32;
 		struct scene_surface *items =
@@ -108,7 +113,8 @@ static void collect_surface(
 		walk->items = items;
 		walk->capacity = capacity;
 	}
-	walk->items[walk->count++] = (struct scene_surface){surface, lx, ly};
+	walk->items[walk->count++] =
+			(struct scene_surface){scene_surface->surface, lx, ly};
 }
 
 static double region_area(pixman_region32_t *region) {
@@ -130,8 +136,8 @@ static double region_area(pixman_region32_t *region) {
 static void count_frame(struct fw_damage_tracker *tracker,
 		const struct wlr_box *box, pixman_region32_t *screens) {
 	struct scene_walk walk = {0};
-	wlr_scene_node_for_each_surface(
-			&tracker->server->scene->node, collect_surface, &walk);
+	wlr_scene_node_for_each_buffer(
+			&tracker->server->scene->tree.node, collect_surface, &walk);
 	tracker->walk++;
 	pixman_region32_t covered, visible, shown;
 	pixman_region32_init(&covered);
@@ -205,21 +211,23 @@ static void handle_present(struct wl_listener *listener, void *data) {
 	struct fw_damage_output *ro = wl_container_of(listener, ro, present);
 	struct wlr_output_event_present *event = data;
 	struct fw_server *server = ro->tracker->server;
-	struct wlr_box *box =
-			wlr_output_layout_get_box(server->output_layout, ro->output);
-	if (!event->presented || box == NULL) {
+	if (!event->presented) {
 		return;
 	}
-	struct wlr_box frame_box = *box;
+	struct wlr_box frame_box;
+	wlr_output_layout_get_box(server->output_layout, ro->output, &frame_box);
+	if (wlr_box_empty(&frame_box)) {
+		return;
+	}
 	pixman_region32_t screens;
 	pixman_region32_init(&screens);
 	struct wlr_output_layout_output *lo;
 	wl_list_for_each(lo, &server->output_layout->outputs, link) {
-		struct wlr_box *b =
-				wlr_output_layout_get_box(server->output_layout, lo->output);
-		if (b != NULL) {
-			pixman_region32_union_rect(&screens, &screens, b->x, b->y,
-					(unsigned)b->width, (unsigned)b->height);
+		struct wlr_box b;
+		wlr_output_layout_get_box(server->output_layout, lo->output, &b);
+		if (!wlr_box_empty(&b)) {
+			pixman_region32_union_rect(&screens, &screens, b.x, b.y,
+					(unsigned)b.width, (unsigned)b.height);
 		}
 	}
 	count_frame(ro->tracker, &frame_box, &screens);

@@ -7,8 +7,8 @@ struct wlr_surface;
 struct fw_damage_tracker;
 
 /*
- * Presented damage for the output ratings. wlroots 0.15's scene has no
- * per-client damage hook, so each surface's commit damage is kept until an
+ * Presented damage for the output ratings. wlroots' scene reports no
+ * damage per client, so each surface's commit damage is kept until an
  * output presents a frame. Then, walking the scene from the top, the part
  * of it that frame shows (on that output, not covered by surfaces above)
  * is reported as a share of the surface, once: what an output showed is

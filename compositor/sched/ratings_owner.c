@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <wlr/types/wlr_compositor.h>
-#include <wlr/types/wlr_surface.h>
 #include <wlr/util/log.h>
 #include <wlr/xwayland.h>
 
@@ -22,14 +21,13 @@ struct fw_rated_xsurface {
 	struct fw_ratings *ratings;
 	struct wlr_xwayland_surface *xsurface;
 	/*
-	 * Its X client's process, pinned when wlroots learnt its pid (set_pid)
-	 * and never looked up by that pid again; not pinned if it could not
-	 * be proven an X client of Xwayland's (peer_pin_x_client).
+	 * Its X client's process, pinned as the window came (wlroots knows its
+	 * pid by then) and never looked up by that pid again; not pinned if it
+	 * could not be proven an X client of Xwayland's (peer_pin_x_client).
 	 */
 	struct peer peer;
 	bool pin_tried;
 	struct fw_rated *rated; /* referenced once its process is pinned */
-	struct wl_listener set_pid;
 	struct wl_listener destroy;
 	struct wl_list link; /* fw_ratings.xsurfaces */
 };
@@ -101,12 +99,12 @@ static bool xwayland_peer(struct fw_ratings *ratings, struct peer *peer) {
 
 /*
  * Pins the X client behind an X window as soon as its pid is known:
- * wlroots 0.15 asks Xwayland through the X-Resource extension when the
- * window gets its surface, and Xwayland reports the pid its X socket's
- * peer had when it connected. That process may be gone by now and its pid
- * another's, so the process that has it must prove itself a client of
- * Xwayland's, running as Xwayland's uid (peer_pin_x_client), and from
- * then on its pidfd names it.
+ * wlroots asks Xwayland through the X-Resource extension when it learns
+ * of the window, before it announces it, and Xwayland reports the pid its
+ * X socket's peer had when it connected. That process may be gone by now
+ * and its pid another's, so the process that has it must prove itself a
+ * client of Xwayland's, running as Xwayland's uid (peer_pin_x_client),
+ * and from then on its pidfd names it.
  */
 static void pin_x_client(struct fw_rated_xsurface *xs) {
 	pid_t pid = xs->xsurface->pid;
@@ -126,11 +124,6 @@ static void pin_x_client(struct fw_rated_xsurface *xs) {
 		peer_pin_x_client(&xs->peer, pid, &xwayland);
 	}
 	peer_finish(&xwayland);
-}
-
-static void handle_set_pid(struct wl_listener *listener, void *data) {
-	struct fw_rated_xsurface *xs = wl_container_of(listener, xs, set_pid);
-	pin_x_client(xs);
 }
 
 /* The rated process of an X window: its pinned X client's. */
@@ -163,9 +156,9 @@ struct fw_rated *fw_ratings_owner_surface(
 	if (surface->resource == NULL) {
 		return NULL;
 	}
-	if (wlr_surface_is_xwayland_surface(surface)) {
-		struct wlr_xwayland_surface *xsurface =
-				wlr_xwayland_surface_from_wlr_surface(surface);
+	struct wlr_xwayland_surface *xsurface =
+			wlr_xwayland_surface_try_from_wlr_surface(surface);
+	if (xsurface != NULL) {
 		struct fw_rated_xsurface *xs;
 		wl_list_for_each(xs, &ratings->xsurfaces, link) {
 			if (xs->xsurface == xsurface && xsurface_rated(xs) != NULL) {
@@ -179,7 +172,6 @@ struct fw_rated *fw_ratings_owner_surface(
 }
 
 static void xsurface_destroy(struct fw_rated_xsurface *xs) {
-	fw_listener_disconnect(&xs->set_pid);
 	fw_listener_disconnect(&xs->destroy);
 	wl_list_remove(&xs->link);
 	fw_ratings_process_unref(xs->rated);
@@ -202,8 +194,6 @@ static void handle_new_xsurface(struct wl_listener *listener, void *data) {
 	xs->ratings = ratings;
 	xs->xsurface = data;
 	peer_init(&xs->peer);
-	fw_listener_connect(
-			&xs->set_pid, &xs->xsurface->events.set_pid, handle_set_pid);
 	fw_listener_connect(&xs->destroy, &xs->xsurface->events.destroy,
 			handle_xsurface_destroy);
 	wl_list_insert(&ratings->xsurfaces, &xs->link);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
+#include <wlr/types/wlr_compositor.h>
 #include <wlr/util/log.h>
 #include <wlr/xwayland.h>
 #include <xcb/damage.h>
@@ -74,6 +75,9 @@ struct fw_xdamage_window {
 	struct wlr_xwayland_surface *xsurface;
 	xcb_damage_damage_t damage; /* XCB_NONE: not followed */
 	int64_t rearm_ns; /* when its damage is re-armed; 0: armed */
+	struct wl_listener associate;
+	struct wl_listener dissociate;
+	/* On its surface, between associate and dissociate. */
 	struct wl_listener map;
 	struct wl_listener unmap;
 	struct wl_listener destroy;
@@ -178,10 +182,14 @@ static void log_failure(struct fw_xdamage *xdamage, const char *why) {
 	xdamage->logged = true;
 }
 
-/* mapped: wlroots says so before it sets xsurface->mapped. */
-static void window_follow(struct fw_xdamage_window *window, bool mapped) {
+static bool window_mapped(struct fw_xdamage_window *window) {
+	struct wlr_surface *surface = window->xsurface->surface;
+	return surface != NULL && surface->mapped;
+}
+
+static void window_follow(struct fw_xdamage_window *window) {
 	xcb_connection_t *conn = window->xdamage->conn;
-	if (conn == NULL || window->damage != XCB_NONE || !mapped) {
+	if (conn == NULL || window->damage != XCB_NONE || !window_mapped(window)) {
 		return;
 	}
 	struct fw_xdamage *xdamage = window->xdamage;
@@ -353,7 +361,7 @@ static int handle_connected(int fd, uint32_t mask, void *data) {
 			xdamage->server->xwayland->display_name);
 	struct fw_xdamage_window *window;
 	wl_list_for_each(window, &xdamage->windows, link) {
-		window_follow(window, window->xsurface->mapped);
+		window_follow(window);
 	}
 	return 0;
 }
@@ -427,7 +435,7 @@ static void handle_ready(struct wl_listener *listener, void *data) {
 
 static void handle_window_map(struct wl_listener *listener, void *data) {
 	struct fw_xdamage_window *window = wl_container_of(listener, window, map);
-	window_follow(window, true);
+	window_follow(window);
 }
 
 static void handle_window_unmap(struct wl_listener *listener, void *data) {
@@ -435,11 +443,33 @@ static void handle_window_unmap(struct wl_listener *listener, void *data) {
 	window_unfollow(window);
 }
 
+/* The window has a surface now: its map and unmap are the surface's. */
+static void handle_window_associate(struct wl_listener *listener, void *data) {
+	struct fw_xdamage_window *window =
+			wl_container_of(listener, window, associate);
+	struct wlr_surface *surface = window->xsurface->surface;
+	fw_listener_connect(&window->map, &surface->events.map, handle_window_map);
+	fw_listener_connect(
+			&window->unmap, &surface->events.unmap, handle_window_unmap);
+	window_follow(window);
+}
+
+/* wlroots unmaps the surface first; the surface may be going too. */
+static void handle_window_dissociate(struct wl_listener *listener, void *data) {
+	struct fw_xdamage_window *window =
+			wl_container_of(listener, window, dissociate);
+	window_unfollow(window);
+	fw_listener_disconnect(&window->map);
+	fw_listener_disconnect(&window->unmap);
+}
+
 static void window_destroy(struct fw_xdamage_window *window) {
 	window_unfollow(window);
-	wl_list_remove(&window->map.link);
-	wl_list_remove(&window->unmap.link);
-	wl_list_remove(&window->destroy.link);
+	fw_listener_disconnect(&window->associate);
+	fw_listener_disconnect(&window->dissociate);
+	fw_listener_disconnect(&window->map);
+	fw_listener_disconnect(&window->unmap);
+	fw_listener_disconnect(&window->destroy);
 	wl_list_remove(&window->link);
 	free(window);
 }
@@ -460,10 +490,10 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	window->xdamage = xdamage;
 	window->xsurface = data;
 	window->damage = XCB_NONE;
-	fw_listener_connect(
-			&window->map, &window->xsurface->events.map, handle_window_map);
-	fw_listener_connect(&window->unmap, &window->xsurface->events.unmap,
-			handle_window_unmap);
+	fw_listener_connect(&window->associate, &window->xsurface->events.associate,
+			handle_window_associate);
+	fw_listener_connect(&window->dissociate,
+			&window->xsurface->events.dissociate, handle_window_dissociate);
 	fw_listener_connect(&window->destroy, &window->xsurface->events.destroy,
 			handle_window_destroy);
 	wl_list_insert(&xdamage->windows, &window->link);

@@ -13,7 +13,7 @@ struct wlr_xwayland_surface;
  * so its commits never show an X client that draws faster than frames
  * are presented. fairway's own X connection to Xwayland follows each
  * mapped X window with the X DAMAGE extension instead, and reports each
- * burst of drawing (xwayland_damage.c says what one is) as one frame
+ * burst of drawing (ratings_xdamage.c says what one is) as one frame
  * drawn. Nothing here ever waits on the X server: Xwayland may itself be
  * waiting on fairway.
  *

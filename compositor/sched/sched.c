@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <wayland-server-core.h>
-#include <wlr/types/wlr_surface.h>
+#include <wlr/types/wlr_compositor.h>
 #include <wlr/util/log.h>
 
 /*
@@ -142,6 +142,16 @@ static bool listen_through_gate(struct fw_sched *sched) {
 static bool listen_through_libwayland(struct fw_sched *sched) {
 	struct fw_server *server = sched->server;
 	wlr_log(WLR_INFO, "Scheduler off: libwayland serves clients directly");
+	/*
+	 * Then libwayland's own buffer is all that holds the events of a client
+	 * that stops reading: it gets the gate's cap for them, so that such a
+	 * client keeps its events either way. Through the gate libwayland keeps
+	 * its small default: the gate holds the backlog, within its limits.
+	 */
+	struct gate_config defaults;
+	gate_config_default(&defaults);
+	wl_display_set_default_max_buffer_size(
+			server->display, defaults.event_backlog_cap);
 	if (sched->config->socket != NULL) {
 		if (wl_display_add_socket(server->display, sched->config->socket) !=
 				0) {

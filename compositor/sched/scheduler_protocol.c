@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <wayland-server-core.h>
-#include <wlr/types/wlr_surface.h>
+#include <wlr/types/wlr_compositor.h>
 #include <wlr/util/log.h>
 
 #define MANAGER_VERSION 2

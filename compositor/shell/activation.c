@@ -3,6 +3,7 @@
 #include "compositor/server.h"
 #include "compositor/shell/view.h"
 #include <stdlib.h>
+#include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xdg_activation_v1.h>
 #include <wlr/util/log.h>

@@ -1,7 +1,7 @@
 #include "compositor/shell/cairo_buffer.h"
 #include <drm_fourcc.h>
 #include <stdlib.h>
-#include <wlr/types/wlr_buffer.h>
+#include <wlr/interfaces/wlr_buffer.h>
 
 struct fw_cairo_buffer {
 	struct wlr_buffer base;

@@ -9,24 +9,21 @@
  * gets the configured default (fw_config.decorations_server). Where a
  * client speaks both protocols, xdg-decoration's answer wins.
  *
- * wlroots 0.15 tells of an xdg decoration only once its toplevel has
- * committed (decoration_manager_handle_get_toplevel_decoration); a mode
- * asked for before that is answered at once here, from the request itself,
- * so that the client's set_mode always gets its configure.
+ * xdg-shell allows no configure before a toplevel's initial commit: a mode
+ * asked for before then is answered at that commit.
  */
 #include "compositor/shell/decoration.h"
 #include "compositor/listener.h"
 #include "compositor/server.h"
 #include "compositor/shell/view.h"
 #include <stdlib.h>
-#include <string.h>
+#include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_server_decoration.h>
 #include <wlr/types/wlr_xdg_decoration_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
 
 struct fw_decorations {
 	struct fw_server *server;
-	struct wl_protocol_logger *logger;
 	struct wl_listener new_xdg;
 	struct wl_listener new_kde;
 };
@@ -35,7 +32,10 @@ struct fw_decorations {
 struct fw_decoration {
 	struct fw_server *server;
 	struct wlr_surface *surface;
+	/* xdg-decoration's; NULL for KDE's */
+	struct wlr_xdg_toplevel_decoration_v1 *xdg;
 	struct wl_listener request_mode;
+	struct wl_listener commit; /* xdg-decoration's: the initial commit */
 	struct wl_listener destroy;
 };
 
@@ -52,13 +52,13 @@ static enum wlr_xdg_toplevel_decoration_v1_mode xdg_answer(
 
 bool fw_decoration_server_side(
 		struct fw_server *server, struct wlr_surface *surface) {
-	if (server->xdg_decoration != NULL && wlr_surface_is_xdg_surface(surface)) {
-		struct wlr_xdg_surface *xdg_surface =
-				wlr_xdg_surface_from_wlr_surface(surface);
+	struct wlr_xdg_toplevel *toplevel =
+			wlr_xdg_toplevel_try_from_wlr_surface(surface);
+	if (server->xdg_decoration != NULL && toplevel != NULL) {
 		struct wlr_xdg_toplevel_decoration_v1 *decoration;
 		wl_list_for_each(
 				decoration, &server->xdg_decoration->decorations, link) {
-			if (decoration->surface == xdg_surface) {
+			if (decoration->toplevel == toplevel) {
 				return xdg_answer(server, decoration->requested_mode) ==
 						WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE;
 			}
@@ -87,16 +87,30 @@ static void refresh(struct fw_server *server, struct wlr_surface *surface) {
 
 static void decoration_destroy(struct fw_decoration *deco) {
 	fw_listener_disconnect(&deco->request_mode);
+	fw_listener_disconnect(&deco->commit);
 	fw_listener_disconnect(&deco->destroy);
 	free(deco);
 }
 
-static void handle_xdg_request_mode(struct wl_listener *listener, void *data) {
-	struct fw_decoration *deco = wl_container_of(listener, deco, request_mode);
-	struct wlr_xdg_toplevel_decoration_v1 *decoration = data;
+static void answer_xdg(struct fw_decoration *deco) {
+	struct wlr_xdg_toplevel_decoration_v1 *decoration = deco->xdg;
 	wlr_xdg_toplevel_decoration_v1_set_mode(
 			decoration, xdg_answer(deco->server, decoration->requested_mode));
+}
+
+static void handle_xdg_request_mode(struct wl_listener *listener, void *data) {
+	struct fw_decoration *deco = wl_container_of(listener, deco, request_mode);
+	if (deco->xdg->toplevel->base->initialized) {
+		answer_xdg(deco);
+	}
 	refresh(deco->server, deco->surface);
+}
+
+static void handle_xdg_commit(struct wl_listener *listener, void *data) {
+	struct fw_decoration *deco = wl_container_of(listener, deco, commit);
+	if (deco->xdg->toplevel->base->initial_commit) {
+		answer_xdg(deco);
+	}
 }
 
 static void handle_xdg_destroy(struct wl_listener *listener, void *data) {
@@ -118,11 +132,16 @@ static void handle_new_xdg(struct wl_listener *listener, void *data) {
 		return;
 	}
 	deco->server = decorations->server;
-	deco->surface = decoration->surface->surface;
+	deco->surface = decoration->toplevel->base->surface;
+	deco->xdg = decoration;
 	fw_listener_connect(&deco->request_mode, &decoration->events.request_mode,
 			handle_xdg_request_mode);
 	fw_listener_connect(
+			&deco->commit, &deco->surface->events.commit, handle_xdg_commit);
+	fw_listener_connect(
 			&deco->destroy, &decoration->events.destroy, handle_xdg_destroy);
+	/* No mode asked for yet: fairway's default, told now or at the
+	 * initial commit. */
 	handle_xdg_request_mode(&deco->request_mode, decoration);
 }
 
@@ -157,44 +176,6 @@ static void handle_new_kde(struct wl_listener *listener, void *data) {
 	refresh(deco->server, deco->surface);
 }
 
-/* set_mode and unset_mode of a decoration wlroots has not announced yet. */
-static void handle_request(void *data, enum wl_protocol_logger_type type,
-		const struct wl_protocol_logger_message *message) {
-	if (type != WL_PROTOCOL_LOGGER_REQUEST ||
-			(strcmp(message->message->name, "set_mode") != 0 &&
-					strcmp(message->message->name, "unset_mode") != 0) ||
-			strcmp(wl_resource_get_class(message->resource),
-					"zxdg_toplevel_decoration_v1") != 0) {
-		return;
-	}
-	struct fw_decorations *decorations = data;
-	struct fw_server *server = decorations->server;
-	struct wlr_xdg_toplevel_decoration_v1 *decoration;
-	wl_list_for_each(decoration, &server->xdg_decoration->decorations, link) {
-		if (decoration->resource != message->resource) {
-			continue;
-		}
-		if (decoration->added) {
-			/* handle_xdg_request_mode answers. */
-			return;
-		}
-		enum wlr_xdg_toplevel_decoration_v1_mode requested =
-				WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_NONE;
-		if (message->arguments_count == 1) {
-			uint32_t mode = message->arguments[0].u;
-			if (mode != WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE &&
-					mode != WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE) {
-				/* wlroots takes it as it is; no answer to a bad mode. */
-				return;
-			}
-			requested = mode;
-		}
-		wlr_xdg_toplevel_decoration_v1_set_mode(
-				decoration, xdg_answer(server, requested));
-		return;
-	}
-}
-
 void fw_decoration_apply_config(struct fw_server *server) {
 	if (server->decorations == NULL) {
 		return;
@@ -207,7 +188,8 @@ void fw_decoration_apply_config(struct fw_server *server) {
 	struct wlr_xdg_toplevel_decoration_v1 *decoration;
 	wl_list_for_each(decoration, &server->xdg_decoration->decorations, link) {
 		if (decoration->requested_mode ==
-				WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_NONE) {
+						WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_NONE &&
+				decoration->toplevel->base->initialized) {
 			wlr_xdg_toplevel_decoration_v1_set_mode(
 					decoration, xdg_answer(server, decoration->requested_mode));
 		}
@@ -232,10 +214,7 @@ bool fw_decoration_init(struct fw_server *server) {
 			wlr_server_decoration_manager_create(server->display);
 	server->xdg_decoration =
 			wlr_xdg_decoration_manager_v1_create(server->display);
-	decorations->logger = wl_display_add_protocol_logger(
-			server->display, handle_request, decorations);
-	if (server->server_decoration == NULL || server->xdg_decoration == NULL ||
-			decorations->logger == NULL) {
+	if (server->server_decoration == NULL || server->xdg_decoration == NULL) {
 		return false;
 	}
 	fw_decoration_apply_config(server);
@@ -251,9 +230,6 @@ void fw_decoration_finish(struct fw_server *server) {
 	struct fw_decorations *decorations = server->decorations;
 	if (decorations == NULL) {
 		return;
-	}
-	if (decorations->logger != NULL) {
-		wl_protocol_logger_destroy(decorations->logger);
 	}
 	fw_listener_disconnect(&decorations->new_kde);
 	fw_listener_disconnect(&decorations->new_xdg);

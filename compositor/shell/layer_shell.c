@@ -35,19 +35,18 @@ struct fw_layer_surface {
 	struct fw_server *server;
 	struct fw_output *output;
 	struct wlr_layer_surface_v1 *layer_surface;
-	struct wlr_scene_node *node;
+	struct wlr_scene_tree *tree;
 	/* Popups live above every window, wherever their parent is stacked. */
 	struct wlr_scene_tree *popups;
 	enum zwlr_layer_shell_v1_layer layer;
 	/* The size last sent, and whether a commit asks for a configure. */
 	int width, height;
 	bool configure_due;
-	/* wlroots still calls the surface mapped while it signals unmap. */
-	bool mapped;
 	bool doomed; /* could not be placed: closed after arranging */
 
 	struct wl_listener map;
 	struct wl_listener unmap;
+	struct wl_listener client_commit;
 	struct wl_listener commit;
 	struct wl_listener new_popup;
 	struct wl_listener destroy;
@@ -160,10 +159,10 @@ static void arrange_one(struct fw_layer_surface *surface,
 		return;
 	}
 
-	if (surface->mapped) {
+	if (layer_surface->surface->mapped) {
 		take_zone(state, usable);
 	}
-	wlr_scene_node_set_position(surface->node, box.x, box.y);
+	wlr_scene_node_set_position(&surface->tree->node, box.x, box.y);
 	if (surface->popups != NULL) {
 		wlr_scene_node_set_position(&surface->popups->node, box.x, box.y);
 	}
@@ -192,7 +191,8 @@ void fw_layer_shell_arrange(struct fw_output *output) {
 			wl_list_for_each(surface, &output->layer_surfaces, link) {
 				struct wlr_layer_surface_v1 *layer_surface =
 						surface->layer_surface;
-				if (!layer_surface->added || surface->doomed ||
+				/* Before its initial commit, no configure may go. */
+				if (!layer_surface->initialized || surface->doomed ||
 						(int)layer_surface->current.layer != layer ||
 						(layer_surface->current.exclusive_zone > 0) !=
 								(pass == 0)) {
@@ -226,16 +226,15 @@ void fw_layer_shell_arrange(struct fw_output *output) {
 static struct fw_layer_surface *layer_surface_of(struct wlr_surface *surface) {
 	while (surface != NULL) {
 		surface = wlr_surface_get_root_surface(surface);
-		if (wlr_surface_is_layer_surface(surface)) {
-			struct wlr_layer_surface_v1 *layer_surface =
-					wlr_layer_surface_v1_from_wlr_surface(surface);
-			return layer_surface != NULL ? layer_surface->data : NULL;
+		struct wlr_layer_surface_v1 *layer_surface =
+				wlr_layer_surface_v1_try_from_wlr_surface(surface);
+		if (layer_surface != NULL) {
+			return layer_surface->data;
 		}
-		if (!wlr_surface_is_xdg_surface(surface)) {
-			return NULL;
-		}
-		struct wlr_xdg_surface *xdg = wlr_xdg_surface_from_wlr_surface(surface);
-		if (xdg == NULL || xdg->role != WLR_XDG_SURFACE_ROLE_POPUP) {
+		struct wlr_xdg_surface *xdg =
+				wlr_xdg_surface_try_from_wlr_surface(surface);
+		if (xdg == NULL || xdg->role != WLR_XDG_SURFACE_ROLE_POPUP ||
+				xdg->popup == NULL) {
 			return NULL;
 		}
 		surface = xdg->popup->parent;
@@ -245,7 +244,7 @@ static struct fw_layer_surface *layer_surface_of(struct wlr_surface *surface) {
 
 static bool holds_keyboard(struct fw_layer_surface *surface) {
 	struct wlr_layer_surface_v1 *layer_surface = surface->layer_surface;
-	return surface->mapped &&
+	return layer_surface->surface->mapped &&
 			layer_surface->current.keyboard_interactive ==
 			ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE &&
 			layer_surface->current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP;
@@ -289,7 +288,7 @@ static void refocus(struct fw_server *server) {
 	if (focused != NULL && holder == NULL) {
 		return; /* a window has it */
 	}
-	if (holder != NULL && holder->mapped &&
+	if (holder != NULL && holder->layer_surface->surface->mapped &&
 			holder->layer_surface->current.keyboard_interactive !=
 					ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE) {
 		return;
@@ -324,8 +323,7 @@ bool fw_layer_shell_focus_clicked(
 
 static void handle_map(struct wl_listener *listener, void *data) {
 	struct fw_layer_surface *surface = wl_container_of(listener, surface, map);
-	surface->mapped = true;
-	wlr_scene_node_set_enabled(surface->node, true);
+	wlr_scene_node_set_enabled(&surface->tree->node, true);
 	if (surface->output != NULL) {
 		/* Its exclusive zone counts from now on. */
 		fw_layer_shell_arrange(surface->output);
@@ -350,8 +348,7 @@ static void handle_map(struct wl_listener *listener, void *data) {
 static void handle_unmap(struct wl_listener *listener, void *data) {
 	struct fw_layer_surface *surface =
 			wl_container_of(listener, surface, unmap);
-	surface->mapped = false;
-	wlr_scene_node_set_enabled(surface->node, false);
+	wlr_scene_node_set_enabled(&surface->tree->node, false);
 	struct fw_server *server = surface->server;
 	if (server->seat->keyboard_state.focused_surface ==
 			surface->layer_surface->surface) {
@@ -366,8 +363,9 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 
 /*
  * A zero width or height asks the compositor to fill the space between two
- * opposite anchors: without both, no size can be given. wlroots 0.15 does
- * not check it (0.16 does), so the client learns it here.
+ * opposite anchors: without both, no size can be given. The wlroots
+ * fairway runs on may let it through (Debian's 0.18.2 build does), so the
+ * commit is refused here, before it applies, as the protocol says.
  */
 static bool size_is_valid(const struct wlr_layer_surface_v1_state *state) {
 	const uint32_t across = ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT |
@@ -378,25 +376,37 @@ static bool size_is_valid(const struct wlr_layer_surface_v1_state *state) {
 			(state->desired_height != 0 || (state->anchor & down) == down);
 }
 
+static void handle_client_commit(struct wl_listener *listener, void *data) {
+	struct fw_layer_surface *surface =
+			wl_container_of(listener, surface, client_commit);
+	struct wlr_layer_surface_v1 *layer_surface = surface->layer_surface;
+	if (!size_is_valid(&layer_surface->pending)) {
+		wlr_surface_reject_pending(layer_surface->surface,
+				layer_surface->resource,
+				ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE,
+				"a zero width or height needs both opposite anchors");
+	}
+}
+
 static void handle_commit(struct wl_listener *listener, void *data) {
 	struct fw_layer_surface *surface =
 			wl_container_of(listener, surface, commit);
 	struct wlr_layer_surface_v1 *layer_surface = surface->layer_surface;
-	if (!size_is_valid(&layer_surface->current)) {
-		wl_resource_post_error(layer_surface->resource,
-				ZWLR_LAYER_SURFACE_V1_ERROR_INVALID_SIZE,
-				"a zero width or height needs both opposite anchors");
+	if (!layer_surface->initialized) {
+		/* Unmapped by a null buffer: nothing is sent until the client
+		 * commits its initial state again. */
 		return;
 	}
 	uint32_t committed = layer_surface->current.committed;
 	if (layer_surface->current.layer != surface->layer) {
 		surface->layer = layer_surface->current.layer;
-		wlr_scene_node_reparent(surface->node,
-				&surface->server->layers[scene_layer(surface->layer)]->node);
+		wlr_scene_node_reparent(&surface->tree->node,
+				surface->server->layers[scene_layer(surface->layer)]);
 	}
-	/* Arranging sends configures, so only do it on state changes. */
+	/* Arranging sends configures, so only do it on state changes; the
+	 * initial commit must get one. */
 	if (surface->output != NULL &&
-			(committed != 0 || !layer_surface->configured)) {
+			(committed != 0 || layer_surface->initial_commit)) {
 		surface->configure_due = true;
 		fw_layer_shell_arrange(surface->output);
 	}
@@ -414,40 +424,44 @@ static void handle_new_popup(struct wl_listener *listener, void *data) {
 	if (surface->popups == NULL) {
 		return;
 	}
-	/* The scene node goes with the popup's surface: nothing of ours to
-	 * free. */
-	struct wlr_scene_node *node = wlr_scene_xdg_surface_create(
-			&surface->popups->node, wlr_popup->base);
-	if (node == NULL) {
+	/* The scene tree goes with the popup's xdg_surface: nothing of ours to
+	 * free. Where it goes on screen is settled at its initial commit
+	 * (fw_layer_shell_popup_box). */
+	struct wlr_scene_tree *tree =
+			wlr_scene_xdg_surface_create(surface->popups, wlr_popup->base);
+	if (tree == NULL) {
 		wl_resource_post_no_memory(wlr_popup->resource);
 		return;
 	}
-	/* Nested popups find their parent's node here (xdg_shell.c). */
-	wlr_popup->base->data = node;
+	/* Nested popups find their parent's tree here (xdg_shell.c). */
+	wlr_popup->base->data = tree;
+}
 
-	if (surface->output == NULL) {
-		return;
+bool fw_layer_shell_popup_box(
+		struct wlr_xdg_popup *popup, struct wlr_box *box) {
+	struct fw_layer_surface *surface = layer_surface_of(popup->parent);
+	if (surface == NULL || surface->output == NULL) {
+		return false;
 	}
-	/* The box is in the layer surface's coordinates. */
 	int lx, ly;
-	wlr_scene_node_coords(surface->node, &lx, &ly);
-	struct wlr_box box;
-	fw_output_box(surface->output, &box);
-	box.x -= lx;
-	box.y -= ly;
-	wlr_xdg_popup_unconstrain_from_box(wlr_popup, &box);
+	wlr_scene_node_coords(&surface->tree->node, &lx, &ly);
+	fw_output_box(surface->output, box);
+	box->x -= lx;
+	box->y -= ly;
+	return true;
 }
 
 static void handle_destroy(struct wl_listener *listener, void *data) {
 	struct fw_layer_surface *surface =
 			wl_container_of(listener, surface, destroy);
-	wl_list_remove(&surface->map.link);
-	wl_list_remove(&surface->unmap.link);
-	wl_list_remove(&surface->commit.link);
-	wl_list_remove(&surface->new_popup.link);
-	wl_list_remove(&surface->destroy.link);
+	fw_listener_disconnect(&surface->map);
+	fw_listener_disconnect(&surface->unmap);
+	fw_listener_disconnect(&surface->client_commit);
+	fw_listener_disconnect(&surface->commit);
+	fw_listener_disconnect(&surface->new_popup);
+	fw_listener_disconnect(&surface->destroy);
 	wl_list_remove(&surface->link);
-	wlr_scene_node_destroy(surface->node);
+	wlr_scene_node_destroy(&surface->tree->node);
 	if (surface->popups != NULL) {
 		wlr_scene_node_destroy(&surface->popups->node);
 	}
@@ -495,13 +509,14 @@ static void handle_new_layer_surface(struct wl_listener *listener, void *data) {
 	surface->output = output;
 	surface->layer_surface = layer_surface;
 	surface->layer = layer_surface->pending.layer;
-	surface->node = wlr_scene_subsurface_tree_create(
-			&server->layers[scene_layer(surface->layer)]->node,
+	surface->tree = wlr_scene_subsurface_tree_create(
+			server->layers[scene_layer(surface->layer)],
 			layer_surface->surface);
-	surface->popups =
-			wlr_scene_tree_create(&server->layers[FW_LAYER_POPUPS]->node);
-	if (surface->node == NULL || surface->popups == NULL) {
-		wlr_scene_node_destroy(surface->node);
+	surface->popups = wlr_scene_tree_create(server->layers[FW_LAYER_POPUPS]);
+	if (surface->tree == NULL || surface->popups == NULL) {
+		if (surface->tree != NULL) {
+			wlr_scene_node_destroy(&surface->tree->node);
+		}
 		if (surface->popups != NULL) {
 			wlr_scene_node_destroy(&surface->popups->node);
 		}
@@ -509,12 +524,16 @@ static void handle_new_layer_surface(struct wl_listener *listener, void *data) {
 		wlr_layer_surface_v1_destroy(layer_surface);
 		return;
 	}
-	wlr_scene_node_set_enabled(surface->node, false);
+	wlr_scene_node_set_enabled(&surface->tree->node, false);
 	layer_surface->data = surface;
 
-	fw_listener_connect(&surface->map, &layer_surface->events.map, handle_map);
 	fw_listener_connect(
-			&surface->unmap, &layer_surface->events.unmap, handle_unmap);
+			&surface->map, &layer_surface->surface->events.map, handle_map);
+	fw_listener_connect(&surface->unmap, &layer_surface->surface->events.unmap,
+			handle_unmap);
+	fw_listener_connect(&surface->client_commit,
+			&layer_surface->surface->events.client_commit,
+			handle_client_commit);
 	fw_listener_connect(&surface->commit,
 			&layer_surface->surface->events.commit, handle_commit);
 	fw_listener_connect(&surface->new_popup, &layer_surface->events.new_popup,
@@ -525,7 +544,7 @@ static void handle_new_layer_surface(struct wl_listener *listener, void *data) {
 }
 
 bool fw_layer_shell_init(struct fw_server *server) {
-	server->layer_shell = wlr_layer_shell_v1_create(server->display);
+	server->layer_shell = wlr_layer_shell_v1_create(server->display, 4);
 	if (server->layer_shell == NULL) {
 		return false;
 	}

@@ -6,7 +6,9 @@
 
 struct fw_output;
 struct fw_server;
+struct wlr_box;
 struct wlr_surface;
+struct wlr_xdg_popup;
 
 /* Offers wlr-layer-shell: panels, backgrounds, launchers on the outputs. */
 bool fw_layer_shell_init(struct fw_server *server);
@@ -27,5 +29,12 @@ bool fw_layer_shell_grabs_keyboard(struct fw_server *server);
  */
 bool fw_layer_shell_focus_clicked(
 		struct fw_server *server, struct wlr_surface *surface);
+
+/*
+ * Where a popup of a layer surface, or of one of its popups, may go: the
+ * output of that layer surface, in its coordinates. False when the popup
+ * belongs to no layer surface on an output.
+ */
+bool fw_layer_shell_popup_box(struct wlr_xdg_popup *popup, struct wlr_box *box);
 
 #endif

@@ -2,9 +2,8 @@
  * Window titles in the title bar, drawn with pango and cairo into an image
  * and put in the scene as a wlr_scene_buffer above the bar's rect.
  *
- * wlroots 0.15's scene cannot swap a buffer node's buffer, so a new title
- * is a new node: destroying the old one and creating the new one damages
- * both areas, which is what both render paths repaint.
+ * A new title or a new look of the buttons swaps the node's buffer; the
+ * scene damages what the old and the new image covered.
  */
 #include "compositor/shell/titlebar.h"
 #include "compositor/shell/cairo_buffer.h"
@@ -25,7 +24,8 @@ static const double text_rgba[4] = {1.0, 1.0, 1.0, 1.0};
 
 struct fw_title {
 	struct wlr_scene_tree *tree;
-	struct wlr_scene_buffer *text; /* NULL while there is nothing to show */
+	/* Disabled while there is nothing to show; NULL until first shown. */
+	struct wlr_scene_buffer *text;
 	struct wlr_scene_buffer *buttons; /* maximize and close, at the right */
 	bool buttons_maximized;
 	int buttons_height;
@@ -35,7 +35,7 @@ struct fw_title {
 	float scale;
 };
 
-struct fw_title *fw_titlebar_create(struct wlr_scene_node *parent) {
+struct fw_title *fw_titlebar_create(struct wlr_scene_tree *parent) {
 	struct fw_title *title = calloc(1, sizeof(*title));
 	if (title == NULL) {
 		return NULL;
@@ -52,7 +52,7 @@ void fw_titlebar_destroy(struct fw_title *title) {
 	if (title == NULL) {
 		return;
 	}
-	/* The text node goes with the tree. */
+	/* The text and button nodes go with the tree. */
 	wlr_scene_node_destroy(&title->tree->node);
 	free(title->shown);
 	free(title);
@@ -172,22 +172,32 @@ static struct wlr_buffer *draw_buttons(
 	return buffer;
 }
 
+/*
+ * Shows buffer in *node, made under tree the first time; the scene holds
+ * its own lock on the buffer, so the caller's goes. False on failure.
+ */
+static bool show_buffer(struct wlr_scene_tree *tree,
+		struct wlr_scene_buffer **node, struct wlr_buffer *buffer) {
+	if (*node == NULL) {
+		*node = wlr_scene_buffer_create(tree, buffer);
+	} else {
+		wlr_scene_buffer_set_buffer(*node, buffer);
+		wlr_scene_node_set_enabled(&(*node)->node, true);
+	}
+	wlr_buffer_drop(buffer);
+	return *node != NULL;
+}
+
 static void update_buttons(struct fw_title *title, int width, int height,
 		float scale, bool maximized) {
 	if (title->buttons == NULL || title->buttons_height != height ||
 			title->buttons_scale != scale ||
 			title->buttons_maximized != maximized) {
-		if (title->buttons != NULL) {
-			wlr_scene_node_destroy(&title->buttons->node);
-			title->buttons = NULL;
-		}
 		struct wlr_buffer *buffer = draw_buttons(height, scale, maximized);
 		if (buffer == NULL) {
 			return;
 		}
-		title->buttons = wlr_scene_buffer_create(&title->tree->node, buffer);
-		wlr_buffer_drop(buffer);
-		if (title->buttons == NULL) {
+		if (!show_buffer(title->tree, &title->buttons, buffer)) {
 			return;
 		}
 		wlr_scene_buffer_set_dest_size(title->buttons, 2 * height, height);
@@ -222,23 +232,20 @@ void fw_titlebar_update(struct fw_title *title, const char *text, int x, int y,
 	title->height = height;
 	title->scale = scale;
 
-	if (title->text != NULL) {
-		wlr_scene_node_destroy(&title->text->node);
-		title->text = NULL;
+	struct wlr_buffer *buffer = NULL;
+	int logical_width = 0;
+	if (text[0] != '\0' && avail > 0 && height > 0) {
+		buffer = draw_text(text, avail, height, scale, &logical_width);
 	}
-	if (text[0] == '\0' || avail <= 0 || height <= 0) {
-		return;
-	}
-	int logical_width;
-	struct wlr_buffer *buffer =
-			draw_text(text, avail, height, scale, &logical_width);
 	if (buffer == NULL) {
+		if (title->text != NULL) {
+			/* Lets go of the old image too. */
+			wlr_scene_buffer_set_buffer(title->text, NULL);
+			wlr_scene_node_set_enabled(&title->text->node, false);
+		}
 		return;
 	}
-	title->text = wlr_scene_buffer_create(&title->tree->node, buffer);
-	/* The scene holds its own lock on the buffer. */
-	wlr_buffer_drop(buffer);
-	if (title->text == NULL) {
+	if (!show_buffer(title->tree, &title->text, buffer)) {
 		wlr_log(WLR_ERROR, "Cannot add a window title to the scene");
 		return;
 	}

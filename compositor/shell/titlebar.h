@@ -4,10 +4,10 @@
 #include <stdbool.h>
 
 struct fw_title;
-struct wlr_scene_node;
+struct wlr_scene_tree;
 
 /* The text of a window's title bar, as a scene node under parent. */
-struct fw_title *fw_titlebar_create(struct wlr_scene_node *parent);
+struct fw_title *fw_titlebar_create(struct wlr_scene_tree *parent);
 void fw_titlebar_destroy(struct fw_title *title);
 
 /*

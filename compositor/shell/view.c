@@ -10,6 +10,7 @@
 #include "compositor/shell/titlebar.h"
 #include <stdlib.h>
 #include <string.h>
+#include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
 #include <wlr/types/wlr_output.h>
@@ -280,10 +281,9 @@ static void create_toplevel_handle(struct fw_view *view) {
 			&handle->events.request_close, handle_toplevel_request_close);
 	fw_listener_connect(&view->toplevel_request_maximize,
 			&handle->events.request_maximize, handle_toplevel_request_maximize);
-	view->toplevel_request_fullscreen.notify =
-			handle_toplevel_request_fullscreen;
-	wl_signal_add(&handle->events.request_fullscreen,
-			&view->toplevel_request_fullscreen);
+	fw_listener_connect(&view->toplevel_request_fullscreen,
+			&handle->events.request_fullscreen,
+			handle_toplevel_request_fullscreen);
 	fw_view_update_title(view);
 	struct fw_output *output = fw_output_at(server, view->x, view->y);
 	if (output != NULL) {
@@ -295,10 +295,10 @@ static void destroy_toplevel_handle(struct fw_view *view) {
 	if (view->toplevel_handle == NULL) {
 		return;
 	}
-	wl_list_remove(&view->toplevel_request_activate.link);
-	wl_list_remove(&view->toplevel_request_close.link);
-	wl_list_remove(&view->toplevel_request_maximize.link);
-	wl_list_remove(&view->toplevel_request_fullscreen.link);
+	fw_listener_disconnect(&view->toplevel_request_activate);
+	fw_listener_disconnect(&view->toplevel_request_close);
+	fw_listener_disconnect(&view->toplevel_request_maximize);
+	fw_listener_disconnect(&view->toplevel_request_fullscreen);
 	wlr_foreign_toplevel_handle_v1_destroy(view->toplevel_handle);
 	view->toplevel_handle = NULL;
 }
@@ -308,19 +308,19 @@ static bool ensure_tree(struct fw_view *view) {
 		return true;
 	}
 	struct fw_server *server = view->server;
-	view->tree = wlr_scene_tree_create(&server->layers[FW_LAYER_VIEWS]->node);
+	view->tree = wlr_scene_tree_create(server->layers[FW_LAYER_VIEWS]);
 	if (view->tree == NULL) {
 		return false;
 	}
 	view->tree->node.data = view;
 	view->titlebar =
-			wlr_scene_rect_create(&view->tree->node, 0, 0, titlebar_unfocused);
+			wlr_scene_rect_create(view->tree, 0, 0, titlebar_unfocused);
 	for (int i = 0; i < 4; i++) {
-		view->border[i] = wlr_scene_rect_create(
-				&view->tree->node, 0, 0, border_unfocused);
+		view->border[i] =
+				wlr_scene_rect_create(view->tree, 0, 0, border_unfocused);
 	}
 	/* Above the bar it is written on. */
-	view->title = fw_titlebar_create(&view->tree->node);
+	view->title = fw_titlebar_create(view->tree);
 	if (view->titlebar == NULL || view->border[3] == NULL ||
 			view->title == NULL) {
 		fw_titlebar_destroy(view->title);
@@ -334,15 +334,15 @@ static bool ensure_tree(struct fw_view *view) {
 }
 
 void fw_view_map(struct fw_view *view, struct wlr_surface *surface,
-		struct wlr_scene_node *content, bool place) {
+		struct wlr_scene_tree *content, bool place) {
 	if (!ensure_tree(view)) {
 		wlr_log(WLR_ERROR, "Cannot create the scene tree of a window");
 		return;
 	}
 	view->surface = surface;
 	view->content = content;
-	if (content != NULL && content->parent != &view->tree->node) {
-		wlr_scene_node_reparent(content, &view->tree->node);
+	if (content != NULL && content->node.parent != view->tree) {
+		wlr_scene_node_reparent(&content->node, view->tree);
 	}
 	view->mapped = true;
 	wl_list_remove(&view->link);
@@ -566,13 +566,13 @@ void fw_view_fullscreen(struct fw_view *view, bool fullscreen) {
 		fw_view_move(view, box.x, box.y);
 		view->impl->configure(view, box.x, box.y, box.width, box.height);
 		/* Above the top layer shell surfaces, like a fullscreen window. */
-		wlr_scene_node_reparent(&view->tree->node,
-				&view->server->layers[FW_LAYER_OVERLAY]->node);
+		wlr_scene_node_reparent(
+				&view->tree->node, view->server->layers[FW_LAYER_OVERLAY]);
 	} else if (!fullscreen && view->fullscreen) {
 		view->fullscreen = false;
 		view->impl->set_fullscreen(view, false);
 		wlr_scene_node_reparent(
-				&view->tree->node, &view->server->layers[FW_LAYER_VIEWS]->node);
+				&view->tree->node, view->server->layers[FW_LAYER_VIEWS]);
 		struct wlr_box saved = view->saved;
 		view->maximized = false;
 		fw_view_move(view, saved.x, saved.y);
@@ -629,15 +629,20 @@ struct fw_view *fw_view_at(struct fw_server *server, double lx, double ly,
 		struct wlr_surface **surface, double *sx, double *sy) {
 	*surface = NULL;
 	struct wlr_scene_node *node =
-			wlr_scene_node_at(&server->scene->node, lx, ly, sx, sy);
+			wlr_scene_node_at(&server->scene->tree.node, lx, ly, sx, sy);
 	if (node == NULL) {
 		return NULL;
 	}
-	if (node->type == WLR_SCENE_NODE_SURFACE) {
-		*surface = wlr_scene_surface_from_node(node)->surface;
+	if (node->type == WLR_SCENE_NODE_BUFFER) {
+		struct wlr_scene_surface *scene_surface =
+				wlr_scene_surface_try_from_buffer(
+						wlr_scene_buffer_from_node(node));
+		if (scene_surface != NULL) {
+			*surface = scene_surface->surface;
+		}
 	}
 	while (node != NULL && node->data == NULL) {
-		node = node->parent;
+		node = node->parent != NULL ? &node->parent->node : NULL;
 	}
 	return node != NULL ? node->data : NULL;
 }

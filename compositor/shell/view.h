@@ -40,7 +40,7 @@ struct fw_view {
 
 	/* tree holds the frame rects and content below it. */
 	struct wlr_scene_tree *tree;
-	struct wlr_scene_node *content;
+	struct wlr_scene_tree *content;
 	struct wlr_scene_rect *titlebar;
 	struct wlr_scene_rect *border[4];
 	struct fw_title *title; /* titlebar.c: the text on the bar */
@@ -70,9 +70,9 @@ struct fw_view {
 bool fw_view_init(struct fw_view *view, enum fw_view_type type,
 		const struct fw_view_impl *impl, struct fw_server *server);
 void fw_view_finish(struct fw_view *view);
-/* content is the scene node of the client's surfaces. */
+/* content is the scene tree of the client's surfaces. */
 void fw_view_map(struct fw_view *view, struct wlr_surface *surface,
-		struct wlr_scene_node *content, bool place);
+		struct wlr_scene_tree *content, bool place);
 void fw_view_unmap(struct fw_view *view);
 void fw_view_focus(struct fw_view *view);
 /* Marks the frame of a window that wants attention; focus clears it. */

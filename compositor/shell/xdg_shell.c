@@ -4,6 +4,7 @@
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "compositor/shell/decoration.h"
+#include "compositor/shell/layer_shell.h"
 #include "compositor/shell/view.h"
 #include <stdlib.h>
 #include <wlr/types/wlr_output_layout.h>
@@ -13,7 +14,7 @@
 
 struct fw_xdg_view {
 	struct fw_view view;
-	struct wlr_xdg_surface *xdg_surface;
+	struct wlr_xdg_toplevel *toplevel;
 	int last_width, last_height;
 	/* Where the window geometry began in the main surface, once known. */
 	int last_geo_x, last_geo_y;
@@ -29,11 +30,12 @@ struct fw_xdg_view {
 	struct wl_listener request_fullscreen;
 	struct wl_listener set_title;
 	struct wl_listener set_app_id;
-	struct wl_listener set_parent;
 };
 
 struct fw_xdg_popup {
-	struct wlr_xdg_surface *xdg_surface;
+	struct fw_server *server;
+	struct wlr_xdg_popup *popup;
+	struct wl_listener commit;
 	struct wl_listener destroy;
 };
 
@@ -43,7 +45,7 @@ static struct fw_xdg_view *xdg_view(struct fw_view *view) {
 
 static void xdg_get_size(struct fw_view *view, int *width, int *height) {
 	struct wlr_box box;
-	wlr_xdg_surface_get_geometry(xdg_view(view)->xdg_surface, &box);
+	wlr_xdg_surface_get_geometry(xdg_view(view)->toplevel->base, &box);
 	*width = box.width;
 	*height = box.height;
 }
@@ -53,34 +55,33 @@ static void xdg_configure(
 	if (width < 1 || height < 1) {
 		return;
 	}
-	wlr_xdg_toplevel_set_size(
-			xdg_view(view)->xdg_surface, (uint32_t)width, (uint32_t)height);
+	wlr_xdg_toplevel_set_size(xdg_view(view)->toplevel, width, height);
 	fw_sched_note_window_event(view->server->sched, view->surface);
 }
 
 static void xdg_set_activated(struct fw_view *view, bool activated) {
-	wlr_xdg_toplevel_set_activated(xdg_view(view)->xdg_surface, activated);
+	wlr_xdg_toplevel_set_activated(xdg_view(view)->toplevel, activated);
 	fw_sched_note_window_event(view->server->sched, view->surface);
 }
 
 static void xdg_set_maximized(struct fw_view *view, bool maximized) {
-	wlr_xdg_toplevel_set_maximized(xdg_view(view)->xdg_surface, maximized);
+	wlr_xdg_toplevel_set_maximized(xdg_view(view)->toplevel, maximized);
 }
 
 static void xdg_set_fullscreen(struct fw_view *view, bool fullscreen) {
-	wlr_xdg_toplevel_set_fullscreen(xdg_view(view)->xdg_surface, fullscreen);
+	wlr_xdg_toplevel_set_fullscreen(xdg_view(view)->toplevel, fullscreen);
 }
 
 static void xdg_close(struct fw_view *view) {
-	wlr_xdg_toplevel_send_close(xdg_view(view)->xdg_surface);
+	wlr_xdg_toplevel_send_close(xdg_view(view)->toplevel);
 }
 
 static const char *xdg_get_title(struct fw_view *view) {
-	return xdg_view(view)->xdg_surface->toplevel->title;
+	return xdg_view(view)->toplevel->title;
 }
 
 static const char *xdg_get_app_id(struct fw_view *view) {
-	return xdg_view(view)->xdg_surface->toplevel->app_id;
+	return xdg_view(view)->toplevel->app_id;
 }
 
 static const struct fw_view_impl xdg_view_impl = {
@@ -106,7 +107,7 @@ static const struct fw_view_impl xdg_view_impl = {
  * is the client's to place.
  */
 static void update_content_offset(struct fw_xdg_view *xdg) {
-	struct wlr_xdg_surface *xdg_surface = xdg->xdg_surface;
+	struct wlr_xdg_surface *xdg_surface = xdg->toplevel->base;
 	struct fw_view *view = &xdg->view;
 	struct wlr_box box;
 	wlr_xdg_surface_get_geometry(xdg_surface, &box);
@@ -127,13 +128,26 @@ static void update_content_offset(struct fw_xdg_view *xdg) {
 	}
 }
 
+/*
+ * The state a window asked for before it was mapped goes in a configure,
+ * with the size it will have there (fw_view_plan_state); until its initial
+ * commit, xdg-shell allows it none, and that commit gets the first.
+ */
+static void plan_requested_state(struct fw_xdg_view *xdg) {
+	struct wlr_xdg_toplevel *toplevel = xdg->toplevel;
+	xdg->view.decorated = fw_decoration_server_side(
+			xdg->view.server, toplevel->base->surface);
+	fw_view_plan_state(&xdg->view, toplevel->requested.maximized,
+			toplevel->requested.fullscreen);
+}
+
 static void handle_map(struct wl_listener *listener, void *data) {
 	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, map);
 	update_content_offset(xdg);
-	struct wlr_xdg_toplevel *toplevel = xdg->xdg_surface->toplevel;
+	struct wlr_xdg_toplevel *toplevel = xdg->toplevel;
 	xdg->view.decorated = fw_decoration_server_side(
-			xdg->view.server, xdg->xdg_surface->surface);
-	fw_view_map(&xdg->view, xdg->xdg_surface->surface, xdg->view.content, true);
+			xdg->view.server, toplevel->base->surface);
+	fw_view_map(&xdg->view, toplevel->base->surface, xdg->view.content, true);
 	/* Requests made before mapping are honoured now. */
 	if (toplevel->requested.fullscreen) {
 		fw_view_fullscreen(&xdg->view, true);
@@ -149,14 +163,25 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 
 static void handle_commit(struct wl_listener *listener, void *data) {
 	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, commit);
-	if (!xdg->xdg_surface->mapped) {
+	struct wlr_xdg_surface *xdg_surface = xdg->toplevel->base;
+	if (xdg_surface->initial_commit) {
+		struct wlr_xdg_toplevel *toplevel = xdg->toplevel;
+		if (toplevel->requested.maximized || toplevel->requested.fullscreen) {
+			plan_requested_state(xdg);
+		} else {
+			/* No size: the client chooses its own. */
+			wlr_xdg_surface_schedule_configure(xdg_surface);
+		}
+		return;
+	}
+	if (!xdg_surface->surface->mapped) {
 		return;
 	}
 	struct fw_server *server = xdg->view.server;
 	/* Resizing from the left or top keeps the opposite edge in place. */
 	if (server->grab.view == &xdg->view) {
 		struct wlr_box box;
-		wlr_xdg_surface_get_geometry(xdg->xdg_surface, &box);
+		wlr_xdg_surface_get_geometry(xdg_surface, &box);
 		int x, y;
 		if (fw_cursor_resize_origin(
 					server, &xdg->view, box.width, box.height, &x, &y) &&
@@ -169,17 +194,18 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 
 static void handle_destroy(struct wl_listener *listener, void *data) {
 	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, destroy);
-	wl_list_remove(&xdg->map.link);
-	wl_list_remove(&xdg->unmap.link);
-	wl_list_remove(&xdg->destroy.link);
-	wl_list_remove(&xdg->commit.link);
-	wl_list_remove(&xdg->request_move.link);
-	wl_list_remove(&xdg->request_resize.link);
-	wl_list_remove(&xdg->request_maximize.link);
-	wl_list_remove(&xdg->request_fullscreen.link);
-	wl_list_remove(&xdg->set_title.link);
-	wl_list_remove(&xdg->set_app_id.link);
-	wl_list_remove(&xdg->set_parent.link);
+	fw_listener_disconnect(&xdg->map);
+	fw_listener_disconnect(&xdg->unmap);
+	fw_listener_disconnect(&xdg->destroy);
+	fw_listener_disconnect(&xdg->commit);
+	fw_listener_disconnect(&xdg->request_move);
+	fw_listener_disconnect(&xdg->request_resize);
+	fw_listener_disconnect(&xdg->request_maximize);
+	fw_listener_disconnect(&xdg->request_fullscreen);
+	fw_listener_disconnect(&xdg->set_title);
+	fw_listener_disconnect(&xdg->set_app_id);
+	/* The xdg_surface can outlive its toplevel; its popups find no tree. */
+	xdg->toplevel->base->data = NULL;
 	fw_view_finish(&xdg->view);
 	free(xdg);
 }
@@ -197,33 +223,32 @@ static void handle_request_resize(struct wl_listener *listener, void *data) {
 
 static void handle_request_maximize(struct wl_listener *listener, void *data) {
 	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, request_maximize);
-	if (!xdg->xdg_surface->mapped) {
-		/* Applied at map time; the initial configure tells the size. */
-		struct wlr_xdg_toplevel *toplevel = xdg->xdg_surface->toplevel;
-		xdg->view.decorated = fw_decoration_server_side(
-				xdg->view.server, xdg->xdg_surface->surface);
-		fw_view_plan_state(&xdg->view, toplevel->requested.maximized,
-				toplevel->requested.fullscreen);
+	struct wlr_xdg_surface *xdg_surface = xdg->toplevel->base;
+	if (!xdg_surface->initialized) {
+		/* The initial commit answers (handle_commit). */
 		return;
 	}
-	fw_view_maximize(
-			&xdg->view, xdg->xdg_surface->toplevel->requested.maximized);
+	if (!xdg_surface->surface->mapped) {
+		/* Applied at map time; the configure tells the size. */
+		plan_requested_state(xdg);
+		return;
+	}
+	fw_view_maximize(&xdg->view, xdg->toplevel->requested.maximized);
 }
 
 static void handle_request_fullscreen(
 		struct wl_listener *listener, void *data) {
 	struct fw_xdg_view *xdg =
 			wl_container_of(listener, xdg, request_fullscreen);
-	if (!xdg->xdg_surface->mapped) {
-		struct wlr_xdg_toplevel *toplevel = xdg->xdg_surface->toplevel;
-		xdg->view.decorated = fw_decoration_server_side(
-				xdg->view.server, xdg->xdg_surface->surface);
-		fw_view_plan_state(&xdg->view, toplevel->requested.maximized,
-				toplevel->requested.fullscreen);
+	struct wlr_xdg_surface *xdg_surface = xdg->toplevel->base;
+	if (!xdg_surface->initialized) {
 		return;
 	}
-	fw_view_fullscreen(
-			&xdg->view, xdg->xdg_surface->toplevel->requested.fullscreen);
+	if (!xdg_surface->surface->mapped) {
+		plan_requested_state(xdg);
+		return;
+	}
+	fw_view_fullscreen(&xdg->view, xdg->toplevel->requested.fullscreen);
 }
 
 static void handle_set_title(struct wl_listener *listener, void *data) {
@@ -236,47 +261,21 @@ static void handle_set_app_id(struct wl_listener *listener, void *data) {
 	fw_view_update_title(&xdg->view);
 }
 
-/*
- * wlroots' xdg_toplevel_handle_set_parent takes the toplevel itself or one
- * of its descendants as its parent. A toplevel that is its own ancestor
- * loops wlroots' parent_unmap handling for ever, so the parent is undone
- * before anything can walk it, and the client gets its error.
- */
-static void handle_set_parent(struct wl_listener *listener, void *data) {
-	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, set_parent);
-	struct wlr_xdg_surface *xdg_surface = xdg->xdg_surface;
-	struct wlr_xdg_surface *ancestor = xdg_surface->toplevel->parent;
-	while (ancestor != NULL && ancestor != xdg_surface) {
-		ancestor = ancestor->toplevel->parent;
-	}
-	if (ancestor == NULL) {
-		return;
-	}
-	wlr_xdg_toplevel_set_parent(xdg_surface, NULL);
-	wl_resource_post_error(xdg_surface->toplevel->resource,
-			XDG_TOPLEVEL_ERROR_INVALID_PARENT,
-			"a toplevel cannot be its own parent or ancestor");
-}
-
-static void handle_popup_destroy(struct wl_listener *listener, void *data) {
-	struct fw_xdg_popup *popup = wl_container_of(listener, popup, destroy);
-	wl_list_remove(&popup->destroy.link);
-	free(popup);
-}
-
 /* The view whose window owns this popup chain, or NULL (layer shell). */
-static struct fw_view *popup_root_view(struct wlr_xdg_surface *xdg_surface) {
-	struct wlr_surface *parent = xdg_surface->popup->parent;
-	while (parent != NULL && wlr_surface_is_xdg_surface(parent)) {
-		struct wlr_xdg_surface *parent_xdg =
-				wlr_xdg_surface_from_wlr_surface(parent);
+static struct fw_view *popup_root_view(struct wlr_xdg_popup *popup) {
+	struct wlr_surface *parent = popup->parent;
+	struct wlr_xdg_surface *parent_xdg;
+	while (parent != NULL &&
+			(parent_xdg = wlr_xdg_surface_try_from_wlr_surface(parent)) !=
+					NULL) {
 		if (parent_xdg->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
-			struct wlr_scene_node *content = parent_xdg->data;
-			return content != NULL && content->parent != NULL
-					? content->parent->data
+			struct wlr_scene_tree *content = parent_xdg->data;
+			return content != NULL && content->node.parent != NULL
+					? content->node.parent->node.data
 					: NULL;
 		}
-		if (parent_xdg->role != WLR_XDG_SURFACE_ROLE_POPUP) {
+		if (parent_xdg->role != WLR_XDG_SURFACE_ROLE_POPUP ||
+				parent_xdg->popup == NULL) {
 			return NULL;
 		}
 		parent = parent_xdg->popup->parent;
@@ -284,92 +283,119 @@ static struct fw_view *popup_root_view(struct wlr_xdg_surface *xdg_surface) {
 	return NULL;
 }
 
-static void create_popup(
-		struct fw_server *server, struct wlr_xdg_surface *xdg_surface) {
-	struct wlr_surface *parent = xdg_surface->popup->parent;
-	/* Layer-shell popups get their parent later (layer_shell.c). */
-	if (parent == NULL || !wlr_surface_is_xdg_surface(parent)) {
-		return;
-	}
-	struct wlr_xdg_surface *parent_xdg =
-			wlr_xdg_surface_from_wlr_surface(parent);
-	struct wlr_scene_node *parent_node = parent_xdg->data;
-	if (parent_node == NULL) {
-		return;
-	}
-	struct fw_xdg_popup *popup = calloc(1, sizeof(*popup));
-	if (popup == NULL) {
-		return;
-	}
-	struct wlr_scene_node *node =
-			wlr_scene_xdg_surface_create(parent_node, xdg_surface);
-	if (node == NULL) {
-		free(popup);
-		return;
-	}
-	xdg_surface->data = node;
-	popup->xdg_surface = xdg_surface;
-	fw_listener_connect(&popup->destroy, &xdg_surface->events.destroy,
-			handle_popup_destroy);
-
-	struct fw_view *view = popup_root_view(xdg_surface);
-	if (view == NULL) {
-		return;
-	}
-	struct fw_output *output = fw_output_at(server, view->x, view->y);
-	if (output == NULL) {
-		output = fw_output_focused(server);
-	}
-	if (output == NULL) {
-		return;
-	}
-	/* The box is in the toplevel's window-geometry coordinates. */
+/*
+ * Keeps the popup on the output of the window or layer surface it belongs
+ * to, as far as its positioner lets it move; the configure that follows
+ * tells it where it goes.
+ */
+static void unconstrain_popup(
+		struct fw_server *server, struct wlr_xdg_popup *popup) {
+	/* The box is in the coordinates of the root of the popup chain: the
+	 * toplevel's window geometry, or the layer surface. */
 	struct wlr_box box;
+	if (fw_layer_shell_popup_box(popup, &box)) {
+		wlr_xdg_popup_unconstrain_from_box(popup, &box);
+		return;
+	}
+	struct fw_view *view = popup_root_view(popup);
+	struct fw_output *output = NULL;
+	if (view != NULL) {
+		output = fw_output_at(server, view->x, view->y);
+		if (output == NULL) {
+			output = fw_output_focused(server);
+		}
+	}
+	if (output == NULL) {
+		wlr_xdg_surface_schedule_configure(popup->base);
+		return;
+	}
 	fw_output_box(output, &box);
 	box.x -= view->x;
 	box.y -= view->y;
-	wlr_xdg_popup_unconstrain_from_box(xdg_surface->popup, &box);
+	wlr_xdg_popup_unconstrain_from_box(popup, &box);
 }
 
-static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
-	struct fw_server *server =
-			wl_container_of(listener, server, new_xdg_surface);
-	struct wlr_xdg_surface *xdg_surface = data;
+static void handle_popup_commit(struct wl_listener *listener, void *data) {
+	struct fw_xdg_popup *popup = wl_container_of(listener, popup, commit);
+	if (popup->popup->base->initial_commit) {
+		unconstrain_popup(popup->server, popup->popup);
+	}
+}
 
-	if (xdg_surface->role == WLR_XDG_SURFACE_ROLE_POPUP) {
-		create_popup(server, xdg_surface);
+static void handle_popup_destroy(struct wl_listener *listener, void *data) {
+	struct fw_xdg_popup *popup = wl_container_of(listener, popup, destroy);
+	fw_listener_disconnect(&popup->commit);
+	fw_listener_disconnect(&popup->destroy);
+	free(popup);
+}
+
+static void handle_new_xdg_popup(struct wl_listener *listener, void *data) {
+	struct fw_server *server = wl_container_of(listener, server, new_xdg_popup);
+	struct wlr_xdg_popup *wlr_popup = data;
+	struct fw_xdg_popup *popup = calloc(1, sizeof(*popup));
+	if (popup == NULL) {
+		wl_resource_post_no_memory(wlr_popup->resource);
 		return;
 	}
-	if (xdg_surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
+	popup->server = server;
+	popup->popup = wlr_popup;
+	fw_listener_connect(&popup->commit,
+			&wlr_popup->base->surface->events.commit, handle_popup_commit);
+	fw_listener_connect(
+			&popup->destroy, &wlr_popup->events.destroy, handle_popup_destroy);
+
+	/* A layer surface's popup gets its parent later, and its scene tree
+	 * there (layer_shell.c). */
+	struct wlr_xdg_surface *parent_xdg = wlr_popup->parent != NULL
+			? wlr_xdg_surface_try_from_wlr_surface(wlr_popup->parent)
+			: NULL;
+	struct wlr_scene_tree *parent_tree =
+			parent_xdg != NULL ? parent_xdg->data : NULL;
+	if (parent_tree == NULL) {
 		return;
 	}
+	/* The tree goes with the popup's xdg_surface. */
+	struct wlr_scene_tree *tree =
+			wlr_scene_xdg_surface_create(parent_tree, wlr_popup->base);
+	if (tree == NULL) {
+		wl_resource_post_no_memory(wlr_popup->resource);
+		return;
+	}
+	wlr_popup->base->data = tree;
+}
+
+static void handle_new_xdg_toplevel(struct wl_listener *listener, void *data) {
+	struct fw_server *server =
+			wl_container_of(listener, server, new_xdg_toplevel);
+	struct wlr_xdg_toplevel *toplevel = data;
 
 	struct fw_xdg_view *xdg = calloc(1, sizeof(*xdg));
 	if (xdg == NULL) {
+		wl_resource_post_no_memory(toplevel->resource);
 		return;
 	}
 	if (!fw_view_init(&xdg->view, FW_VIEW_XDG, &xdg_view_impl, server)) {
 		free(xdg);
+		wl_resource_post_no_memory(toplevel->resource);
 		return;
 	}
-	xdg->xdg_surface = xdg_surface;
+	xdg->toplevel = toplevel;
 	xdg->view.content =
-			wlr_scene_xdg_surface_create(&xdg->view.tree->node, xdg_surface);
+			wlr_scene_xdg_surface_create(xdg->view.tree, toplevel->base);
 	if (xdg->view.content == NULL) {
 		fw_view_finish(&xdg->view);
 		free(xdg);
+		wl_resource_post_no_memory(toplevel->resource);
 		return;
 	}
-	xdg_surface->data = xdg->view.content;
+	toplevel->base->data = xdg->view.content;
 
-	fw_listener_connect(&xdg->map, &xdg_surface->events.map, handle_map);
-	fw_listener_connect(&xdg->unmap, &xdg_surface->events.unmap, handle_unmap);
+	struct wlr_surface *surface = toplevel->base->surface;
+	fw_listener_connect(&xdg->map, &surface->events.map, handle_map);
+	fw_listener_connect(&xdg->unmap, &surface->events.unmap, handle_unmap);
+	fw_listener_connect(&xdg->commit, &surface->events.commit, handle_commit);
 	fw_listener_connect(
-			&xdg->destroy, &xdg_surface->events.destroy, handle_destroy);
-	fw_listener_connect(
-			&xdg->commit, &xdg_surface->surface->events.commit, handle_commit);
-
-	struct wlr_xdg_toplevel *toplevel = xdg_surface->toplevel;
+			&xdg->destroy, &toplevel->events.destroy, handle_destroy);
 	fw_listener_connect(&xdg->request_move, &toplevel->events.request_move,
 			handle_request_move);
 	fw_listener_connect(&xdg->request_resize, &toplevel->events.request_resize,
@@ -382,31 +408,23 @@ static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
 			&xdg->set_title, &toplevel->events.set_title, handle_set_title);
 	fw_listener_connect(
 			&xdg->set_app_id, &toplevel->events.set_app_id, handle_set_app_id);
-	fw_listener_connect(
-			&xdg->set_parent, &toplevel->events.set_parent, handle_set_parent);
-	/*
-	 * wlroots 0.15 announces the surface at its first commit: what it
-	 * asked for before then is answered in the configure that commit
-	 * gets.
-	 */
-	if (toplevel->requested.maximized || toplevel->requested.fullscreen) {
-		xdg->view.decorated =
-				fw_decoration_server_side(server, xdg_surface->surface);
-		fw_view_plan_state(&xdg->view, toplevel->requested.maximized,
-				toplevel->requested.fullscreen);
-	}
 }
 
 bool fw_xdg_shell_init(struct fw_server *server) {
-	server->xdg_shell = wlr_xdg_shell_create(server->display);
+	/* Version 2: fairway does not move popups that ask to be placed again
+	 * (xdg_popup.reposition, version 3). */
+	server->xdg_shell = wlr_xdg_shell_create(server->display, 2);
 	if (server->xdg_shell == NULL) {
 		return false;
 	}
-	fw_listener_connect(&server->new_xdg_surface,
-			&server->xdg_shell->events.new_surface, handle_new_xdg_surface);
+	fw_listener_connect(&server->new_xdg_toplevel,
+			&server->xdg_shell->events.new_toplevel, handle_new_xdg_toplevel);
+	fw_listener_connect(&server->new_xdg_popup,
+			&server->xdg_shell->events.new_popup, handle_new_xdg_popup);
 	return true;
 }
 
 void fw_xdg_shell_finish(struct fw_server *server) {
-	fw_listener_disconnect(&server->new_xdg_surface);
+	fw_listener_disconnect(&server->new_xdg_toplevel);
+	fw_listener_disconnect(&server->new_xdg_popup);
 }

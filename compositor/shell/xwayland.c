@@ -9,6 +9,7 @@
 #include "compositor/shell/view.h"
 #include "scheduler/clock.h"
 #include <stdlib.h>
+#include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xcursor_manager.h>
@@ -22,6 +23,10 @@ struct fw_xwayland_view {
 	struct fw_view view;
 	struct wlr_xwayland_surface *xsurface;
 
+	/* xsurface->surface is there from associate to dissociate; map, unmap
+	 * and commit are its signals. */
+	struct wl_listener associate;
+	struct wl_listener dissociate;
 	struct wl_listener map;
 	struct wl_listener unmap;
 	struct wl_listener destroy;
@@ -41,8 +46,10 @@ struct fw_xwayland_view {
 struct fw_xwayland_unmanaged {
 	struct fw_server *server;
 	struct wlr_xwayland_surface *xsurface;
-	struct wlr_scene_node *node;
+	struct wlr_scene_tree *tree;
 
+	struct wl_listener associate;
+	struct wl_listener dissociate;
 	struct wl_listener map;
 	struct wl_listener unmap;
 	struct wl_listener destroy;
@@ -129,8 +136,8 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 static void handle_map(struct wl_listener *listener, void *data) {
 	struct fw_xwayland_view *xwl = wl_container_of(listener, xwl, map);
 	struct wlr_xwayland_surface *xsurface = xwl->xsurface;
-	struct wlr_scene_node *content = wlr_scene_subsurface_tree_create(
-			&xwl->view.tree->node, xsurface->surface);
+	struct wlr_scene_tree *content =
+			wlr_scene_subsurface_tree_create(xwl->view.tree, xsurface->surface);
 	if (content == NULL) {
 		return;
 	}
@@ -148,11 +155,25 @@ static void handle_unmap(struct wl_listener *listener, void *data) {
 	if (!xwl->view.mapped) {
 		return;
 	}
-	wl_list_remove(&xwl->commit.link);
+	fw_listener_disconnect(&xwl->commit);
 	fw_view_unmap(&xwl->view);
-	/* The surface goes away with the mapping; so does its scene node. */
-	wlr_scene_node_destroy(xwl->view.content);
+	/* The surface may go with the mapping; so does its scene tree. */
+	wlr_scene_node_destroy(&xwl->view.content->node);
 	xwl->view.content = NULL;
+}
+
+static void handle_associate(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_view *xwl = wl_container_of(listener, xwl, associate);
+	struct wlr_surface *surface = xwl->xsurface->surface;
+	fw_listener_connect(&xwl->map, &surface->events.map, handle_map);
+	fw_listener_connect(&xwl->unmap, &surface->events.unmap, handle_unmap);
+}
+
+static void handle_dissociate(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_view *xwl = wl_container_of(listener, xwl, dissociate);
+	/* wlroots unmapped the surface first. */
+	fw_listener_disconnect(&xwl->map);
+	fw_listener_disconnect(&xwl->unmap);
 }
 
 static void handle_destroy(struct wl_listener *listener, void *data) {
@@ -160,18 +181,22 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	if (xwl->view.mapped) {
 		handle_unmap(&xwl->unmap, NULL);
 	}
-	wl_list_remove(&xwl->map.link);
-	wl_list_remove(&xwl->unmap.link);
-	wl_list_remove(&xwl->destroy.link);
-	wl_list_remove(&xwl->request_configure.link);
-	wl_list_remove(&xwl->request_move.link);
-	wl_list_remove(&xwl->request_resize.link);
-	wl_list_remove(&xwl->request_maximize.link);
-	wl_list_remove(&xwl->request_fullscreen.link);
-	wl_list_remove(&xwl->request_activate.link);
-	wl_list_remove(&xwl->set_title.link);
-	wl_list_remove(&xwl->set_class.link);
-	wl_list_remove(&xwl->set_decorations.link);
+	fw_listener_disconnect(&xwl->associate);
+	fw_listener_disconnect(&xwl->dissociate);
+	fw_listener_disconnect(&xwl->map);
+	fw_listener_disconnect(&xwl->unmap);
+	fw_listener_disconnect(&xwl->commit);
+	fw_listener_disconnect(&xwl->destroy);
+	fw_listener_disconnect(&xwl->request_configure);
+	fw_listener_disconnect(&xwl->request_move);
+	fw_listener_disconnect(&xwl->request_resize);
+	fw_listener_disconnect(&xwl->request_maximize);
+	fw_listener_disconnect(&xwl->request_fullscreen);
+	fw_listener_disconnect(&xwl->request_activate);
+	fw_listener_disconnect(&xwl->set_title);
+	fw_listener_disconnect(&xwl->set_class);
+	fw_listener_disconnect(&xwl->set_decorations);
+	xwl->xsurface->data = NULL;
 	fw_view_finish(&xwl->view);
 	free(xwl);
 }
@@ -266,8 +291,10 @@ static void create_view(
 	xwl->xsurface = xsurface;
 	xsurface->data = xwl;
 
-	fw_listener_connect(&xwl->map, &xsurface->events.map, handle_map);
-	fw_listener_connect(&xwl->unmap, &xsurface->events.unmap, handle_unmap);
+	fw_listener_connect(
+			&xwl->associate, &xsurface->events.associate, handle_associate);
+	fw_listener_connect(
+			&xwl->dissociate, &xsurface->events.dissociate, handle_dissociate);
 	fw_listener_connect(
 			&xwl->destroy, &xsurface->events.destroy, handle_destroy);
 	fw_listener_connect(&xwl->request_configure,
@@ -295,12 +322,13 @@ static void unmanaged_map(struct wl_listener *listener, void *data) {
 			wl_container_of(listener, unmanaged, map);
 	struct wlr_xwayland_surface *xsurface = unmanaged->xsurface;
 	struct fw_server *server = unmanaged->server;
-	unmanaged->node = wlr_scene_subsurface_tree_create(
-			&server->layers[FW_LAYER_POPUPS]->node, xsurface->surface);
-	if (unmanaged->node == NULL) {
+	unmanaged->tree = wlr_scene_subsurface_tree_create(
+			server->layers[FW_LAYER_POPUPS], xsurface->surface);
+	if (unmanaged->tree == NULL) {
 		return;
 	}
-	wlr_scene_node_set_position(unmanaged->node, xsurface->x, xsurface->y);
+	wlr_scene_node_set_position(
+			&unmanaged->tree->node, xsurface->x, xsurface->y);
 	if (wlr_xwayland_or_surface_wants_focus(xsurface)) {
 		fw_seat_focus_surface(server, xsurface->surface);
 	}
@@ -310,9 +338,9 @@ static void unmanaged_unmap(struct wl_listener *listener, void *data) {
 	struct fw_xwayland_unmanaged *unmanaged =
 			wl_container_of(listener, unmanaged, unmap);
 	struct fw_server *server = unmanaged->server;
-	if (unmanaged->node != NULL) {
-		wlr_scene_node_destroy(unmanaged->node);
-		unmanaged->node = NULL;
+	if (unmanaged->tree != NULL) {
+		wlr_scene_node_destroy(&unmanaged->tree->node);
+		unmanaged->tree = NULL;
 	}
 	if (server->seat->keyboard_state.focused_surface ==
 			unmanaged->xsurface->surface) {
@@ -332,22 +360,40 @@ static void unmanaged_unmap(struct wl_listener *listener, void *data) {
 static void unmanaged_set_geometry(struct wl_listener *listener, void *data) {
 	struct fw_xwayland_unmanaged *unmanaged =
 			wl_container_of(listener, unmanaged, set_geometry);
-	if (unmanaged->node != NULL) {
-		wlr_scene_node_set_position(unmanaged->node, unmanaged->xsurface->x,
-				unmanaged->xsurface->y);
+	if (unmanaged->tree != NULL) {
+		wlr_scene_node_set_position(&unmanaged->tree->node,
+				unmanaged->xsurface->x, unmanaged->xsurface->y);
 	}
+}
+
+static void unmanaged_associate(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_unmanaged *unmanaged =
+			wl_container_of(listener, unmanaged, associate);
+	struct wlr_surface *surface = unmanaged->xsurface->surface;
+	fw_listener_connect(&unmanaged->map, &surface->events.map, unmanaged_map);
+	fw_listener_connect(
+			&unmanaged->unmap, &surface->events.unmap, unmanaged_unmap);
+}
+
+static void unmanaged_dissociate(struct wl_listener *listener, void *data) {
+	struct fw_xwayland_unmanaged *unmanaged =
+			wl_container_of(listener, unmanaged, dissociate);
+	fw_listener_disconnect(&unmanaged->map);
+	fw_listener_disconnect(&unmanaged->unmap);
 }
 
 static void unmanaged_destroy(struct wl_listener *listener, void *data) {
 	struct fw_xwayland_unmanaged *unmanaged =
 			wl_container_of(listener, unmanaged, destroy);
-	if (unmanaged->node != NULL) {
+	if (unmanaged->tree != NULL) {
 		unmanaged_unmap(&unmanaged->unmap, NULL);
 	}
-	wl_list_remove(&unmanaged->map.link);
-	wl_list_remove(&unmanaged->unmap.link);
-	wl_list_remove(&unmanaged->destroy.link);
-	wl_list_remove(&unmanaged->set_geometry.link);
+	fw_listener_disconnect(&unmanaged->associate);
+	fw_listener_disconnect(&unmanaged->dissociate);
+	fw_listener_disconnect(&unmanaged->map);
+	fw_listener_disconnect(&unmanaged->unmap);
+	fw_listener_disconnect(&unmanaged->destroy);
+	fw_listener_disconnect(&unmanaged->set_geometry);
 	free(unmanaged);
 }
 
@@ -359,9 +405,10 @@ static void create_unmanaged(
 	}
 	unmanaged->server = server;
 	unmanaged->xsurface = xsurface;
-	fw_listener_connect(&unmanaged->map, &xsurface->events.map, unmanaged_map);
-	fw_listener_connect(
-			&unmanaged->unmap, &xsurface->events.unmap, unmanaged_unmap);
+	fw_listener_connect(&unmanaged->associate, &xsurface->events.associate,
+			unmanaged_associate);
+	fw_listener_connect(&unmanaged->dissociate, &xsurface->events.dissociate,
+			unmanaged_dissociate);
 	fw_listener_connect(
 			&unmanaged->destroy, &xsurface->events.destroy, unmanaged_destroy);
 	fw_listener_connect(&unmanaged->set_geometry,
@@ -427,15 +474,15 @@ void fw_xwayland_finish(struct fw_server *server) {
 	wl_list_remove(&server->new_xwayland_surface.link);
 	struct wlr_xwayland *xwayland = server->xwayland;
 	/*
-	 * wlroots 0.15 frees its X window manager only when the X connection
-	 * hangs up, and only safely while the wlr_xwayland still exists. So
-	 * hang up on Xwayland first, let the loop see the X connection go,
-	 * then destroy the rest. wlroots must not see its client go, though:
-	 * its handler closes the window manager's X socket under xcb and,
-	 * lazy, opens new X sockets that may take the same fd number, and xcb
-	 * then blocks for ever flushing to a socket that is not Xwayland's (1
-	 * in about 50 runs of tests/hints/hints-xterm.sh under load). So the
-	 * client is taken from wlroots first, as that handler would have.
+	 * wlroots frees its X window manager cleanly when the X connection
+	 * hangs up; wlr_xwayland_destroy closes the window manager's X socket
+	 * under xcb before it frees it. So hang up on Xwayland first, let the
+	 * loop see the X connection go, then destroy the rest. wlroots must
+	 * not see its client go, though: its handler closes that socket under
+	 * xcb too and, lazy, opens new X sockets that may take the same fd
+	 * number, and xcb then blocks for ever flushing to a socket that is
+	 * not Xwayland's (tests/hints/hints-xterm.sh under load caught it). So
+	 * the client is taken from wlroots first, as that handler would have.
 	 * An Xwayland busy with its X clients can outlast the wait (a
 	 * 10-minute soak's shutdown caught one): after a second, a thread of
 	 * its own kills it.
@@ -468,6 +515,10 @@ void fw_xwayland_finish(struct fw_server *server) {
 		}
 		if (xwayland->xwm != NULL) {
 			wlr_log(WLR_ERROR, "Xwayland's window manager outlived it");
+		} else {
+			/* xcb closed the window manager's socket as it went: that fd
+			 * number may be another's by now. */
+			xserver->wm_fd[0] = -1;
 		}
 	}
 	wlr_xwayland_destroy(xwayland);

@@ -37,4 +37,24 @@ for mode in on off; do
 		fail "fairway --scheduler $mode -- wayland-info exited $status, want 0"
 	log "--scheduler $mode serves clients"
 done
+
+# No GPU: --backend drm fails at once and says why, and auto runs headless.
+if ls /dev/dri/card* >/dev/null 2>&1; then
+	log "this machine has a DRM card: the no-GPU case is not tried"
+else
+	timeout 60 "$FAIRWAY" --backend drm --socket "$FW_SOCKET" -- true \
+		>"$FW_TMP/cmd.out" 2>"$FW_TMP/fairway.err"
+	status=$?
+	[ $status -ne 0 ] || fail "fairway --backend drm started without a GPU"
+	grep -q -- '--backend drm: /dev/dri has no card' "$FW_TMP/fairway.err" ||
+		fail "no clear message for --backend drm without a GPU: $(tail -n 3 "$FW_TMP/fairway.err")"
+	env -u WAYLAND_DISPLAY -u DISPLAY -u WLR_BACKENDS XDG_SESSION_TYPE=tty \
+		timeout 60 "$FAIRWAY" -V --socket "$FW_SOCKET" -- true \
+		>"$FW_TMP/cmd.out" 2>"$FW_TMP/fairway.err"
+	status=$?
+	[ $status -eq 0 ] || fail "fairway on a tty without a GPU exited $status, want 0"
+	grep -q 'No GPU (/dev/dri has no card): running headless' "$FW_TMP/fairway.err" ||
+		fail "auto did not say it runs headless: $(tail -n 3 "$FW_TMP/fairway.err")"
+	log "no GPU: --backend drm refused with a message, auto ran headless"
+fi
 pass

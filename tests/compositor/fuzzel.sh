@@ -23,17 +23,22 @@ for name in Alpha Bravo Charlie Delta; do
 done
 bg=203040 text=e0b070 selection=3060c0 selected=ffff40 selected_match=40ffff
 mkdir -p "$XDG_CONFIG_HOME/fuzzel"
+# The prompt and the typed text take the text colour too (fuzzel 1.10 and
+# later colour them apart, with prompt= and input=): the checks below find
+# the prompt line by it.
 cat >"$XDG_CONFIG_HOME/fuzzel/fuzzel.ini" <<EOF
 [main]
 font=DejaVu Sans Mono:size=14
 icons-enabled=no
-fuzzy=no
+match-mode=exact
 fields=name
 lines=6
 width=24
 [colors]
 background=${bg}ff
 text=${text}ff
+prompt=${text}ff
+input=${text}ff
 match=ff40ffff
 selection=${selection}ff
 selection-text=${selected}ff

@@ -1,8 +1,7 @@
 /*
- * A screen locker for the compositor tests. It locks with ext-session-lock-v1
- * (or, with --input-inhibitor, the old way: an input inhibitor and overlay
- * layer surfaces), paints each output one colour, reports what it gets on
- * stdout, one line per event, and unlocks when told to on stdin.
+ * A screen locker for the compositor tests. It locks with ext-session-lock-v1,
+ * paints each output one colour, reports what it gets on stdout, one line per
+ * event, and unlocks when told to on stdin.
  *
  * --violate breaks one rule of ext-session-lock-v1 on purpose, so that the
  * tests can check the protocol error the compositor answers with.
@@ -19,8 +18,6 @@
 
 #include "ext-session-lock-v1-client-protocol.h"
 #include "fw-test-buffer.h"
-#include "wlr-input-inhibitor-unstable-v1-client-protocol.h"
-#include "wlr-layer-shell-unstable-v1-client-protocol.h"
 
 enum violation {
 	VIOLATE_NONE,
@@ -57,7 +54,6 @@ struct lock_output {
 	uint32_t name;
 	struct wl_surface *surface;
 	struct ext_session_lock_surface_v1 *lock_surface;
-	struct zwlr_layer_surface_v1 *layer_surface;
 	struct test_buffer *buffer;
 	struct wl_callback *frame;
 	bool shown;
@@ -76,18 +72,13 @@ struct locker {
 	struct wl_pointer *pointer;
 	struct ext_session_lock_manager_v1 *lock_manager;
 	struct ext_session_lock_v1 *lock;
-	struct zwlr_input_inhibit_manager_v1 *inhibit_manager;
-	struct zwlr_input_inhibitor_v1 *inhibitor;
-	struct zwlr_layer_shell_v1 *layer_shell;
 	struct wl_list outputs; // lock_output.link
 	struct wl_list buffers; // test_buffer.link
 
 	uint32_t color;
-	bool input_inhibitor;
 	bool no_surfaces;
-	uint32_t width, height; // --size: the layer surfaces' size, 0: all
 	enum violation violate;
-	bool started; // the lock or inhibitor was asked for
+	bool started; // the lock was asked for
 	bool locked;
 	bool running;
 	int status;
@@ -102,23 +93,10 @@ static void fail(struct locker *locker, const char *why) {
 static void handle_frame_done(
 		void *data, struct wl_callback *callback, uint32_t time) {
 	struct lock_output *output = data;
-	struct locker *locker = output->locker;
 	wl_callback_destroy(callback);
 	output->frame = NULL;
 	output->shown = true;
 	printf("shown\n");
-	if (!locker->input_inhibitor || locker->locked) {
-		return;
-	}
-	// The old way has no locked event: locked is when every output shows.
-	struct lock_output *other;
-	wl_list_for_each(other, &locker->outputs, link) {
-		if (!other->shown) {
-			return;
-		}
-	}
-	locker->locked = true;
-	printf("locked\n");
 }
 
 static const struct wl_callback_listener frame_listener = {
@@ -173,52 +151,12 @@ static const struct ext_session_lock_surface_v1_listener lock_surface_listener =
 				.configure = handle_lock_surface_configure,
 };
 
-static void handle_layer_configure(void *data,
-		struct zwlr_layer_surface_v1 *layer_surface, uint32_t serial,
-		uint32_t width, uint32_t height) {
-	struct lock_output *output = data;
-	printf("configured %u %u\n", width, height);
-	zwlr_layer_surface_v1_ack_configure(layer_surface, serial);
-	draw(output, width, height);
-}
-
-static void handle_layer_closed(
-		void *data, struct zwlr_layer_surface_v1 *layer_surface) {
-	printf("closed\n");
-}
-
-static const struct zwlr_layer_surface_v1_listener layer_surface_listener = {
-		.configure = handle_layer_configure,
-		.closed = handle_layer_closed,
-};
-
 static void create_surface(struct lock_output *output) {
 	struct locker *locker = output->locker;
 	if (output->surface != NULL || locker->no_surfaces) {
 		return;
 	}
 	output->surface = wl_compositor_create_surface(locker->compositor);
-	if (locker->input_inhibitor) {
-		output->layer_surface = zwlr_layer_shell_v1_get_layer_surface(
-				locker->layer_shell, output->surface, output->output,
-				ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY, "fw-test-locker");
-		uint32_t anchor = ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM |
-				ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT;
-		if (locker->width == 0) {
-			anchor |= ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP |
-					ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT;
-		}
-		zwlr_layer_surface_v1_set_anchor(output->layer_surface, anchor);
-		zwlr_layer_surface_v1_set_size(
-				output->layer_surface, locker->width, locker->height);
-		zwlr_layer_surface_v1_set_exclusive_zone(output->layer_surface, -1);
-		zwlr_layer_surface_v1_set_keyboard_interactivity(
-				output->layer_surface, 1);
-		zwlr_layer_surface_v1_add_listener(
-				output->layer_surface, &layer_surface_listener, output);
-		wl_surface_commit(output->surface);
-		return;
-	}
 	if (locker->violate == VIOLATE_ALREADY_CONSTRUCTED) {
 		test_buffer_show(locker->shm, &locker->buffers, output->surface,
 				&output->buffer, 64, 64, locker->color, 255);
@@ -262,17 +200,12 @@ static const struct ext_session_lock_v1_listener lock_listener = {
 };
 
 static void start(struct locker *locker) {
-	if (locker->input_inhibitor) {
-		locker->inhibitor = zwlr_input_inhibit_manager_v1_get_inhibitor(
-				locker->inhibit_manager);
-	} else {
-		locker->lock = ext_session_lock_manager_v1_lock(locker->lock_manager);
-		ext_session_lock_v1_add_listener(locker->lock, &lock_listener, locker);
-		if (locker->violate == VIOLATE_UNLOCK_UNLOCKED) {
-			ext_session_lock_v1_unlock_and_destroy(locker->lock);
-			locker->lock = NULL;
-			return;
-		}
+	locker->lock = ext_session_lock_manager_v1_lock(locker->lock_manager);
+	ext_session_lock_v1_add_listener(locker->lock, &lock_listener, locker);
+	if (locker->violate == VIOLATE_UNLOCK_UNLOCKED) {
+		ext_session_lock_v1_unlock_and_destroy(locker->lock);
+		locker->lock = NULL;
+		return;
 	}
 	locker->started = true;
 	struct lock_output *output;
@@ -294,9 +227,6 @@ static void destroy_output(struct lock_output *output) {
 	if (output->lock_surface != NULL) {
 		ext_session_lock_surface_v1_destroy(output->lock_surface);
 	}
-	if (output->layer_surface != NULL) {
-		zwlr_layer_surface_v1_destroy(output->layer_surface);
-	}
 	if (output->surface != NULL) {
 		wl_surface_destroy(output->surface);
 	}
@@ -313,10 +243,6 @@ static void unlock(struct locker *locker) {
 		}
 		ext_session_lock_v1_unlock_and_destroy(locker->lock);
 		locker->lock = NULL;
-	}
-	if (locker->inhibitor != NULL) {
-		zwlr_input_inhibitor_v1_destroy(locker->inhibitor);
-		locker->inhibitor = NULL;
 	}
 	struct lock_output *output, *tmp;
 	wl_list_for_each_safe(output, tmp, &locker->outputs, link) {
@@ -446,13 +372,6 @@ static void handle_registry_global(void *data, struct wl_registry *registry,
 			0) {
 		locker->lock_manager = wl_registry_bind(
 				registry, name, &ext_session_lock_manager_v1_interface, 1);
-	} else if (strcmp(interface,
-					   zwlr_input_inhibit_manager_v1_interface.name) == 0) {
-		locker->inhibit_manager = wl_registry_bind(
-				registry, name, &zwlr_input_inhibit_manager_v1_interface, 1);
-	} else if (strcmp(interface, zwlr_layer_shell_v1_interface.name) == 0) {
-		locker->layer_shell = wl_registry_bind(
-				registry, name, &zwlr_layer_shell_v1_interface, 1);
 	} else if (strcmp(interface, wl_output_interface.name) == 0) {
 		struct lock_output *output = calloc(1, sizeof(*output));
 		if (output == NULL) {
@@ -501,11 +420,7 @@ static bool parse_color(const char *arg, uint32_t *color) {
 static const char usage[] =
 		"usage: fw-test-locker [options]\n"
 		"  --color RRGGBB     colour of the lock surfaces (default 30c060)\n"
-		"  --input-inhibitor  lock with an input inhibitor and overlay layer\n"
-		"                     surfaces instead of ext-session-lock-v1\n"
 		"  --no-surfaces      lock without lock surfaces\n"
-		"  --size WxH         with --input-inhibitor: surfaces this size in\n"
-		"                     the bottom right corner, not the whole output\n"
 		"  --violate RULE     break one rule of ext-session-lock-v1:\n"
 		"                     commit-before-ack, null-buffer, wrong-size,\n"
 		"                     bad-serial, duplicate-output, role,\n"
@@ -527,17 +442,8 @@ static int parse_options(struct locker *locker, int argc, char *argv[]) {
 				fprintf(stderr, "bad colour: %s\n", argv[i]);
 				return 2;
 			}
-		} else if (strcmp(arg, "--input-inhibitor") == 0) {
-			locker->input_inhibitor = true;
 		} else if (strcmp(arg, "--no-surfaces") == 0) {
 			locker->no_surfaces = true;
-		} else if (strcmp(arg, "--size") == 0 && i + 1 < argc) {
-			if (sscanf(argv[++i], "%ux%u", &locker->width, &locker->height) !=
-							2 ||
-					locker->width == 0 || locker->height == 0) {
-				fprintf(stderr, "bad size: %s\n", argv[i]);
-				return 2;
-			}
 		} else if (strcmp(arg, "--violate") == 0 && i + 1 < argc) {
 			const char *rule = argv[++i];
 			size_t count = sizeof(violation_names) / sizeof(*violation_names);
@@ -661,9 +567,6 @@ static void cleanup(struct locker *locker) {
 	if (locker->lock != NULL) {
 		ext_session_lock_v1_destroy(locker->lock);
 	}
-	if (locker->inhibitor != NULL) {
-		zwlr_input_inhibitor_v1_destroy(locker->inhibitor);
-	}
 	if (locker->keyboard != NULL) {
 		wl_keyboard_destroy(locker->keyboard);
 	}
@@ -675,13 +578,6 @@ static void cleanup(struct locker *locker) {
 	}
 	if (locker->lock_manager != NULL) {
 		ext_session_lock_manager_v1_destroy(locker->lock_manager);
-	}
-	if (locker->inhibit_manager != NULL) {
-		zwlr_input_inhibit_manager_v1_destroy(locker->inhibit_manager);
-	}
-	if (locker->layer_shell != NULL) {
-		// Its destroy request needs version 3; version 1 is bound.
-		wl_proxy_destroy((struct wl_proxy *)locker->layer_shell);
 	}
 	if (locker->shm != NULL) {
 		wl_shm_destroy(locker->shm);
@@ -718,14 +614,11 @@ int main(int argc, char *argv[]) {
 		cleanup(&locker);
 		return status;
 	}
-	bool have_lock = locker.input_inhibitor
-			? locker.inhibit_manager != NULL && locker.layer_shell != NULL
-			: locker.lock_manager != NULL;
-	if (locker.compositor == NULL || locker.shm == NULL || !have_lock) {
-		fprintf(stderr, "fw-test-locker: the compositor lacks %s\n",
-				locker.input_inhibitor
-						? "zwlr_input_inhibit_manager_v1 or layer shell"
-						: "ext_session_lock_manager_v1");
+	if (locker.compositor == NULL || locker.shm == NULL ||
+			locker.lock_manager == NULL) {
+		fprintf(stderr,
+				"fw-test-locker: the compositor lacks "
+				"ext_session_lock_manager_v1\n");
 		cleanup(&locker);
 		return 1;
 	}

@@ -2,8 +2,8 @@
 # Idle notification: swayidle's timeout command runs once no input came for
 # the timeout, input (a virtual keyboard or pointer) resumes it and starts
 # the timeout over, and a window holding an idle inhibitor suspends it, for
-# ext-idle-notify-v1 (swayidle) and the KDE idle protocol alike; but not
-# while the session is locked, when that window does not show.
+# ext-idle-notify-v1 (swayidle and fw-test-idle); but not while the session
+# is locked, when that window does not show.
 . "$(dirname "$0")/lib-lock.sh"
 need_prog swayidle
 need_prog wtype
@@ -44,20 +44,17 @@ wait_until 20 "the timeout once the keys stopped" test -e "$t/held"
 stop_pid "$swayidle_pid"
 log "a key every 0.5 s holds a 4 s timeout off"
 
-# --- an idle inhibitor on a window that shows suspends both protocols ---
+# --- an idle inhibitor on a window that shows suspends idle ---
 start_bg "$FW_TEST_CLIENT" --idle-inhibit --color 4080c0 --size 300x200 \
 	>"$t/inhibit.out" 2>"$t/inhibit.err"
 inhibit_pid=$BG_PID
 wait_until 20 "the inhibiting window mapped" has_line "$t/inhibit.out" '^mapped'
 start_bg swayidle -w timeout 1 "touch $t/inhibited" \
 	>"$t/swayidle-3.out" 2>"$t/swayidle-3.err"
-start_bg "$FW_TEST_IDLE" --kde 1000 >"$t/kde.out" 2>"$t/kde.err"
 start_bg "$FW_TEST_IDLE" 1000 >"$t/ext.out" 2>"$t/ext.err"
-wait_until 20 "the KDE idle watcher" has_line "$t/kde.out" '^watching'
 wait_until 20 "the ext-idle-notify watcher" has_line "$t/ext.out" '^watching'
 sleep 3
 [ -e "$t/inhibited" ] && fail "swayidle's 1 s timeout ran with an inhibitor on a window"
-has_line "$t/kde.out" '^idle' && fail "KDE idle fired with an inhibitor on a window"
 has_line "$t/ext.out" '^idle' && fail "ext-idle-notify fired with an inhibitor on a window"
 log "3 s with an inhibitor on a window: no 1 s timeout fired"
 
@@ -65,15 +62,13 @@ log "3 s with an inhibitor on a window: no 1 s timeout fired"
 start_locker locker --color 30c060
 wait_until 20 "the session locked" has_line "$t/locker.out" '^locked'
 wait_until 20 "swayidle's timeout while locked" test -e "$t/inhibited"
-wait_until 20 "KDE idle while locked" has_line "$t/kde.out" '^idle'
 wait_until 20 "ext-idle-notify idle while locked" has_line "$t/ext.out" '^idle'
 tell locker unlock
 wait_until 20 "the session unlocked" has_line "$t/locker.out" '^unlocked'
 log "locked: the hidden window's inhibitor no longer counts"
 
-# Unlocked, the window shows again and inhibits again. Input resumes an
-# ext-idle-notify notification even then; wlroots 0.15's KDE idle ignores
-# input while its timers are disabled, so that one resumes only later.
+# Unlocked, the window shows again and inhibits again; input resumes the
+# ext-idle-notify notification.
 rm "$t/inhibited"
 wtype z
 wait_until 20 "ext-idle-notify resumed after a key" has_line "$t/ext.out" '^resumed'
@@ -81,16 +76,11 @@ sleep 3
 [ -e "$t/inhibited" ] && fail "swayidle's timeout ran with the inhibitor back"
 [ "$(grep -c '^idle' "$t/ext.out")" -eq 1 ] ||
 	fail "ext-idle-notify fired with the inhibitor back"
-[ "$(grep -c '^idle' "$t/kde.out")" -eq 1 ] || fail "KDE idle fired again while inhibited"
 
 # The inhibiting client goes: the timeouts fire again.
 stop_pid "$inhibit_pid"
 wait_until 20 "swayidle's timeout once the inhibitor went" test -e "$t/inhibited"
 wait_until 20 "ext-idle-notify idle once the inhibitor went" \
 	sh -c "[ \$(grep -c '^idle' '$t/ext.out') -ge 2 ]"
-wtype k
-wait_until 20 "KDE resumed after a key" has_line "$t/kde.out" '^resumed'
-wait_until 20 "KDE idle again once the inhibitor went" \
-	sh -c "[ \$(grep -c '^idle' '$t/kde.out') -ge 2 ]"
 log "inhibitor gone: the timeouts fire again"
 pass

@@ -34,15 +34,15 @@ violate() {
 }
 
 # First, while nothing is locked yet: locked is not sent at once then.
-violate unlock-unlocked destroyed 1 'unlock_and_destroy before the locked event'
+violate unlock-unlocked destroyed 1 'the locked event was never sent'
 violate commit-before-ack ext_session_lock_surface_v1 0
 violate null-buffer ext_session_lock_surface_v1 1
 violate wrong-size ext_session_lock_surface_v1 2
 violate bad-serial ext_session_lock_surface_v1 3
 violate duplicate-output ext_session_lock_v1 3
-violate role ext_session_lock_v1 2
+violate role ext_session_lock_v1 3
 violate already-constructed ext_session_lock_v1 4
-violate destroy-locked destroyed 0 'can only be unlocked and destroyed'
+violate destroy-locked destroyed 0 'may not be destroyed while locked'
 
 # Those lockers died locked: the session is still locked.
 w_mark=$(lines "$FW_TMP/w.out")

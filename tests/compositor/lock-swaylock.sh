@@ -60,6 +60,5 @@ got=$(cat "$typed")
 n=$(count_since "$FW_TMP/w.out" "$w_mark" '^key \|^keyboard-enter\|^button')
 [ "$n" -eq 0 ] || fail "window W got input behind the lock"
 log "foot read only '$got'; W got nothing"
-grep -q 'Using ext-session-lock-v1' "$FW_TMP/swaylock.err" ||
-	fail "swaylock did not use ext-session-lock-v1: $(grep -i using "$FW_TMP/swaylock.err")"
+# No check of the protocol swaylock used: since 1.8 it has only ext-session-lock-v1.
 pass

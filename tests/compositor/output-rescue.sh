@@ -21,8 +21,8 @@ for color in 3366cc cc6633; do
 	[ "$1" -ge 640 ] || fail "window $n opened at $1,$2, not on the right output"
 done
 
-# The right output moves below the left one, out from under its windows.
-# (Disabling it would do, but wlroots' headless outputs cannot be.)
+# The right output moves below the left one, out from under its windows,
+# and stays in the layout.
 right=$(wlr-randr | awk '/^[^ ]/ { name = $1 } /Position: 640,0/ { print name }')
 [ -n "$right" ] || fail "no output at 640,0: $(wlr-randr)"
 wlr-randr --output "$right" --pos 0,480 2>"$FW_TMP/randr.err" ||

@@ -7,8 +7,32 @@
 need_prog grim
 need_prog waybar
 need_prog swaybg
+need_prog dbus-daemon
 
 fw_start --no-xwayland
+
+# waybar (0.10 and later) asks the desktop portal for the colour scheme at
+# start and exits when it finds no session bus. A bus of the test's own,
+# with nothing to activate, answers that no portal is there at once.
+cat >"$FW_TMP/bus.conf" <<EOF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+	<type>session</type>
+	<listen>unix:path=$FW_TMP/bus</listen>
+	<auth>EXTERNAL</auth>
+	<policy context="default">
+		<allow send_destination="*" eavesdrop="true"/>
+		<allow eavesdrop="true"/>
+		<allow own="*"/>
+	</policy>
+</busconfig>
+EOF
+start_bg dbus-daemon --config-file="$FW_TMP/bus.conf" --nofork --nopidfile \
+	--print-address=1 >"$FW_TMP/dbus.out" 2>"$FW_TMP/dbus.err"
+wait_until 20 "the session bus" has_line "$FW_TMP/dbus.out" '^unix:'
+DBUS_SESSION_BUS_ADDRESS=$(head -n 1 "$FW_TMP/dbus.out")
+export DBUS_SESSION_BUS_ADDRESS
 
 wall=123456
 start_bg swaybg -c "#$wall" >"$FW_TMP/swaybg.out" 2>"$FW_TMP/swaybg.err"

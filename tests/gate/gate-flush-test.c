@@ -30,7 +30,7 @@
 static int walks;
 
 void wl_display_flush_clients(struct wl_display *display) {
-	static void (*real)(struct wl_display * display);
+	static void (*real)(struct wl_display *display);
 	if (!real) {
 		real = (void (*)(struct wl_display *))dlsym(
 				RTLD_NEXT, "wl_display_flush_clients");

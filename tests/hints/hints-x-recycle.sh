@@ -127,8 +127,8 @@ stop_pid "$VICTIM"
 exec 3>&-
 
 # 2. late: fairway learns the pid while the client holds it: its window
-# is on screen (wlroots asks X-Resource once the window has its surface)
-# before the fork.
+# is on screen (wlroots asks X-Resource as the window is made, before it
+# announces it) before the fork.
 x_client late late 9933cc
 wait_until 20 "the late window mapped" has_line "$XC_OUT" '^mapped'
 wait_color 30 9933cc 1000

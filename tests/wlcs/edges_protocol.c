@@ -1,8 +1,8 @@
 /*
  * Requests the protocols forbid, each of which must end its client with
- * the error the protocol names (wlroots 0.15 lets them all through:
- * compositor/protocol_checks.c), and a decoration mode asked for before
- * the first commit, which must be answered.
+ * the error the protocol names (raised by wlroots or, where it lets one
+ * through, by compositor/protocol_checks.c), and a decoration mode asked
+ * for before the first commit, which must be answered at that commit.
  */
 #include "tests/wlcs/edges.h"
 #include "viewporter-client-protocol.h"
@@ -84,8 +84,8 @@ static bool attach_before_configure(struct edges_server *server) {
 	return ok && fairway_alive(server);
 }
 
-/* A toplevel that is its own parent, mapped, then gone with its client:
- * wlroots 0.15 would loop on its unmap. */
+/* A toplevel that is its own parent: a loop that, let through, would
+ * never end once the toplevel unmapped. */
 static bool parent_is_self(struct edges_server *server) {
 	struct edges_client client;
 	struct edges_window window;
@@ -133,15 +133,14 @@ static const struct zxdg_toplevel_decoration_v1_listener decoration_listener = {
 
 /* Toplevel and decoration, no commit yet: what a client sets up first. */
 static bool fresh_toplevel(struct edges_client *client,
-		struct xdg_toplevel **toplevel,
+		struct wl_surface **surface, struct xdg_toplevel **toplevel,
 		struct zxdg_toplevel_decoration_v1 **decoration, uint32_t *mode) {
 	if (client->decoration_manager == NULL) {
 		return FAIL("no zxdg_decoration_manager_v1");
 	}
-	struct wl_surface *surface =
-			wl_compositor_create_surface(client->compositor);
+	*surface = wl_compositor_create_surface(client->compositor);
 	struct xdg_surface *xdg_surface =
-			xdg_wm_base_get_xdg_surface(client->wm_base, surface);
+			xdg_wm_base_get_xdg_surface(client->wm_base, *surface);
 	*toplevel = xdg_surface_get_toplevel(xdg_surface);
 	*decoration = zxdg_decoration_manager_v1_get_toplevel_decoration(
 			client->decoration_manager, *toplevel);
@@ -150,14 +149,19 @@ static bool fresh_toplevel(struct edges_client *client,
 	return true;
 }
 
+/*
+ * xdg-shell allows no configure before a toplevel's initial commit: the
+ * mode asked for before it comes with the configure that answers it.
+ */
 static bool decoration_mode(
 		struct edges_server *server, int asked, uint32_t expected) {
 	struct edges_client client;
+	struct wl_surface *surface;
 	struct xdg_toplevel *toplevel;
 	struct zxdg_toplevel_decoration_v1 *decoration;
 	uint32_t mode = 0;
 	if (!edges_client_connect(&client, server) ||
-			!fresh_toplevel(&client, &toplevel, &decoration, &mode)) {
+			!fresh_toplevel(&client, &surface, &toplevel, &decoration, &mode)) {
 		return false;
 	}
 	if (asked == 0) {
@@ -165,6 +169,7 @@ static bool decoration_mode(
 	} else {
 		zxdg_toplevel_decoration_v1_set_mode(decoration, (uint32_t)asked);
 	}
+	wl_surface_commit(surface);
 	for (int i = 0; i < 3 && mode == 0 && edges_roundtrip(&client); i++) {
 	}
 	edges_client_disconnect(&client);
@@ -192,11 +197,12 @@ static bool decoration_unset_before_commit(struct edges_server *server) {
 
 static bool decoration_twice(struct edges_server *server) {
 	struct edges_client client;
+	struct wl_surface *surface;
 	struct xdg_toplevel *toplevel;
 	struct zxdg_toplevel_decoration_v1 *decoration;
 	uint32_t mode = 0;
 	if (!edges_client_connect(&client, server) ||
-			!fresh_toplevel(&client, &toplevel, &decoration, &mode)) {
+			!fresh_toplevel(&client, &surface, &toplevel, &decoration, &mode)) {
 		return false;
 	}
 	zxdg_decoration_manager_v1_get_toplevel_decoration(
@@ -209,11 +215,12 @@ static bool decoration_twice(struct edges_server *server) {
 
 static bool decoration_orphaned(struct edges_server *server) {
 	struct edges_client client;
+	struct wl_surface *surface;
 	struct xdg_toplevel *toplevel;
 	struct zxdg_toplevel_decoration_v1 *decoration;
 	uint32_t mode = 0;
 	if (!edges_client_connect(&client, server) ||
-			!fresh_toplevel(&client, &toplevel, &decoration, &mode)) {
+			!fresh_toplevel(&client, &surface, &toplevel, &decoration, &mode)) {
 		return false;
 	}
 	xdg_toplevel_destroy(toplevel);
@@ -255,6 +262,9 @@ static bool viewport_source_outside(struct edges_server *server) {
 	struct wp_viewport *viewport =
 			wp_viewporter_get_viewport(client.viewporter, window.surface);
 	wl_surface_set_buffer_scale(window.surface, 2);
+	/* With a destination, a source of fractional size is allowed: what
+	 * must be refused is its half unit past the buffer. */
+	wp_viewport_set_destination(viewport, 50, 50);
 	wp_viewport_set_source(viewport, wl_fixed_from_int(50),
 			wl_fixed_from_int(0), wl_fixed_from_double(50.5),
 			wl_fixed_from_int(50));

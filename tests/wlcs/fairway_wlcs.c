@@ -25,7 +25,7 @@
 #include <unistd.h>
 #include <wayland-client-core.h>
 #include <wayland-server-core.h>
-#include <wlr/types/wlr_surface.h>
+#include <wlr/types/wlr_compositor.h>
 #include <wlr/util/log.h>
 
 /* What wlcs gets unless its command line says otherwise. */

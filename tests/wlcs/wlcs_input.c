@@ -1,13 +1,10 @@
 /*
  * wlcs's pointers and touchscreens, as input devices of fairway's: a
- * wlr_input_device made here is added to the seat and the cursor the way
- * a backend's device is (fw_seat_add_device), and wlcs's calls become the
- * events such a device emits. So they travel fairway's whole input path:
- * wlr_cursor, the seat's focus, and the scheduler's input boost.
- *
- * Not wlr_headless_add_input_device: wlroots 0.15's headless devices stay
- * on the backend's list after wlr_input_device_destroy, so one that goes
- * before the backend is freed twice.
+ * wlr_pointer or wlr_touch made here is added to the seat and the cursor
+ * the way a backend's device is (fw_seat_add_device), and wlcs's calls
+ * become the events such a device emits. So they travel fairway's whole
+ * input path: wlr_cursor, the seat's focus, and the scheduler's input
+ * boost. The headless backend makes no input devices of its own.
  */
 #include "compositor/input/seat.h"
 #include "compositor/server.h"
@@ -15,15 +12,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
-#include <wlr/interfaces/wlr_input_device.h>
 #include <wlr/interfaces/wlr_pointer.h>
 #include <wlr/interfaces/wlr_touch.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/util/box.h>
 
-/* The wlroots side, freed by wlr_input_device_destroy. */
+/* The wlroots side, freed by input_destroy. */
 struct fw_wlcs_input {
-	struct wlr_input_device base;
+	enum wlr_input_device_type type;
 	union {
 		struct wlr_pointer pointer;
 		struct wlr_touch touch;
@@ -40,29 +36,23 @@ struct fw_wlcs_device {
 	int32_t touch_id;
 };
 
-static void input_destroy(struct wlr_input_device *device) {
-	struct fw_wlcs_input *input = wl_container_of(device, input, base);
-	free(input);
-}
-
-static const struct wlr_input_device_impl input_impl = {
-		.destroy = input_destroy,
-};
-
-/* Part of fw_wlcs_input: freed with it. */
-static void pointer_destroy(struct wlr_pointer *pointer) {
-}
-
 static const struct wlr_pointer_impl pointer_impl = {
-		.destroy = pointer_destroy,
+		.name = "wlcs-pointer",
 };
-
-static void touch_destroy(struct wlr_touch *touch) {
-}
 
 static const struct wlr_touch_impl touch_impl = {
-		.destroy = touch_destroy,
+		.name = "wlcs-touch",
 };
+
+/* The device's destroy signal tells fairway it went, then it is freed. */
+static void input_destroy(struct fw_wlcs_input *input) {
+	if (input->type == WLR_INPUT_DEVICE_POINTER) {
+		wlr_pointer_finish(&input->pointer);
+	} else {
+		wlr_touch_finish(&input->touch);
+	}
+	free(input);
+}
 
 static uint32_t now_msec(void) {
 	struct timespec now;
@@ -74,14 +64,14 @@ static uint32_t now_msec(void) {
  * report them. */
 static void to_unit(
 		struct fw_server *server, double lx, double ly, double *x, double *y) {
-	struct wlr_box *box =
-			wlr_output_layout_get_box(server->output_layout, NULL);
-	*x = box->width > 0 ? (lx - box->x) / box->width : 0;
-	*y = box->height > 0 ? (ly - box->y) / box->height : 0;
-	while (box->width > 0 && *x * box->width + box->x < lx) {
+	struct wlr_box box;
+	wlr_output_layout_get_box(server->output_layout, NULL, &box);
+	*x = box.width > 0 ? (lx - box.x) / box.width : 0;
+	*y = box.height > 0 ? (ly - box.y) / box.height : 0;
+	while (box.width > 0 && *x * box.width + box.x < lx) {
 		*x = nextafter(*x, 2.0);
 	}
-	while (box->height > 0 && *y * box->height + box->y < ly) {
+	while (box.height > 0 && *y * box.height + box.y < ly) {
 		*y = nextafter(*y, 2.0);
 	}
 }
@@ -111,18 +101,17 @@ static void add_on_server(struct fw_wlcs *wlcs, struct input_call *call) {
 	if (input == NULL) {
 		return;
 	}
-	bool pointer = call->type == WLR_INPUT_DEVICE_POINTER;
-	wlr_input_device_init(&input->base, call->type, &input_impl,
-			pointer ? "wlcs-pointer" : "wlcs-touch", 0, 0);
-	if (pointer) {
-		wlr_pointer_init(&input->pointer, &pointer_impl);
-		input->base.pointer = &input->pointer;
+	input->type = call->type;
+	struct wlr_input_device *base;
+	if (input->type == WLR_INPUT_DEVICE_POINTER) {
+		wlr_pointer_init(&input->pointer, &pointer_impl, pointer_impl.name);
+		base = &input->pointer.base;
 	} else {
-		wlr_touch_init(&input->touch, &touch_impl);
-		input->base.touch = &input->touch;
+		wlr_touch_init(&input->touch, &touch_impl, touch_impl.name);
+		base = &input->touch.base;
 	}
 	call->device->input = input;
-	fw_seat_add_device(wlcs->server, &input->base);
+	fw_seat_add_device(wlcs->server, base);
 }
 
 static void pointer_event(struct fw_wlcs *wlcs, struct input_call *call) {
@@ -131,39 +120,39 @@ static void pointer_event(struct fw_wlcs *wlcs, struct input_call *call) {
 	uint32_t time = now_msec();
 	switch (call->kind) {
 	case CALL_MOTION_ABSOLUTE: {
-		struct wlr_event_pointer_motion_absolute event = {
-				.device = &input->base,
+		struct wlr_pointer_motion_absolute_event event = {
+				.pointer = pointer,
 				.time_msec = time,
 		};
 		to_unit(wlcs->server, call->x, call->y, &event.x, &event.y);
-		wl_signal_emit(&pointer->events.motion_absolute, &event);
+		wl_signal_emit_mutable(&pointer->events.motion_absolute, &event);
 		break;
 	}
 	case CALL_MOTION_RELATIVE: {
-		struct wlr_event_pointer_motion event = {
-				.device = &input->base,
+		struct wlr_pointer_motion_event event = {
+				.pointer = pointer,
 				.time_msec = time,
 				.delta_x = call->x,
 				.delta_y = call->y,
 				.unaccel_dx = call->x,
 				.unaccel_dy = call->y,
 		};
-		wl_signal_emit(&pointer->events.motion, &event);
+		wl_signal_emit_mutable(&pointer->events.motion, &event);
 		break;
 	}
 	case CALL_BUTTON: {
-		struct wlr_event_pointer_button event = {
-				.device = &input->base,
+		struct wlr_pointer_button_event event = {
+				.pointer = pointer,
 				.time_msec = time,
 				.button = call->button,
-				.state = call->pressed ? WLR_BUTTON_PRESSED
-									   : WLR_BUTTON_RELEASED,
+				.state = call->pressed ? WL_POINTER_BUTTON_STATE_PRESSED
+									   : WL_POINTER_BUTTON_STATE_RELEASED,
 		};
-		wl_signal_emit(&pointer->events.button, &event);
+		wl_signal_emit_mutable(&pointer->events.button, &event);
 		break;
 	}
 	}
-	wl_signal_emit(&pointer->events.frame, pointer);
+	wl_signal_emit_mutable(&pointer->events.frame, pointer);
 }
 
 static void touch_event(struct fw_wlcs *wlcs, struct input_call *call) {
@@ -175,38 +164,38 @@ static void touch_event(struct fw_wlcs *wlcs, struct input_call *call) {
 	to_unit(wlcs->server, call->x, call->y, &x, &y);
 	switch (call->kind) {
 	case CALL_TOUCH_DOWN: {
-		struct wlr_event_touch_down event = {
-				.device = &input->base,
+		struct wlr_touch_down_event event = {
+				.touch = touch,
 				.time_msec = time,
 				.touch_id = id,
 				.x = x,
 				.y = y,
 		};
-		wl_signal_emit(&touch->events.down, &event);
+		wl_signal_emit_mutable(&touch->events.down, &event);
 		break;
 	}
 	case CALL_TOUCH_MOTION: {
-		struct wlr_event_touch_motion event = {
-				.device = &input->base,
+		struct wlr_touch_motion_event event = {
+				.touch = touch,
 				.time_msec = time,
 				.touch_id = id,
 				.x = x,
 				.y = y,
 		};
-		wl_signal_emit(&touch->events.motion, &event);
+		wl_signal_emit_mutable(&touch->events.motion, &event);
 		break;
 	}
 	case CALL_TOUCH_UP: {
-		struct wlr_event_touch_up event = {
-				.device = &input->base,
+		struct wlr_touch_up_event event = {
+				.touch = touch,
 				.time_msec = time,
 				.touch_id = id,
 		};
-		wl_signal_emit(&touch->events.up, &event);
+		wl_signal_emit_mutable(&touch->events.up, &event);
 		break;
 	}
 	}
-	wl_signal_emit(&touch->events.frame, NULL);
+	wl_signal_emit_mutable(&touch->events.frame, NULL);
 }
 
 static void on_server(struct fw_wlcs *wlcs, void *data) {
@@ -221,7 +210,7 @@ static void on_server(struct fw_wlcs *wlcs, void *data) {
 	}
 	switch (call->kind) {
 	case CALL_REMOVE:
-		wlr_input_device_destroy(&device->input->base);
+		input_destroy(device->input);
 		device->input = NULL;
 		break;
 	case CALL_MOTION_ABSOLUTE:
@@ -297,9 +286,9 @@ static void pointer_destroy_handle(WlcsPointer *pointer) {
 }
 
 /*
- * wlcs 1.5 hands the touch calls its test's whole pixel coordinates, not
- * the wl_fixed_t values the header names (wlcs::Touch::down_at passes its
- * ints straight through), so they are read as pixels.
+ * wlcs hands the touch calls its test's whole pixel coordinates, not the
+ * wl_fixed_t values the header names (wlcs::Touch::down_at passes its ints
+ * straight through), so they are read as pixels.
  */
 static void touch_down(WlcsTouch *touch, wl_fixed_t x, wl_fixed_t y) {
 	call_device(from_touch(touch), CALL_TOUCH_DOWN, x, y);
@@ -369,7 +358,7 @@ void fw_wlcs_input_finish(struct fw_wlcs *wlcs) {
 	struct fw_wlcs_device *device;
 	wl_list_for_each(device, &wlcs->devices, link) {
 		if (device->input != NULL) {
-			wlr_input_device_destroy(&device->input->base);
+			input_destroy(device->input);
 			device->input = NULL;
 		}
 	}
