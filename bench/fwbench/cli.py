@@ -42,8 +42,8 @@ def machine():
 
 
 def peer_account(build):
-    """The unprivileged user sway, cage and weston run as (sway refuses
-    root), or (None, reason)."""
+    """The unprivileged user the peers run as (sway refuses root), or
+    (None, reason)."""
     if os.geteuid() != 0:
         return Account(), None
     try:
@@ -66,7 +66,7 @@ def parse(argv):
     from scenarios import ORDER
     p = argparse.ArgumentParser(prog="bench/run",
         description="Runs fairway's benchmark scenarios on fairway, "
-        "fairway --scheduler off, sway, cage and weston.")
+        "fairway --scheduler off, sway, labwc, cage and weston.")
     p.add_argument("scenarios", nargs="*", metavar="SCENARIO",
         help="one or more of: " + ", ".join(ORDER) + ", or all "
         "(default with --quick: all)")
@@ -144,6 +144,11 @@ def main(argv):
     peers, peer_reason = None, "not asked for"
     if any(not c.startswith("fairway") for c in opts.compositors):
         peers, peer_reason = peer_account(opts.build)
+    unavailable = {}
+    if "sway-rr" in opts.compositors and peers is not None:
+        reason = compositors.make_sway_rr()
+        if reason:
+            unavailable["sway-rr"] = reason
     plan = []
     for name in opts.scenarios:
         module = _load(name)
@@ -157,6 +162,7 @@ def main(argv):
         for _, _, cases, comps in plan)
     progress = Progress(total, opts.duration)
     ctx = Context(opts.build, Account(), opts.duration, progress)
+    ctx.unavailable.update(unavailable)
     versions = {}
     for c in opts.compositors:
         versions[c] = compositors.version(c, opts.build)

@@ -9,15 +9,20 @@ import time
 
 from .procs import Proc
 
-ALL = ["fairway", "fairway-noframe", "fairway-off", "sway", "cage", "weston"]
+ALL = ["fairway", "fairway-noframe", "fairway-off", "sway", "labwc", "cage",
+    "weston"]
 # Variants for A/B runs, named on request only: fairway-scene paints with
 # wlr_scene's own render pass instead of fairway's direct one;
 # fairway-memory and fairway-socketpair force the gate's transport to
 # libwayland (see docs/architecture.md) instead of the self-test's choice;
 # fairway-raised and fairway-unraised run with and without
-# --raise-priority (its main thread at nice -10, where privileged).
+# --raise-priority (its main thread at nice -10, where privileged);
+# sway-rr is sway as distributions that give it CAP_SYS_NICE ship it: sway
+# then runs its main thread SCHED_RR, which it cannot without the
+# capability (Debian's sway has none).
 EXTRA = ["fairway-scene", "fairway-memory", "fairway-socketpair",
-    "fairway-raised", "fairway-unraised"]
+    "fairway-raised", "fairway-unraised", "sway-rr"]
+PEERS = ["sway", "sway-rr", "labwc", "cage", "weston"]
 FAIRWAY_ARGS = {
     "fairway": ["--scheduler", "on"],
     # Frame done right after each paint, paint on the frame event: the
@@ -37,6 +42,9 @@ SWAY_CONFIG = f"""# Written by bench/run: the least sway needs to be compared fa
 xwayland disable
 output HEADLESS-1 mode {WIDTH}x{HEIGHT}
 """
+# Where make_sway_rr puts its copy of sway: a folder of root's, on the
+# root file system (file capabilities do nothing on a nosuid mount).
+SWAY_RR = "/var/lib/fairway-bench/sway-rr"
 
 
 def base_env(account, runtime_dir):
@@ -57,6 +65,7 @@ def version(name, build):
     argv = {
         "fairway": [os.path.join(build, "compositor", "fairway"), "-v"],
         "sway": ["sway", "-v"],
+        "labwc": ["labwc", "-v"],
         "cage": ["cage", "-v"],
         "weston": ["weston", "--version"],
     }[name.split("-")[0]]
@@ -114,10 +123,32 @@ class Running:
         shutil.rmtree(self.runtime_dir, ignore_errors=True)
 
 
+def make_sway_rr():
+    """Copies sway to SWAY_RR with CAP_SYS_NICE; returns None, or why
+    sway-rr cannot run."""
+    if os.geteuid() != 0:
+        return "setcap needs root"
+    sway = shutil.which("sway")
+    folder = os.path.dirname(SWAY_RR)
+    if sway is None:
+        return "no sway"
+    os.makedirs(folder, mode=0o755, exist_ok=True)
+    if os.statvfs(folder).f_flag & os.ST_NOSUID:
+        return f"{folder} is on a nosuid mount: no file capabilities"
+    shutil.copy2(sway, SWAY_RR + ".new")
+    r = subprocess.run(["setcap", "cap_sys_nice+ep", SWAY_RR + ".new"],
+        capture_output=True, text=True)
+    if r.returncode != 0:
+        return "setcap failed: " + r.stderr.strip()
+    os.replace(SWAY_RR + ".new", SWAY_RR)
+    return None
+
+
 def x_socket_dir():
-    """cage starts Xwayland, as the bench's unprivileged user: it needs
-    /tmp/.X11-unix to be what X servers make it, 1777. A root Xwayland
-    (fairway's tests) under a 022 umask can leave it 0755."""
+    """cage and labwc open Xwayland's sockets (it starts on demand), as
+    the bench's unprivileged user: that needs /tmp/.X11-unix to be what X
+    servers make it, 1777. A root Xwayland (fairway's tests) under a 022
+    umask can leave it 0755."""
     path = "/tmp/.X11-unix"
     if os.geteuid() == 0 and os.path.isdir(path):
         os.chmod(path, 0o1777)
@@ -138,12 +169,23 @@ def start(name, build, account, logdir, fairway_args=(), xwayland=False,
         if not xwayland:
             argv.append("--no-xwayland")
         argv += FAIRWAY_ARGS[name] + list(fairway_args)
-    elif name == "sway":
+    elif name in ("sway", "sway-rr"):
         config = os.path.join(runtime_dir, "sway.conf")
         with open(config, "w") as f:
             f.write(SWAY_CONFIG)
         account.chown(config)
-        argv = ["sway", "-c", config]
+        argv = [SWAY_RR if name == "sway-rr" else "sway", "-c", config]
+    elif name == "labwc":
+        # A configuration folder of its own with defaults only: no user's
+        # autostart, environment file or rules.
+        config = os.path.join(runtime_dir, "labwc")
+        os.mkdir(config)
+        with open(os.path.join(config, "rc.xml"), "w") as f:
+            f.write("<labwc_config/>\n")
+        account.chown(config)
+        account.chown(os.path.join(config, "rc.xml"))
+        x_socket_dir()
+        argv = ["labwc", "--config-dir", config]
     elif name == "cage":
         # cage runs one application and exits with it; a sleeper keeps it
         # up while the bench connects its own clients to its socket.

@@ -6,6 +6,7 @@ nice levels set by fairway's hints then compete against them directly.
 The peers have no hints: they run the "hints off" rows only, as the
 baseline a desktop without them gives."""
 
+from fwbench.compositors import PEERS
 from fwbench.metrics import client, client_json, field
 
 from .hints import hint_args, hints_na
@@ -13,9 +14,7 @@ from .hints import hint_args, hints_na
 TITLE = "stressors: fairway-anim against W fairway-stress workers, " \
     "hints off vs on (Fig. 7)"
 FAIRWAY_ONLY = False
-COMPOSITORS = ["fairway", "fairway-raised", "fairway-unraised", "sway", "cage",
-    "weston"]
-PEERS = ["sway", "cage", "weston"]
+COMPOSITORS = ["fairway", "fairway-raised", "fairway-unraised"] + PEERS
 ROW_LABEL = "workers, hints"
 
 METRICS = [
