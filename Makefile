@@ -91,9 +91,11 @@ bench: build
 # run in make test-ci: 20 s each). Needs clang; skipped with a note without.
 FUZZ_SECONDS ?= 600
 fuzz: deps
+	scripts/deps --ci
 	$(IN_ROOT) scripts/fuzz-short $(FUZZ_SECONDS)
 
 fuzz-short: deps
+	scripts/deps --ci
 	$(IN_ROOT) scripts/fuzz-short 20
 
 # Soak under ASan+UBSan: SOAK_SECONDS (make soak: 10 minutes; make test-ci: 30 s).
