@@ -85,7 +85,7 @@ format-check: deps
 # the full run is documented in bench/README.md.
 bench: build
 	scripts/deps --bench
-	$(IN_ROOT) bench/run --quick --build $(BUILD)
+	bench/run --quick --build $(BUILD)
 
 # Fuzzing: FUZZ_SECONDS per target (make fuzz: 10 minutes each; the short
 # run in make test-ci: 20 s each). Needs clang; skipped with a note without.
