@@ -13,9 +13,6 @@
 #include <unistd.h>
 #include <wayland-server-protocol.h>
 
-/* The most a dropped client's unread requests are read before its close. */
-#define CONNECTION_DRAIN_MAX (256 * 1024)
-
 /*
  * Queued fds, like queued bytes, stop the reading until libwayland has
  * taken some: a client creating pools in a loop is slowed, not dropped
@@ -553,15 +550,6 @@ static void connection_free(struct gate_connection *conn) {
 	wl_event_source_remove(conn->outer_source);
 	/* libwayland closes its side itself, right after. */
 	gate->transport->detach(conn->end);
-	/*
-	 * A client dropped for an error may still be sending. Closing its
-	 * socket with requests unread makes its next read fail with
-	 * ECONNRESET before it has read the error it was sent; so what waits
-	 * there is read first, and freed with the stream.
-	 */
-	int eof = 0, most_fds = 0;
-	stream_recv(&conn->requests, conn->outer_fd, CONNECTION_DRAIN_MAX,
-			LIMITS_MAX_QUEUED_FDS, &eof, &most_fds);
 	stream_finish(&conn->requests);
 	stream_finish(&conn->events);
 	close(conn->outer_fd);
