@@ -202,12 +202,12 @@ enum ratings_class ratings_class_max(
 	return a > b ? a : b;
 }
 
-const char *ratings_class_name(enum ratings_class class) {
+const char *ratings_class_name(enum ratings_class which) {
 	static const char *const names[RATINGS_CLASS_COUNT] = {
 			[RATINGS_BACKGROUND] = "background",
 			[RATINGS_IDLE] = "idle",
 			[RATINGS_OUTPUT] = "output",
 			[RATINGS_INTERACTIVE] = "interactive",
 	};
-	return (size_t)class < RATINGS_CLASS_COUNT ? names[class] : "?";
+	return (size_t)which < RATINGS_CLASS_COUNT ? names[which] : "?";
 }

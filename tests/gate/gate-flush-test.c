@@ -29,11 +29,12 @@
  */
 static int walks;
 
+typedef void (*flush_clients_func)(struct wl_display *);
+
 void wl_display_flush_clients(struct wl_display *display) {
-	static void (*real)(struct wl_display *display);
+	static flush_clients_func real;
 	if (!real) {
-		real = (void (*)(struct wl_display *))dlsym(
-				RTLD_NEXT, "wl_display_flush_clients");
+		real = (flush_clients_func)dlsym(RTLD_NEXT, "wl_display_flush_clients");
 		CHECK(real);
 	}
 	walks++;

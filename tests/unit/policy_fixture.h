@@ -6,8 +6,8 @@
 #include <stdint.h>
 
 /* The clock is just a number: every call is told the time. */
-#define US(x) ((int64_t)(x) * 1000)
-#define MS(x) ((int64_t)(x) * 1000000)
+#define US(x) (INT64_C(1000) * (x))
+#define MS(x) (INT64_C(1000000) * (x))
 
 /* Charges the entity whose turn it is, if any. */
 static inline void charge_current(struct sched_policy *policy, int64_t ns) {

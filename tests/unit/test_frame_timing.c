@@ -6,8 +6,8 @@
 #include <string.h>
 
 /* The clock is just a number: every call is told the time. */
-#define US(x) ((int64_t)(x) * 1000)
-#define MS(x) ((int64_t)(x) * 1000000)
+#define US(x) (INT64_C(1000) * (x))
+#define MS(x) (INT64_C(1000000) * (x))
 #define PERIOD US(16667)
 
 static void test_percentiles(void) {
