@@ -120,7 +120,6 @@ struct fw_server {
 	struct wl_listener request_set_selection;
 	struct wl_listener request_set_primary_selection;
 	struct wl_listener request_start_drag;
-	struct wl_listener start_drag;
 	struct wl_list keyboards; /* fw_keyboard.link */
 	struct wl_list pointers; /* fw_pointer.link: libinput's (input_config.c) */
 	struct wlr_keyboard_group *default_keyboard; /* default_keyboard.c */

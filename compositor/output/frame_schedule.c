@@ -185,31 +185,6 @@ static void handle_surface_destroy(struct wl_listener *listener, void *data) {
 	surface_destroy(surface);
 }
 
-typedef void (*surface_iterator_func_t)(
-		struct wlr_surface *surface, void *data);
-
-struct surface_walk {
-	surface_iterator_func_t iterator;
-	void *data;
-};
-
-static void walk_buffer(
-		struct wlr_scene_buffer *buffer, int sx, int sy, void *data) {
-	struct surface_walk *walk = data;
-	struct wlr_scene_surface *scene_surface =
-			wlr_scene_surface_try_from_buffer(buffer);
-	if (scene_surface != NULL) {
-		walk->iterator(scene_surface->surface, walk->data);
-	}
-}
-
-/* Each surface the output shows some of. */
-static void for_each_surface(struct wlr_scene_output *scene_output,
-		surface_iterator_func_t iterator, void *data) {
-	struct surface_walk walk = {.iterator = iterator, .data = data};
-	wlr_scene_output_for_each_buffer(scene_output, walk_buffer, &walk);
-}
-
 static struct fw_frame_surface *surface_from_wlr(
 		struct wlr_surface *wlr_surface) {
 	struct wl_listener *listener =
@@ -392,9 +367,7 @@ static void walk_output(
 			.now = now,
 			.painted = painted,
 	};
-	if (frames->output->scene_output != NULL) {
-		for_each_surface(frames->output->scene_output, walk_surface, &walk);
-	}
+	fw_output_for_each_surface(frames->output, walk_surface, &walk);
 	frames->callbacks_at_ns = walk.next_ns;
 	if (painted) {
 		frames->reserve_ns = walk.reserve;
@@ -414,9 +387,7 @@ static void paint(
 	frames->paint_tick_ns = tick;
 	frame_output_paint_started(&frames->timing, late_ns);
 	struct walk walk = {.frames = frames, .now = frames->paint_start_ns};
-	if (frames->output->scene_output != NULL) {
-		for_each_surface(frames->output->scene_output, begin_surface, &walk);
-	}
+	fw_output_for_each_surface(frames->output, begin_surface, &walk);
 	/* fw_frame_schedule_output_painted follows, now or once the worker painted.
 	 */
 	fw_output_paint(frames->output);
@@ -433,7 +404,7 @@ void fw_frame_schedule_output_painted(
 		return;
 	}
 	struct walk walk = {.frames = frames, .now = end};
-	for_each_surface(frames->output->scene_output, end_surface, &walk);
+	fw_output_for_each_surface(frames->output, end_surface, &walk);
 	frame_output_plan(&frames->timing, frames->paint_tick_ns);
 	frames->painted_ns = end;
 	walk_output(frames, end, true);

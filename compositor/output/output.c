@@ -116,6 +116,30 @@ void fw_output_usable_area(struct fw_output *output, struct wlr_box *box) {
 	}
 }
 
+struct surface_walk {
+	void (*iterator)(struct wlr_surface *surface, void *data);
+	void *data;
+};
+
+static void walk_buffer(
+		struct wlr_scene_buffer *buffer, int sx, int sy, void *data) {
+	struct surface_walk *walk = data;
+	struct wlr_scene_surface *scene_surface =
+			wlr_scene_surface_try_from_buffer(buffer);
+	if (scene_surface != NULL) {
+		walk->iterator(scene_surface->surface, walk->data);
+	}
+}
+
+void fw_output_for_each_surface(struct fw_output *output,
+		void (*iterator)(struct wlr_surface *surface, void *data), void *data) {
+	if (output->scene_output == NULL) {
+		return;
+	}
+	struct surface_walk walk = {.iterator = iterator, .data = data};
+	wlr_scene_output_for_each_buffer(output->scene_output, walk_buffer, &walk);
+}
+
 void fw_output_box(struct fw_output *output, struct wlr_box *box) {
 	/* Empty when not (or no longer) in the layout. */
 	wlr_output_layout_get_box(

@@ -7,6 +7,7 @@
 
 struct fw_server;
 struct wlr_output;
+struct wlr_surface;
 struct fw_frame_output;
 struct fw_render_output;
 
@@ -55,6 +56,9 @@ void fw_output_layout_remove(struct fw_output *output);
 /* What the output leaves for windows (less exclusive zones), else all of
  * it. */
 void fw_output_usable_area(struct fw_output *output, struct wlr_box *box);
+/* Calls iterator on each surface the output shows some of. */
+void fw_output_for_each_surface(struct fw_output *output,
+		void (*iterator)(struct wlr_surface *surface, void *data), void *data);
 void fw_output_update_manager(struct fw_server *server);
 /*
  * Paints the output's damage and commits it, taking the presentation

@@ -6,7 +6,6 @@
 #include <time.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_presentation_time.h>
-#include <wlr/types/wlr_scene.h>
 
 /*
  * Each frame's feedback is taken when the frame is built and matched to
@@ -30,17 +29,11 @@ struct sample_data {
 	uint32_t commit_seq;
 };
 
-static void sample_surface(
-		struct wlr_scene_buffer *buffer, int sx, int sy, void *user_data) {
+static void sample_surface(struct wlr_surface *surface, void *user_data) {
 	struct sample_data *data = user_data;
 	struct fw_output *output = data->output;
-	struct wlr_scene_surface *scene_surface =
-			wlr_scene_surface_try_from_buffer(buffer);
-	if (scene_surface == NULL) {
-		return;
-	}
 	struct wlr_presentation_feedback *feedback =
-			wlr_presentation_surface_sampled(scene_surface->surface);
+			wlr_presentation_surface_sampled(surface);
 	if (feedback == NULL) {
 		return;
 	}
@@ -62,8 +55,7 @@ void fw_presentation_sample(struct fw_output *output) {
 			.output = output,
 			.commit_seq = output->wlr_output->commit_seq + 1,
 	};
-	wlr_scene_output_for_each_buffer(
-			output->scene_output, sample_surface, &data);
+	fw_output_for_each_surface(output, sample_surface, &data);
 }
 
 static void handle_present(struct wl_listener *listener, void *data) {
