@@ -4,7 +4,8 @@
 # scale 1 (fw-test-client, then foot), after `wlr-randr --scale 1.5`, is
 # told a size that fits the 853x480 the output now is, and shows whole on
 # it: its colour ends before the frame's right and bottom borders, which
-# the output's edge would cut off if it ran past.
+# the output's edge would cut off if it ran past. The cursor is drawn at
+# the output's scale.
 . "$(dirname "$0")/lib.sh"
 need_prog wlr-randr
 : "${FW_TEST_CAPTURE:?}"
@@ -32,6 +33,17 @@ fills() {
 	FW_SEEN="box of $1: $BBOX in $FW_SHOT"
 	set -- $BBOX
 	[ "${5:-0}" -ge 800000 ]
+}
+
+# cursor_shows: a fresh capture has the cursor's white outline and
+# nothing else that is not black; CURSOR_H is its height.
+cursor_shows() {
+	capture "$FW_TMP/shot-$((FW_CAPTURES + 1)).ppm"
+	BBOX=$("$PPM_PROBE" "$FW_SHOT" bbox ffffff 16)
+	FW_SEEN="cursor box $BBOX in $FW_SHOT"
+	set -- $BBOX
+	CURSOR_H=${4:-0}
+	[ "$BBOX" != none ] && [ "$CURSOR_H" -lt 200 ]
 }
 
 randr() {
@@ -77,6 +89,23 @@ for mode in on off; do
 		foot=$BG_PID
 		refit foot $color
 		stop_pid "$foot"
+	fi
+	if [ $mode = on ]; then
+		# The cursor over the empty background, at 1.5 and at 1: its
+		# theme is loaded at the output's scale, so it is larger at 1.5.
+		randr --scale 1.5
+		"$FW_TEST_POINTER" move 640 360 2>"$FW_TMP/pointer.err" ||
+			fail "fw-test-pointer: $(cat "$FW_TMP/pointer.err")"
+		wait_until 30 "the cursor at scale 1.5" cursor_shows
+		at15=$CURSOR_H
+		randr --scale 1
+		"$FW_TEST_POINTER" move 640 360 2>"$FW_TMP/pointer.err" ||
+			fail "fw-test-pointer: $(cat "$FW_TMP/pointer.err")"
+		wait_until 30 "the cursor at scale 1" cursor_shows
+		at1=$CURSOR_H
+		log "the cursor is $at1 pixels high at scale 1, $at15 at 1.5"
+		[ $((at15 * 4)) -ge $((at1 * 5)) ] ||
+			fail "the cursor is $at15 pixels high at 1.5, $at1 at 1"
 	fi
 	capture_stop
 	fw_stop
