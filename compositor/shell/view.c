@@ -552,9 +552,8 @@ void fw_view_refit(struct fw_server *server, struct fw_output *output) {
 		if (view->fullscreen) {
 			fw_view_move(view, box.x, box.y);
 			view->impl->configure(view, box.x, box.y, box.width, box.height);
-		} else if (view->maximized) {
-			fit_to_area(view, output);
-		} else {
+		} else if (!view->maximized) {
+			/* Maximized ones were fitted as its usable area changed. */
 			fit_placed(view, output);
 		}
 	}

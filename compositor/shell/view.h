@@ -86,8 +86,9 @@ void fw_view_refit_maximized(
 /*
  * Fits every window on output to it again, after its size in the layout
  * changed (a new mode, scale or transform): fullscreen ones to the whole
- * output, the others to its usable area, each moved and shrunk the least
- * it must.
+ * output, placed ones to its usable area, each moved and shrunk the least
+ * it must. Maximized ones are fitted with the usable area
+ * (fw_view_refit_maximized).
  */
 void fw_view_refit(struct fw_server *server, struct fw_output *output);
 void fw_view_fullscreen(struct fw_view *view, bool fullscreen);

@@ -4,11 +4,11 @@
 # scale 1 (fw-test-client, then foot), after `wlr-randr --scale 1.5`, is
 # told a size that fits the 853x480 the output now is, and shows whole on
 # it: its colour ends before the frame's right and bottom borders, which
-# the output's edge would cut off if it ran past. The cursor is drawn at
-# the output's scale.
+# the output's edge would cut off if it ran past. A fullscreen window is
+# told the output's new size. The cursor is drawn at the output's scale.
 . "$(dirname "$0")/lib.sh"
 need_prog wlr-randr
-: "${FW_TEST_CAPTURE:?}"
+: "${FW_TEST_CAPTURE:?}" "${FW_TEST_FRACTIONAL:?}"
 
 # The frame: 2-pixel borders and a 20-pixel bar. At scale 1 a window of
 # 1276x696 fills the output; at 1.5, 853x480 leaves 849x456.
@@ -78,6 +78,21 @@ for mode in on off; do
 	}
 	wait_until 10 "a configure that fits ($mode)" fits
 	log "$mode: fw-test-client told $FW_SEEN"
+	stop_pid "$client"
+
+	# A fullscreen window is told the whole output's new size.
+	randr --scale 1
+	out="$FW_TMP/fullscreen-$mode.out"
+	start_bg "$FW_TEST_FRACTIONAL" --fullscreen >"$out" 2>"$FW_TMP/fullscreen-$mode.err"
+	client=$BG_PID
+	wait_until 30 "the fullscreen window at 1280x720 ($mode)" \
+		has_line "$out" '^drawn 1280 720 1280 720$'
+	randr --scale 1.5
+	wait_until 30 "the fullscreen window told 853x480 ($mode)" \
+		has_line "$out" '^configured 853 480$'
+	wait_until 30 "the fullscreen window at 853x480 ($mode)" \
+		has_line "$out" '^drawn 853 480 1280 720$'
+	log "$mode: the fullscreen window follows the output to 853x480"
 	stop_pid "$client"
 
 	if command -v foot >/dev/null 2>&1; then
