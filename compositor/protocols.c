@@ -6,6 +6,7 @@
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_export_dmabuf_v1.h>
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
+#include <wlr/types/wlr_fractional_scale_v1.h>
 #include <wlr/types/wlr_gamma_control_v1.h>
 #include <wlr/types/wlr_keyboard_shortcuts_inhibit_v1.h>
 #include <wlr/types/wlr_pointer_gestures_v1.h>
@@ -44,6 +45,8 @@ bool fw_protocols_init(struct fw_server *server) {
 					 server, screencopy, export_dmabuf)) != NULL;
 	ok = ok && wlr_primary_selection_v1_device_manager_create(display) != NULL;
 	ok = ok && wlr_viewporter_create(display) != NULL;
+	/* wlr_scene tells each surface its output's scale as it enters. */
+	ok = ok && wlr_fractional_scale_manager_v1_create(display, 1) != NULL;
 	ok = ok && wlr_keyboard_shortcuts_inhibit_v1_create(display) != NULL;
 	ok = ok && wlr_pointer_gestures_v1_create(display) != NULL;
 	if (!ok) {

@@ -285,6 +285,12 @@ static void rescue_view(struct fw_server *server, struct fw_view *view) {
 	fw_view_move(view, x, y);
 }
 
+/*
+ * Windows stranded off every output come back first; then the windows on
+ * an output whose size in the layout changed (a mode, scale or transform)
+ * fit it again: at scale 1.5 a window that filled the output would
+ * otherwise run past it.
+ */
 static void rescue_views(struct fw_server *server) {
 	struct fw_view *view;
 	wl_list_for_each(view, &server->views, link) {
@@ -292,6 +298,16 @@ static void rescue_views(struct fw_server *server) {
 				wlr_output_layout_output_at(server->output_layout, view->x + 1,
 						view->y + 1) == NULL) {
 			rescue_view(server, view);
+		}
+	}
+	struct fw_output *output;
+	wl_list_for_each(output, &server->outputs, link) {
+		struct wlr_box box, was = output->fitted_box;
+		fw_output_box(output, &box);
+		output->fitted_box = box;
+		if (!wlr_box_empty(&box) && !wlr_box_empty(&was) &&
+				(box.width != was.width || box.height != was.height)) {
+			fw_view_refit(server, output);
 		}
 	}
 }

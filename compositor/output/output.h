@@ -19,6 +19,8 @@ struct fw_output {
 	struct wlr_scene_output *scene_output;
 	/* Area left for windows once layer surfaces took their exclusive zones. */
 	struct wlr_box usable_area;
+	/* Its box in the layout when windows were last fitted to it. */
+	struct wlr_box fitted_box;
 	struct wl_list layer_surfaces; /* fw_layer_surface.link */
 	struct wl_list pending_feedback; /* presentation.c */
 	/* When it paints and sends frame done; NULL: --frame-schedule off. */

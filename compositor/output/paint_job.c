@@ -97,12 +97,15 @@ void fw_paint_job_composite(struct fw_paint_job *job, pixman_region32_t *region,
 }
 
 void fw_paint_job_node(struct fw_paint_job *job, pixman_region32_t *region,
-		struct wlr_scene_node *node, int x, int y, bool opaque) {
+		struct wlr_scene_node *node, int x, int y, int width, int height,
+		bool opaque) {
 	struct fw_paint_op *op = add_op(job, FW_PAINT_NODE, region);
 	if (op != NULL) {
 		op->node = node;
 		op->x = x;
 		op->y = y;
+		op->width = width;
+		op->height = height;
 		op->op = opaque ? PIXMAN_OP_SRC : PIXMAN_OP_OVER;
 		job->has_nodes = true;
 	}

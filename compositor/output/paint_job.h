@@ -60,6 +60,7 @@ struct fw_paint_op {
 	size_t source; /* COMPOSITE: index into the job's sources */
 	/* COMPOSITE, NODE: where the source's or the node's origin goes. */
 	int x, y;
+	int width, height; /* NODE: the size of its box on the target */
 	struct wlr_scene_node *node; /* NODE */
 };
 
@@ -93,10 +94,12 @@ void fw_paint_job_fill(struct fw_paint_job *job, pixman_region32_t *region,
  */
 void fw_paint_job_composite(struct fw_paint_job *job, pixman_region32_t *region,
 		size_t source, int x, int y, bool opaque);
-/* A node the renderer must draw at x, y, clipped to region; opaque: it
- * hides all of region, so it is copied rather than blended. */
+/* A node the renderer must draw into the box at x, y of width by height,
+ * clipped to region; opaque: it hides all of region, so it is copied
+ * rather than blended. */
 void fw_paint_job_node(struct fw_paint_job *job, pixman_region32_t *region,
-		struct wlr_scene_node *node, int x, int y, bool opaque);
+		struct wlr_scene_node *node, int x, int y, int width, int height,
+		bool opaque);
 /* The pixman format of data in drm_format that jobs copy and paint into:
  * ARGB8888 and XRGB8888; 0 for any other. */
 pixman_format_code_t fw_paint_job_format(uint32_t drm_format);

@@ -13,8 +13,15 @@
  * copy exactly (a client's buffer that is scaled, rotated, cropped or
  * translucent as a whole) goes through the render pass as wlr_scene would
  * draw it, clipped the same way. A buffer of fairway's own that it cannot
- * copy, any other output setup or any other renderer leaves the frame to
- * wlr_scene_output_commit.
+ * copy, a rotated or flipped output or any other renderer leaves the frame
+ * to wlr_scene_output_commit.
+ *
+ * On an output with a scale, each node's box is the one wlr_scene draws it
+ * in (its logical box scaled, edges rounded), in the output buffer's
+ * pixels, where the damage ring also is. A client that draws at the
+ * output's scale (wp_fractional_scale_v1 and wp_viewporter, or a buffer
+ * scale equal to an integer output scale) has a buffer the size of that
+ * box, which is copied one to one as at scale 1.
  *
  * Damage is wlr_scene's: the pass takes the swapchain buffer's damage from
  * the scene output's damage ring and tells the commit the damage wlr_scene
@@ -35,6 +42,7 @@
 #include "compositor/output/paint_worker.h"
 #include "compositor/output/shm_guard.h"
 #include <drm_fourcc.h>
+#include <math.h>
 #include <pixman.h>
 #include <stdlib.h>
 #include <wlr/render/pass.h>
@@ -47,6 +55,7 @@
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/util/log.h>
+#include <wlr/util/region.h>
 #include <wlr/util/transform.h>
 
 enum paint_way {
@@ -70,6 +79,7 @@ struct paint {
 
 struct frame {
 	struct wlr_output *output;
+	float scale;
 	struct wl_array paints; /* struct paint, bottom to top */
 };
 
@@ -96,6 +106,7 @@ struct fw_render_output {
 	void (*painted)(void *data, enum fw_render_result result);
 	void *data;
 	struct inflight *inflight; /* NULL while the worker paints nothing */
+	const char *painter; /* who painted its last frame, for the log */
 };
 
 /* A node's size on the output, as wlr_scene sizes it. */
@@ -111,21 +122,46 @@ static void buffer_size(
 	wlr_output_transform_coords(scene_buffer->transform, width, height);
 }
 
-/* Its pixels go one to one onto its box: whole, unscaled, unrotated, at
- * full opacity. */
-static bool is_plain(struct wlr_scene_buffer *scene_buffer) {
+/* A length at offset, scaled as wlr_scene scales a box's edges. */
+static int scale_length(int length, int offset, float scale) {
+	return (int)(lroundf((float)(offset + length) * scale) -
+			lroundf((float)offset * scale));
+}
+
+/* A logical box on the output as wlr_scene draws it, in buffer pixels. */
+static void scale_box(struct wlr_box *box, float scale) {
+	box->width = scale_length(box->width, box->x, scale);
+	box->height = scale_length(box->height, box->y, scale);
+	box->x = (int)lroundf((float)box->x * scale);
+	box->y = (int)lroundf((float)box->y * scale);
+}
+
+/*
+ * A logical region in buffer pixels, as wlr_scene scales what is opaque:
+ * outwards, and at a fractional scale a pixel more, so that a node's edge
+ * pixels are its own, copied over what lies below rather than blended.
+ */
+static void scale_region(pixman_region32_t *region, float scale) {
+	wlr_region_scale(region, region, scale);
+	if (floorf(scale) != scale) {
+		wlr_region_expand(region, region, 1);
+	}
+}
+
+/* Its pixels go one to one onto its box on the output: whole, unrotated,
+ * at full opacity, the buffer's size that of the box. */
+static bool is_plain(
+		struct wlr_scene_buffer *scene_buffer, const struct wlr_box *box) {
 	struct wlr_buffer *buffer = scene_buffer->buffer;
 	struct wlr_fbox whole = {
 			.width = buffer->width,
 			.height = buffer->height,
 	};
-	int width, height;
-	buffer_size(scene_buffer, &width, &height);
 	return scene_buffer->transform == WL_OUTPUT_TRANSFORM_NORMAL &&
 			scene_buffer->opacity == 1.0f &&
 			(wlr_fbox_empty(&scene_buffer->src_box) ||
 					wlr_fbox_equal(&scene_buffer->src_box, &whole)) &&
-			width == buffer->width && height == buffer->height;
+			box->width == buffer->width && box->height == buffer->height;
 }
 
 /*
@@ -143,7 +179,7 @@ static bool classify(struct paint *paint, struct wlr_scene_buffer *scene_buffer,
 	if (client != NULL) {
 		struct wlr_scene_surface *scene_surface =
 				wlr_scene_surface_try_from_buffer(scene_buffer);
-		if (is_plain(scene_buffer) && client->source != NULL &&
+		if (is_plain(scene_buffer, &paint->box) && client->source != NULL &&
 				scene_surface != NULL) {
 			paint->way = PAINT_COPY;
 			paint->data = client->source;
@@ -154,9 +190,6 @@ static bool classify(struct paint *paint, struct wlr_scene_buffer *scene_buffer,
 		}
 		return true;
 	}
-	if (!is_plain(scene_buffer)) {
-		return false;
-	}
 	void *data;
 	uint32_t format;
 	size_t stride;
@@ -165,18 +198,24 @@ static bool classify(struct paint *paint, struct wlr_scene_buffer *scene_buffer,
 		return false;
 	}
 	wlr_buffer_end_data_ptr_access(scene_buffer->buffer);
-	if (fw_paint_job_format(format) == 0) {
-		return false;
-	}
-	paint->way = PAINT_COPY;
-	paint->data = scene_buffer->buffer;
 	/* wlr_scene takes a buffer of its own as opaque by its format alone. */
 	*opaque_whole = format == DRM_FORMAT_XRGB8888;
+	if (is_plain(scene_buffer, &paint->box) &&
+			fw_paint_job_format(format) != 0) {
+		paint->way = PAINT_COPY;
+		paint->data = scene_buffer->buffer;
+	} else {
+		/* A title drawn at a fractional scale, whose box rounds to a
+		 * pixel more or less than its buffer. */
+		paint->way = PAINT_TEXTURE;
+	}
 	return true;
 }
 
-/* What the node hides of those below it, as wlr_scene reckons it. */
-static void set_opaque(struct paint *paint, bool opaque_whole) {
+/* What the node hides of those below it, as wlr_scene reckons it; logical:
+ * its box before scaling. */
+static void set_opaque(struct paint *paint, const struct wlr_box *logical,
+		float scale, bool opaque_whole) {
 	struct wlr_box *box = &paint->box;
 	pixman_region32_init(&paint->opaque);
 	if (paint->node->type == WLR_SCENE_NODE_RECT) {
@@ -197,8 +236,11 @@ static void set_opaque(struct paint *paint, bool opaque_whole) {
 		return;
 	}
 	pixman_region32_intersect_rect(&paint->opaque, &scene_buffer->opaque_region,
-			0, 0, box->width, box->height);
-	pixman_region32_translate(&paint->opaque, box->x, box->y);
+			0, 0, logical->width, logical->height);
+	pixman_region32_translate(&paint->opaque, logical->x, logical->y);
+	scale_region(&paint->opaque, scale);
+	pixman_region32_intersect_rect(&paint->opaque, &paint->opaque, box->x,
+			box->y, box->width, box->height);
 }
 
 /*
@@ -214,6 +256,7 @@ static bool collect(
 	y += node->y;
 
 	struct paint paint = {.node = node, .box = {.x = x, .y = y}};
+	struct wlr_box logical = paint.box;
 	bool opaque_whole = false;
 	switch (node->type) {
 	case WLR_SCENE_NODE_TREE:;
@@ -233,6 +276,8 @@ static bool collect(
 		paint.way = PAINT_RECT;
 		paint.box.width = rect->width;
 		paint.box.height = rect->height;
+		logical = paint.box;
+		scale_box(&paint.box, frame->scale);
 		break;
 	case WLR_SCENE_NODE_BUFFER:;
 		struct wlr_scene_buffer *scene_buffer =
@@ -241,6 +286,8 @@ static bool collect(
 			return true;
 		}
 		buffer_size(scene_buffer, &paint.box.width, &paint.box.height);
+		logical = paint.box;
+		scale_box(&paint.box, frame->scale);
 		struct wlr_box on_output = {
 				.width = frame->output->width,
 				.height = frame->output->height,
@@ -267,7 +314,7 @@ static bool collect(
 		pixman_region32_fini(&paint.visible);
 		return false;
 	}
-	set_opaque(&paint, opaque_whole);
+	set_opaque(&paint, &logical, frame->scale, opaque_whole);
 	*slot = paint;
 	return true;
 }
@@ -311,7 +358,7 @@ static void add_buffer(struct fw_paint_job *job, struct paint *paint) {
 		}
 	}
 	fw_paint_job_node(job, &paint->visible, paint->node, paint->box.x,
-			paint->box.y, opaque);
+			paint->box.y, paint->box.width, paint->box.height, opaque);
 }
 
 /* The frame's pixel work, each damaged pixel once. */
@@ -354,21 +401,42 @@ static void build_job(struct frame *frame, pixman_region32_t *damage,
 	}
 }
 
-/* What wlr_scene itself draws of a client's buffer, clipped to what shows. */
+struct texture_pass {
+	struct wlr_renderer *renderer;
+	struct wlr_render_pass *pass;
+};
+
+/*
+ * What wlr_scene itself draws of a buffer, clipped to what shows. A client's
+ * has its texture; wlr_scene keeps the one it made of a buffer of fairway's
+ * own to itself, so this makes its own, which the pixman renderer makes
+ * over the buffer's data and has drawn by the time the call returns.
+ */
 static void draw_texture(void *data, struct fw_paint_op *op) {
-	struct wlr_render_pass *pass = data;
+	struct texture_pass *texture_pass = data;
 	struct wlr_scene_buffer *scene_buffer =
 			wlr_scene_buffer_from_node(op->node);
 	struct wlr_client_buffer *client =
 			wlr_client_buffer_get(scene_buffer->buffer);
-	if (client == NULL || client->texture == NULL) {
+	struct wlr_texture *texture = NULL, *own = NULL;
+	if (client != NULL) {
+		texture = client->texture;
+	} else {
+		texture = own = wlr_texture_from_buffer(
+				texture_pass->renderer, scene_buffer->buffer);
+	}
+	if (texture == NULL) {
 		return;
 	}
-	struct wlr_box box = {.x = op->x, .y = op->y};
-	buffer_size(scene_buffer, &box.width, &box.height);
-	wlr_render_pass_add_texture(pass,
+	struct wlr_box box = {
+			.x = op->x,
+			.y = op->y,
+			.width = op->width,
+			.height = op->height,
+	};
+	wlr_render_pass_add_texture(texture_pass->pass,
 			&(struct wlr_render_texture_options){
-					.texture = client->texture,
+					.texture = texture,
 					.src_box = scene_buffer->src_box,
 					.dst_box = box,
 					.transform = wlr_output_transform_invert(
@@ -380,21 +448,22 @@ static void draw_texture(void *data, struct fw_paint_op *op) {
 							? WLR_RENDER_BLEND_MODE_NONE
 							: WLR_RENDER_BLEND_MODE_PREMULTIPLIED,
 			});
+	wlr_texture_destroy(own);
 }
 
 /* True where this pass draws exactly what wlr_scene would. */
 static bool can_paint(struct wlr_scene_output *scene_output) {
 	struct wlr_output *output = scene_output->output;
 	return output->renderer != NULL &&
-			wlr_renderer_is_pixman(output->renderer) && output->scale == 1.0f &&
+			wlr_renderer_is_pixman(output->renderer) &&
 			output->transform == WL_OUTPUT_TRANSFORM_NORMAL;
 }
 
 /*
  * Damage for wlr_scene to repaint and report with a later commit, given
  * through the output's damage signal: the scene output's way in for damage
- * that is not the scene's (wlroots' software cursors use it). With scale 1
- * and no transform, output and ring coordinates are the same.
+ * that is not the scene's (wlroots' software cursors use it). Without a
+ * transform, output and ring coordinates are the same: buffer pixels.
  */
 static void damage_output(
 		struct wlr_output *output, const pixman_region32_t *region) {
@@ -439,7 +508,11 @@ static bool paint_here(struct fw_paint_job *job,
 	 * the one image, which it leaves unclipped between its operations. */
 	job->target = pixman_image_ref(
 			wlr_pixman_renderer_get_buffer_image(output->renderer, buffer));
-	fw_paint_job_run_main(job, draw_texture, pass);
+	struct texture_pass texture_pass = {
+			.renderer = output->renderer,
+			.pass = pass,
+	};
+	fw_paint_job_run_main(job, draw_texture, &texture_pass);
 	wlr_output_add_software_cursors_to_render_pass(output, pass, damage);
 	if (!wlr_render_pass_submit(pass)) {
 		/* Its contents are anyone's guess. */
@@ -631,8 +704,19 @@ void fw_render_output_discard(struct fw_render_output *render) {
 	}
 }
 
-static enum fw_render_result scene_commit(
-		struct wlr_scene_output *scene_output) {
+/* Says who paints the output when that changes: a frame left to
+ * wlr_scene costs every client more (bench/README.md). */
+static void note_painter(struct fw_render_output *render, const char *painter) {
+	if (render->painter != painter) {
+		render->painter = painter;
+		wlr_log(WLR_INFO, "Output %s: %s paints it (scale %.2f)",
+				render->output->name, painter, render->output->scale);
+	}
+}
+
+static enum fw_render_result scene_commit(struct fw_render_output *render,
+		struct wlr_scene_output *scene_output, const char *why) {
+	note_painter(render, why);
 	return wlr_scene_output_commit(scene_output, NULL) ? FW_RENDER_COMMITTED
 													   : FW_RENDER_IDLE;
 }
@@ -640,7 +724,8 @@ static enum fw_render_result scene_commit(
 enum fw_render_result fw_render_output_paint(struct fw_render_output *render,
 		struct wlr_scene_output *scene_output) {
 	if (!can_paint(scene_output)) {
-		return scene_commit(scene_output);
+		return scene_commit(render, scene_output,
+				"wlr_scene (a transform or another renderer)");
 	}
 	if (render->inflight != NULL) {
 		return FW_RENDER_BUSY;
@@ -651,15 +736,17 @@ enum fw_render_result fw_render_output_paint(struct fw_render_output *render,
 			!pixman_region32_not_empty(&scene_output->pending_commit_damage)) {
 		return FW_RENDER_IDLE;
 	}
-	struct frame frame = {.output = output};
+	struct frame frame = {.output = output, .scale = output->scale};
 	wl_array_init(&frame.paints);
 	/* Before the ring is rotated for a buffer this pass would not paint. */
 	if (!collect(&frame, &scene_output->scene->tree.node, -scene_output->x,
 				-scene_output->y)) {
 		finish_paints(&frame.paints);
-		return scene_commit(scene_output);
+		return scene_commit(render, scene_output,
+				"wlr_scene (a buffer of fairway's own it cannot copy)");
 	}
 
+	note_painter(render, "fairway's pass");
 	enum fw_render_result result = FW_RENDER_IDLE;
 	if (!wlr_output_configure_primary_swapchain(
 				output, NULL, &output->swapchain)) {

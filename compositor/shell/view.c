@@ -508,6 +508,57 @@ void fw_view_refit_maximized(
 	}
 }
 
+/* A window that is neither maximized nor fullscreen: moved and shrunk the
+ * least it must for its frame to lie inside the usable area. */
+static void fit_placed(struct fw_view *view, struct fw_output *output) {
+	struct wlr_box area;
+	fw_output_usable_area(output, &area);
+	int b, t, width, height, max_width, max_height;
+	fw_view_frame_insets(view, &b, &t);
+	fw_view_max_size(view, output, &max_width, &max_height);
+	view->impl->get_size(view, &width, &height);
+	if (max_width < 1 || max_height < 1) {
+		return;
+	}
+	int fit_width = width < max_width ? width : max_width;
+	int fit_height = height < max_height ? height : max_height;
+	/* The frame's corner, kept where it is if it can be. */
+	int x = view->x - b, y = view->y - t - b;
+	int frame_w = fit_width + 2 * b, frame_h = fit_height + t + 2 * b;
+	if (x + frame_w > area.x + area.width) {
+		x = area.x + area.width - frame_w;
+	}
+	if (y + frame_h > area.y + area.height) {
+		y = area.y + area.height - frame_h;
+	}
+	x = x < area.x ? area.x : x;
+	y = y < area.y ? area.y : y;
+	if (x + b != view->x || y + t + b != view->y) {
+		fw_view_move(view, x + b, y + t + b);
+	}
+	if (fit_width != width || fit_height != height) {
+		view->impl->configure(view, view->x, view->y, fit_width, fit_height);
+	}
+}
+
+void fw_view_refit(struct fw_server *server, struct fw_output *output) {
+	struct wlr_box box;
+	fw_output_box(output, &box);
+	struct fw_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (!view->mapped || fw_output_at(server, view->x, view->y) != output) {
+			continue;
+		}
+		if (view->fullscreen) {
+			fw_view_move(view, box.x, box.y);
+			view->impl->configure(view, box.x, box.y, box.width, box.height);
+		} else if (!view->maximized) {
+			/* Maximized ones were fitted as its usable area changed. */
+			fit_placed(view, output);
+		}
+	}
+}
+
 void fw_view_maximize(struct fw_view *view, bool maximized) {
 	if (!view->mapped || view->fullscreen) {
 		view->impl->set_maximized(view, maximized);

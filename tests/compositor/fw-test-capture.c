@@ -2,8 +2,10 @@
  * A screen capturing client that stays connected, as a screen recorder or
  * a VNC server does: it binds wlr-screencopy once, says "bound", and for
  * each line "capture" on stdin copies a frame of the first output into a
- * buffer of its own and prints "ready" or "failed". It exits when stdin
- * ends. The tests check what a capture gets while the session is locked.
+ * buffer of its own and prints "ready" or "failed"; "capture FILE" also
+ * writes the frame to FILE as a binary PPM, pixel for pixel as the output
+ * buffer holds it. It exits when stdin ends. The tests check what a capture
+ * gets while the session is locked, and what a scaled output shows.
  */
 #include "wlr-screencopy-unstable-v1-client-protocol.h"
 #include <poll.h>
@@ -19,6 +21,10 @@ static struct wl_shm *shm;
 static struct wl_output *output;
 static struct zwlr_screencopy_manager_v1 *manager;
 static struct wl_buffer *buffer;
+static void *pixels;
+static uint32_t frame_format, frame_width, frame_height, frame_stride;
+static bool y_invert;
+static char ppm_path[320];
 
 static void registry_global(void *data, struct wl_registry *registry,
 		uint32_t name, const char *interface, uint32_t version) {
@@ -52,6 +58,11 @@ static struct wl_buffer *make_buffer(
 		perror("fw-test-capture: memfd");
 		exit(1);
 	}
+	pixels = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (pixels == MAP_FAILED) {
+		perror("fw-test-capture: mmap");
+		exit(1);
+	}
 	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, (int32_t)size);
 	struct wl_buffer *made = wl_shm_pool_create_buffer(
 			pool, 0, (int32_t)width, (int32_t)height, (int32_t)stride, format);
@@ -64,12 +75,43 @@ static void frame_buffer(void *data, struct zwlr_screencopy_frame_v1 *frame,
 		uint32_t format, uint32_t width, uint32_t height, uint32_t stride) {
 	if (buffer == NULL) {
 		buffer = make_buffer(format, width, height, stride);
+		frame_format = format;
+		frame_width = width;
+		frame_height = height;
+		frame_stride = stride;
 	}
 	zwlr_screencopy_frame_v1_copy(frame, buffer);
 }
 
 static void frame_flags(
 		void *data, struct zwlr_screencopy_frame_v1 *frame, uint32_t flags) {
+	y_invert = (flags & ZWLR_SCREENCOPY_FRAME_V1_FLAGS_Y_INVERT) != 0;
+}
+
+/* The 32-bit formats with 8-bit red, green and blue a pixman output has. */
+static bool write_ppm(const char *path) {
+	if (frame_format != WL_SHM_FORMAT_XRGB8888 &&
+			frame_format != WL_SHM_FORMAT_ARGB8888) {
+		fprintf(stderr, "fw-test-capture: format 0x%x not written\n",
+				frame_format);
+		return false;
+	}
+	FILE *f = fopen(path, "wb");
+	if (f == NULL) {
+		perror("fw-test-capture: open");
+		return false;
+	}
+	fprintf(f, "P6\n%u %u\n255\n", frame_width, frame_height);
+	for (uint32_t y = 0; y < frame_height; y++) {
+		uint32_t row = y_invert ? frame_height - 1 - y : y;
+		const uint32_t *in = (const uint32_t *)((const char *)pixels +
+				(size_t)row * frame_stride);
+		for (uint32_t x = 0; x < frame_width; x++) {
+			uint8_t rgb[3] = {in[x] >> 16, in[x] >> 8, in[x]};
+			fwrite(rgb, 1, 3, f);
+		}
+	}
+	return fclose(f) == 0;
 }
 
 static void frame_done(
@@ -81,7 +123,8 @@ static void frame_done(
 
 static void frame_ready(void *data, struct zwlr_screencopy_frame_v1 *frame,
 		uint32_t sec_hi, uint32_t sec_lo, uint32_t nsec) {
-	frame_done(frame, "ready");
+	bool written = ppm_path[0] == '\0' || write_ppm(ppm_path);
+	frame_done(frame, written ? "ready" : "failed");
 }
 
 static void frame_failed(void *data, struct zwlr_screencopy_frame_v1 *frame) {
@@ -111,7 +154,7 @@ int main(void) {
 	}
 	printf("bound\n");
 	fflush(stdout);
-	char line[64];
+	char line[320];
 	size_t len = 0;
 	for (;;) {
 		wl_display_flush(display);
@@ -141,7 +184,14 @@ int main(void) {
 		}
 		line[len] = '\0';
 		len = 0;
-		if (strcmp(line, "capture") == 0) {
+		bool to_file = strncmp(line, "capture ", 8) == 0;
+		if (to_file) {
+			snprintf(ppm_path, sizeof(ppm_path), "%s", line + 8);
+		}
+		if (strcmp(line, "capture") == 0 || to_file) {
+			if (!to_file) {
+				ppm_path[0] = '\0';
+			}
 			struct zwlr_screencopy_frame_v1 *frame =
 					zwlr_screencopy_manager_v1_capture_output(
 							manager, 0, output);

@@ -240,6 +240,43 @@ screenshot() {
 	grim -t ppm "$FW_SHOT" 2>>"$FW_TMP/grim.err"
 }
 
+# capture_start: a screencopy client (fw-test-capture) that stays bound;
+# capture FILE writes the output's buffer to FILE pixel for pixel, where
+# grim would resample a scaled output to its own scale. capture_stop ends
+# it.
+capture_start() {
+	: "${FW_TEST_CAPTURE:?set FW_TEST_CAPTURE to fw-test-capture}"
+	mkfifo "$FW_TMP/capture.in"
+	"$FW_TEST_CAPTURE" <"$FW_TMP/capture.in" >"$FW_TMP/capture.out" \
+		2>"$FW_TMP/capture.err" &
+	FW_CAPTURE_PID=$!
+	FW_HELPERS="$FW_HELPERS $FW_CAPTURE_PID"
+	exec 9>"$FW_TMP/capture.in"
+	FW_CAPTURES=0
+	wait_until 30 "the capture client to bind" \
+		has_line "$FW_TMP/capture.out" '^bound$'
+}
+
+capture() {
+	FW_CAPTURES=$((FW_CAPTURES + 1))
+	FW_SHOT=$1
+	echo "capture $1" >&9
+	i=0
+	while [ "$(grep -c -e '^ready$' -e '^failed$' "$FW_TMP/capture.out")" -lt $FW_CAPTURES ] &&
+		[ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	! has_line "$FW_TMP/capture.out" '^failed$' && [ -s "$1" ] ||
+		fail "screencopy into $1 failed: $(cat "$FW_TMP/capture.err")"
+}
+
+capture_stop() {
+	exec 9>&-
+	stop_pid "$FW_CAPTURE_PID"
+	rm -f "$FW_TMP/capture.in" "$FW_TMP/capture.out"
+}
+
 # Bounding box "X Y W H COUNT" of a colour in the latest screenshot.
 bbox_in_shot() {
 	"$PPM_PROBE" "$FW_SHOT" bbox "$1" "${2:-2}"

@@ -131,6 +131,42 @@ static struct match find_color(const struct image *image,
 	return m;
 }
 
+/*
+ * Whether every pixel of the region is pure black or pure white, unlike its
+ * right and lower neighbours: a checkerboard of period 2, unblurred. Prints
+ * "ok" or the first pixel that is not.
+ */
+static bool is_checker(const struct image *image, const struct region *region) {
+	static const uint8_t black[3] = {0, 0, 0}, white[3] = {255, 255, 255};
+	if (region->x < 0 || region->y < 0 || region->width < 2 ||
+			region->height < 2 || region->x + region->width > image->width ||
+			region->y + region->height > image->height) {
+		printf("region %d,%d %dx%d is not inside %dx%d\n", region->x, region->y,
+				region->width, region->height, image->width, image->height);
+		return false;
+	}
+	for (int y = region->y; y < region->y + region->height; y++) {
+		for (int x = region->x; x < region->x + region->width; x++) {
+			const uint8_t *p = image->rgb + ((size_t)y * image->width + x) * 3;
+			const char *why = NULL;
+			if (!near(p, black, 0) && !near(p, white, 0)) {
+				why = "neither black nor white";
+			} else if (x + 1 < region->x + region->width && p[0] == p[3]) {
+				why = "the same as its right neighbour";
+			} else if (y + 1 < region->y + region->height &&
+					p[0] == p[(size_t)image->width * 3]) {
+				why = "the same as its lower neighbour";
+			}
+			if (why != NULL) {
+				printf("%d %d %02x%02x%02x %s\n", x, y, p[0], p[1], p[2], why);
+				return false;
+			}
+		}
+	}
+	printf("ok\n");
+	return true;
+}
+
 static const char usage[] =
 		"usage: ppm-probe FILE size\n"
 		"       ppm-probe FILE pixel X Y              prints RRGGBB\n"
@@ -140,6 +176,8 @@ static const char usage[] =
 		"       ppm-probe FILE count-in X Y W H RRGGBB [TOL]\n"
 		"                                   the same, inside a rectangle\n"
 		"       ppm-probe FILE expect X Y RRGGBB [TOL]\n"
+		"       ppm-probe FILE checker X Y W H   a black and white\n"
+		"                                   checkerboard of period 2\n"
 		"bbox fails (exit 1, prints 'none') when no pixel has the colour;\n"
 		"expect fails when the pixel differs by more than TOL per channel.\n";
 
@@ -211,6 +249,10 @@ int main(int argc, char *argv[]) {
 					m.y2 - m.y1 + 1, m.count);
 			status = 0;
 		}
+	} else if (strcmp(command, "checker") == 0 && argc == 7) {
+		struct region region = {
+				atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6])};
+		status = is_checker(&image, &region) ? 0 : 1;
 	} else {
 		fputs(usage, stderr);
 	}
