@@ -533,7 +533,8 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 	return -1;
 }
 
-static void run_command(struct test_client *client, const char *line) {
+static void run_command(void *data, char *line) {
+	struct test_client *client = data;
 	if (strncmp(line, "title ", 6) == 0) {
 		xdg_toplevel_set_title(client->toplevel, line + 6);
 	} else if (strncmp(line, "app-id ", 7) == 0) {
@@ -557,30 +558,6 @@ static void run_command(struct test_client *client, const char *line) {
 	}
 	// "command-requested" once the compositor has handled it.
 	report_when_done(client, "command");
-}
-
-// Reads what stdin has; false once it is closed.
-static bool read_commands(struct test_client *client) {
-	size_t room = sizeof(client->line) - 1 - client->line_len;
-	ssize_t n = read(STDIN_FILENO, client->line + client->line_len, room);
-	if (n <= 0) {
-		return false;
-	}
-	client->line_len += (size_t)n;
-	client->line[client->line_len] = '\0';
-	char *start = client->line;
-	char *end;
-	while ((end = strchr(start, '\n')) != NULL) {
-		*end = '\0';
-		run_command(client, start);
-		start = end + 1;
-	}
-	client->line_len -= (size_t)(start - client->line);
-	memmove(client->line, start, client->line_len);
-	if (client->line_len == sizeof(client->line) - 1) {
-		client->line_len = 0; // a line too long for any command
-	}
-	return true;
 }
 
 static int run(struct test_client *client, int duration, bool watch_stdin) {
@@ -630,7 +607,8 @@ static int run(struct test_client *client, int duration, bool watch_stdin) {
 		if (nfds == 2 && fds[1].revents) {
 			bool open;
 			if (client->commands) {
-				open = read_commands(client);
+				open = fw_test_lines_read(
+						&client->lines, STDIN_FILENO, run_command, client);
 			} else {
 				char byte[256];
 				ssize_t got = read(STDIN_FILENO, byte, sizeof(byte));
