@@ -23,6 +23,7 @@
 #include "xdg-shell-client-protocol.h"
 
 #include "fw-test-client.h"
+#include "fw-test-loop.h"
 
 static void handle_popup_frame_done(
 		void *data, struct wl_callback *callback, uint32_t time) {
@@ -562,49 +563,22 @@ static void run_command(void *data, char *line) {
 
 static int run(struct test_client *client, int duration, bool watch_stdin) {
 	int64_t deadline = duration > 0 ? now_ms() + duration * 1000 : -1;
-	struct pollfd fds[2] = {
-			{.fd = wl_display_get_fd(client->display), .events = POLLIN},
-			{.fd = STDIN_FILENO, .events = POLLIN},
-	};
-	nfds_t nfds = watch_stdin ? 2 : 1;
+	int fd = watch_stdin ? STDIN_FILENO : -1;
 
 	while (client->running) {
-		while (wl_display_prepare_read(client->display) != 0) {
-			if (wl_display_dispatch_pending(client->display) < 0) {
-				goto disconnected;
-			}
-		}
-		fflush(stdout);
-		if (wl_display_flush(client->display) < 0 && errno != EAGAIN) {
-			wl_display_cancel_read(client->display);
-			goto disconnected;
-		}
 		int timeout = -1;
 		if (deadline >= 0) {
 			int64_t left = deadline - now_ms();
 			timeout = left > 0 ? (int)left : 0;
 		}
-		int n = poll(fds, nfds, timeout);
-		if (n < 0 && errno != EINTR) {
-			wl_display_cancel_read(client->display);
-			fprintf(stderr, "poll: %s\n", strerror(errno));
+		enum fw_test_loop_result result =
+				fw_test_loop_turn(client->display, fd, timeout);
+		if (result == FW_TEST_LOOP_LOST) {
+			goto disconnected;
+		} else if (result == FW_TEST_LOOP_FAILED) {
 			return 1;
 		}
-		if (n > 0 && (fds[0].revents & POLLIN)) {
-			if (wl_display_read_events(client->display) < 0) {
-				goto disconnected;
-			}
-		} else {
-			wl_display_cancel_read(client->display);
-		}
-		if (n > 0 && (fds[0].revents & (POLLERR | POLLHUP)) &&
-				!(fds[0].revents & POLLIN)) {
-			goto disconnected;
-		}
-		if (wl_display_dispatch_pending(client->display) < 0) {
-			goto disconnected;
-		}
-		if (nfds == 2 && fds[1].revents) {
+		if (result == FW_TEST_LOOP_FD_READY) {
 			bool open;
 			if (client->commands) {
 				open = fw_test_lines_read(

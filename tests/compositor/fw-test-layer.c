@@ -18,6 +18,7 @@
 
 #include "fw-test-buffer.h"
 #include "fw-test-lines.h"
+#include "fw-test-loop.h"
 #include "fw-test-seat.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
 
@@ -260,42 +261,16 @@ static void run_command(void *data, char *line) {
 }
 
 static int run(struct layer_client *client) {
-	struct pollfd fds[2] = {
-			{.fd = wl_display_get_fd(client->display), .events = POLLIN},
-			{.fd = STDIN_FILENO, .events = POLLIN},
-	};
-	nfds_t nfds = client->commands ? 2 : 1;
+	int fd = client->commands ? STDIN_FILENO : -1;
 	while (client->running) {
-		while (wl_display_prepare_read(client->display) != 0) {
-			if (wl_display_dispatch_pending(client->display) < 0) {
-				goto disconnected;
-			}
-		}
-		fflush(stdout);
-		if (wl_display_flush(client->display) < 0 && errno != EAGAIN) {
-			wl_display_cancel_read(client->display);
+		enum fw_test_loop_result result =
+				fw_test_loop_turn(client->display, fd, -1);
+		if (result == FW_TEST_LOOP_LOST) {
 			goto disconnected;
-		}
-		int n = poll(fds, nfds, -1);
-		if (n < 0 && errno != EINTR) {
-			wl_display_cancel_read(client->display);
+		} else if (result == FW_TEST_LOOP_FAILED) {
 			return 1;
 		}
-		if (n > 0 && (fds[0].revents & POLLIN)) {
-			if (wl_display_read_events(client->display) < 0) {
-				goto disconnected;
-			}
-		} else {
-			wl_display_cancel_read(client->display);
-		}
-		if (n > 0 && (fds[0].revents & (POLLERR | POLLHUP)) &&
-				!(fds[0].revents & POLLIN)) {
-			goto disconnected;
-		}
-		if (wl_display_dispatch_pending(client->display) < 0) {
-			goto disconnected;
-		}
-		if (nfds == 2 && fds[1].revents &&
+		if (result == FW_TEST_LOOP_FD_READY &&
 				!fw_test_lines_read(
 						&client->lines, STDIN_FILENO, run_command, client)) {
 			printf("stdin-closed\n");

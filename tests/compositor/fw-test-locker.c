@@ -19,6 +19,7 @@
 #include "ext-session-lock-v1-client-protocol.h"
 #include "fw-test-buffer.h"
 #include "fw-test-lines.h"
+#include "fw-test-loop.h"
 #include "fw-test-seat.h"
 
 enum violation {
@@ -400,42 +401,20 @@ static int report_disconnect(struct locker *locker) {
 }
 
 static int run(struct locker *locker) {
-	struct pollfd fds[2] = {
-			{.fd = wl_display_get_fd(locker->display), .events = POLLIN},
-			{.fd = STDIN_FILENO, .events = POLLIN},
-	};
-	nfds_t nfds = 2;
+	int fd = STDIN_FILENO;
 	while (locker->running) {
-		while (wl_display_prepare_read(locker->display) != 0) {
-			if (wl_display_dispatch_pending(locker->display) < 0) {
-				return report_disconnect(locker);
-			}
-		}
-		if (wl_display_flush(locker->display) < 0 && errno != EAGAIN) {
-			wl_display_cancel_read(locker->display);
+		enum fw_test_loop_result result =
+				fw_test_loop_turn(locker->display, fd, -1);
+		if (result == FW_TEST_LOOP_LOST) {
 			return report_disconnect(locker);
-		}
-		int n = poll(fds, nfds, -1);
-		if (n < 0 && errno != EINTR) {
-			wl_display_cancel_read(locker->display);
-			fprintf(stderr, "poll: %s\n", strerror(errno));
+		} else if (result == FW_TEST_LOOP_FAILED) {
 			return 1;
 		}
-		if (n > 0 && (fds[0].revents & (POLLIN | POLLERR | POLLHUP))) {
-			if (wl_display_read_events(locker->display) < 0) {
-				return report_disconnect(locker);
-			}
-		} else {
-			wl_display_cancel_read(locker->display);
-		}
-		if (wl_display_dispatch_pending(locker->display) < 0) {
-			return report_disconnect(locker);
-		}
-		if (nfds == 2 && fds[1].revents != 0 &&
+		if (result == FW_TEST_LOOP_FD_READY &&
 				!fw_test_lines_read(
 						&locker->lines, STDIN_FILENO, run_command, locker)) {
 			// Without stdin the locker stays locked until killed.
-			nfds = 1;
+			fd = -1;
 		}
 	}
 	return locker->status;
