@@ -2,7 +2,7 @@
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "compositor/spawn.h"
-#include "scheduler/client_stats.h"
+#include "scheduler/gate/client_stats.h"
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>

@@ -28,7 +28,7 @@
 #include "compositor/shell/xdg_shell.h"
 #include "compositor/shell/xwayland.h"
 #include "compositor/spawn.h"
-#include "scheduler/stats_file.h"
+#include "scheduler/stats/stats_file.h"
 #include <ctype.h>
 #include <errno.h>
 #include <signal.h>

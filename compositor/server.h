@@ -3,8 +3,8 @@
 
 #include "compositor/config/config.h"
 #include "compositor/input/cursor.h"
-#include "scheduler/gate.h"
-#include "scheduler/hints.h"
+#include "scheduler/gate/gate.h"
+#include "scheduler/hints/hints.h"
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>

@@ -3,8 +3,8 @@
 
 #include "compositor/sched/app_rules.h"
 #include "compositor/sched/sched.h"
-#include "scheduler/hints.h"
-#include "scheduler/ratings.h"
+#include "scheduler/hints/hints.h"
+#include "scheduler/ratings/ratings_client.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

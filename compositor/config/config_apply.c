@@ -10,7 +10,7 @@
 #include "compositor/shell/activation.h"
 #include "compositor/shell/decoration.h"
 #include "compositor/spawn.h"
-#include "scheduler/gate.h"
+#include "scheduler/gate/gate.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -30,8 +30,8 @@
 #include "compositor/output/output.h"
 #include "compositor/server.h"
 #include "scheduler/capped_file.h"
-#include "scheduler/clock.h"
-#include "scheduler/frame_timing.h"
+#include "scheduler/frame/frame_timing.h"
+#include "scheduler/sched_clock.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/timerfd.h>

@@ -3,7 +3,7 @@
 #include "compositor/sched/client.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
-#include "scheduler/hints.h"
+#include "scheduler/hints/hints.h"
 #include <fnmatch.h>
 #include <sched.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 #ifndef FAIRWAY_COMPOSITOR_SCHED_APP_RULES_H
 #define FAIRWAY_COMPOSITOR_SCHED_APP_RULES_H
 
-#include "scheduler/hints.h"
-#include "scheduler/ratings.h"
+#include "scheduler/hints/hints.h"
+#include "scheduler/ratings/ratings_client.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 #include "compositor/sched/client.h"
 #include "compositor/sched/client_create.h"
-#include "scheduler/gate.h"
+#include "scheduler/gate/gate.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

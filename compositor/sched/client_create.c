@@ -1,5 +1,5 @@
 #include "compositor/sched/client_create.h"
-#include "scheduler/gate.h"
+#include "scheduler/gate/gate.h"
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdlib.h>

@@ -6,9 +6,9 @@
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "scheduler/capped_file.h"
-#include "scheduler/clock.h"
-#include "scheduler/gate.h"
-#include "scheduler/state_dir.h"
+#include "scheduler/gate/gate.h"
+#include "scheduler/hints/state_dir.h"
+#include "scheduler/sched_clock.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <wlr/types/wlr_compositor.h>

@@ -1,7 +1,7 @@
 #ifndef FAIRWAY_COMPOSITOR_SCHED_RATINGS_H
 #define FAIRWAY_COMPOSITOR_SCHED_RATINGS_H
 
-#include "scheduler/hints.h"
+#include "scheduler/hints/hints.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
 #include "compositor/listener.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
-#include "scheduler/trace.h"
+#include "scheduler/trace/trace.h"
 #include <pixman.h>
 #include <stdlib.h>
 #include <wlr/backend.h>

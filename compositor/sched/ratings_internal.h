@@ -10,8 +10,8 @@
  * - ratings_xdamage.c (its own header): the frames X clients draw.
  */
 
-#include "scheduler/hints.h"
-#include "scheduler/ratings.h"
+#include "scheduler/hints/hints.h"
+#include "scheduler/ratings/ratings_client.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>

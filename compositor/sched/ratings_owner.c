@@ -3,8 +3,8 @@
 #include "compositor/sched/ratings_internal.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
-#include "scheduler/gate.h"
-#include "scheduler/peer.h"
+#include "scheduler/gate/gate.h"
+#include "scheduler/process/peer.h"
 #include <stdlib.h>
 #include <unistd.h>
 #include <wlr/types/wlr_compositor.h>

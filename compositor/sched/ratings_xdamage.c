@@ -1,7 +1,7 @@
 #include "compositor/sched/ratings_xdamage.h"
 #include "compositor/listener.h"
 #include "compositor/server.h"
-#include "scheduler/clock.h"
+#include "scheduler/sched_clock.h"
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 #include "compositor/sched/restore_hints.h"
-#include "scheduler/hints.h"
-#include "scheduler/state_dir.h"
+#include "scheduler/hints/hints.h"
+#include "scheduler/hints/state_dir.h"
 #include <stdio.h>
 
 int fw_restore_hints(void) {

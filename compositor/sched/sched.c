@@ -3,11 +3,11 @@
 #include "compositor/sched/client_create.h"
 #include "compositor/server.h"
 #include "scheduler/capped_file.h"
-#include "scheduler/client_stats.h"
-#include "scheduler/gate.h"
+#include "scheduler/gate/client_stats.h"
+#include "scheduler/gate/gate.h"
 #include "scheduler/log.h"
-#include "scheduler/stats_file.h"
-#include "scheduler/trace.h"
+#include "scheduler/stats/stats_file.h"
+#include "scheduler/trace/trace.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>

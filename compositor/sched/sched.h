@@ -1,7 +1,7 @@
 #ifndef FAIRWAY_COMPOSITOR_SCHED_SCHED_H
 #define FAIRWAY_COMPOSITOR_SCHED_SCHED_H
 
-#include "scheduler/gate.h"
+#include "scheduler/gate/gate.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>

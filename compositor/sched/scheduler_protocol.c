@@ -5,9 +5,9 @@
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "fairway-scheduler-unstable-v1-protocol.h"
-#include "scheduler/client_stats.h"
-#include "scheduler/clock.h"
-#include "scheduler/gate.h"
+#include "scheduler/gate/client_stats.h"
+#include "scheduler/gate/gate.h"
+#include "scheduler/sched_clock.h"
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>

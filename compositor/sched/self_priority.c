@@ -1,6 +1,6 @@
 #include "compositor/sched/self_priority.h"
-#include "scheduler/hint_attr.h"
-#include "scheduler/hint_group.h"
+#include "scheduler/hints/hint_attr.h"
+#include "scheduler/hints/hint_group.h"
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 #include "tests/common/client_watch.h"
-#include "scheduler/client_stats.h"
+#include "scheduler/gate/client_stats.h"
 #include "tests/common/gate_harness.h"
 #include <string.h>
 #include <sys/types.h>

@@ -1,7 +1,7 @@
 #ifndef FAIRWAY_TESTS_COMMON_CLIENT_WATCH_H
 #define FAIRWAY_TESTS_COMMON_CLIENT_WATCH_H
 
-#include "scheduler/gate.h"
+#include "scheduler/gate/gate.h"
 #include <stdint.h>
 #include <wayland-server.h>
 

@@ -11,7 +11,7 @@
  * theirs to free, and LeakSanitizer would report it.
  */
 
-#include "scheduler/gate_internal.h"
+#include "scheduler/gate/gate_internal.h"
 #include "scheduler/log.h"
 #include "tests/common/raw_wire.h"
 #include <stdarg.h>

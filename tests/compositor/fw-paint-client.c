@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include <wayland-client.h>
 
+#include "fw-test-lines.h"
 #include "presentation-time-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
@@ -70,8 +71,7 @@ struct client {
 	struct wl_callback *frame;
 	uint64_t frames;
 	int commands;
-	char line[256];
-	size_t line_len;
+	struct fw_test_lines lines;
 };
 
 static void die(const char *what) {
@@ -247,7 +247,8 @@ static void handle_frame_done(
 	}
 }
 
-static void run_command(struct client *c, char *line) {
+static void run_command(void *data, char *line) {
+	struct client *c = data;
 	int x, y, w, h;
 	unsigned color;
 	if (sscanf(line, "rect %d %d %d %d %x", &x, &y, &w, &h, &color) == 5) {
@@ -265,25 +266,6 @@ static void run_command(struct client *c, char *line) {
 	} else {
 		fprintf(stderr, "fw-paint-client: unknown command: %s\n", line);
 	}
-}
-
-static bool read_commands(struct client *c) {
-	ssize_t n = read(STDIN_FILENO, c->line + c->line_len,
-			sizeof(c->line) - 1 - c->line_len);
-	if (n <= 0) {
-		return false;
-	}
-	c->line_len += (size_t)n;
-	c->line[c->line_len] = '\0';
-	char *start = c->line, *end;
-	while ((end = strchr(start, '\n')) != NULL) {
-		*end = '\0';
-		run_command(c, start);
-		start = end + 1;
-	}
-	c->line_len -= (size_t)(start - c->line);
-	memmove(c->line, start, c->line_len);
-	return true;
 }
 
 static void handle_keymap(void *data, struct wl_keyboard *keyboard,
@@ -503,7 +485,8 @@ int main(int argc, char **argv) {
 			}
 		}
 		if (fds[1].revents & (POLLIN | POLLHUP)) {
-			c.running = read_commands(&c);
+			c.running =
+					fw_test_lines_read(&c.lines, STDIN_FILENO, run_command, &c);
 		}
 		if (c.grow_pool && c.configured) {
 			grow_pool(&c);

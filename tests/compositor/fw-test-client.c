@@ -23,6 +23,7 @@
 #include "xdg-shell-client-protocol.h"
 
 #include "fw-test-client.h"
+#include "fw-test-loop.h"
 
 static void handle_popup_frame_done(
 		void *data, struct wl_callback *callback, uint32_t time) {
@@ -533,7 +534,8 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 	return -1;
 }
 
-static void run_command(struct test_client *client, const char *line) {
+static void run_command(void *data, char *line) {
+	struct test_client *client = data;
 	if (strncmp(line, "title ", 6) == 0) {
 		xdg_toplevel_set_title(client->toplevel, line + 6);
 	} else if (strncmp(line, "app-id ", 7) == 0) {
@@ -559,78 +561,28 @@ static void run_command(struct test_client *client, const char *line) {
 	report_when_done(client, "command");
 }
 
-// Reads what stdin has; false once it is closed.
-static bool read_commands(struct test_client *client) {
-	size_t room = sizeof(client->line) - 1 - client->line_len;
-	ssize_t n = read(STDIN_FILENO, client->line + client->line_len, room);
-	if (n <= 0) {
-		return false;
-	}
-	client->line_len += (size_t)n;
-	client->line[client->line_len] = '\0';
-	char *start = client->line;
-	char *end;
-	while ((end = strchr(start, '\n')) != NULL) {
-		*end = '\0';
-		run_command(client, start);
-		start = end + 1;
-	}
-	client->line_len -= (size_t)(start - client->line);
-	memmove(client->line, start, client->line_len);
-	if (client->line_len == sizeof(client->line) - 1) {
-		client->line_len = 0; // a line too long for any command
-	}
-	return true;
-}
-
 static int run(struct test_client *client, int duration, bool watch_stdin) {
 	int64_t deadline = duration > 0 ? now_ms() + duration * 1000 : -1;
-	struct pollfd fds[2] = {
-			{.fd = wl_display_get_fd(client->display), .events = POLLIN},
-			{.fd = STDIN_FILENO, .events = POLLIN},
-	};
-	nfds_t nfds = watch_stdin ? 2 : 1;
+	int fd = watch_stdin ? STDIN_FILENO : -1;
 
 	while (client->running) {
-		while (wl_display_prepare_read(client->display) != 0) {
-			if (wl_display_dispatch_pending(client->display) < 0) {
-				goto disconnected;
-			}
-		}
-		fflush(stdout);
-		if (wl_display_flush(client->display) < 0 && errno != EAGAIN) {
-			wl_display_cancel_read(client->display);
-			goto disconnected;
-		}
 		int timeout = -1;
 		if (deadline >= 0) {
 			int64_t left = deadline - now_ms();
 			timeout = left > 0 ? (int)left : 0;
 		}
-		int n = poll(fds, nfds, timeout);
-		if (n < 0 && errno != EINTR) {
-			wl_display_cancel_read(client->display);
-			fprintf(stderr, "poll: %s\n", strerror(errno));
+		enum fw_test_loop_result result =
+				fw_test_loop_turn(client->display, fd, timeout);
+		if (result == FW_TEST_LOOP_LOST) {
+			goto disconnected;
+		} else if (result == FW_TEST_LOOP_FAILED) {
 			return 1;
 		}
-		if (n > 0 && (fds[0].revents & POLLIN)) {
-			if (wl_display_read_events(client->display) < 0) {
-				goto disconnected;
-			}
-		} else {
-			wl_display_cancel_read(client->display);
-		}
-		if (n > 0 && (fds[0].revents & (POLLERR | POLLHUP)) &&
-				!(fds[0].revents & POLLIN)) {
-			goto disconnected;
-		}
-		if (wl_display_dispatch_pending(client->display) < 0) {
-			goto disconnected;
-		}
-		if (nfds == 2 && fds[1].revents) {
+		if (result == FW_TEST_LOOP_FD_READY) {
 			bool open;
 			if (client->commands) {
-				open = read_commands(client);
+				open = fw_test_lines_read(
+						&client->lines, STDIN_FILENO, run_command, client);
 			} else {
 				char byte[256];
 				ssize_t got = read(STDIN_FILENO, byte, sizeof(byte));

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <wayland-client.h>
 
+#include "fw-test-lines.h"
+
 struct popup {
 	struct wl_surface *surface;
 	struct xdg_surface *xdg_surface;
@@ -66,8 +68,7 @@ struct test_client {
 	bool truncate_after_map;
 	bool maximized;
 	bool commands; // --commands: stdin lines drive the window
-	char line[512];
-	size_t line_len;
+	struct fw_test_lines lines;
 	bool idle_inhibit;
 	struct popup popup;
 

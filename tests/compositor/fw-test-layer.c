@@ -17,6 +17,9 @@
 #include <wayland-client.h>
 
 #include "fw-test-buffer.h"
+#include "fw-test-lines.h"
+#include "fw-test-loop.h"
+#include "fw-test-seat.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
 
 struct layer_client {
@@ -24,9 +27,7 @@ struct layer_client {
 	struct wl_registry *registry;
 	struct wl_compositor *compositor;
 	struct wl_shm *shm;
-	struct wl_seat *seat;
-	struct wl_pointer *pointer;
-	struct wl_keyboard *keyboard;
+	struct fw_test_seat seat;
 	struct zwlr_layer_shell_v1 *layer_shell;
 
 	struct wl_surface *surface;
@@ -45,8 +46,7 @@ struct layer_client {
 	bool mapped;
 	bool running;
 	bool commands;
-	char line[512];
-	size_t line_len;
+	struct fw_test_lines lines;
 };
 
 static void handle_frame_done(
@@ -96,129 +96,6 @@ static const struct zwlr_layer_surface_v1_listener layer_surface_listener = {
 		.closed = handle_closed,
 };
 
-static void handle_pointer_enter(void *data, struct wl_pointer *pointer,
-		uint32_t serial, struct wl_surface *surface, wl_fixed_t x,
-		wl_fixed_t y) {
-	printf("pointer-enter %d %d\n", wl_fixed_to_int(x), wl_fixed_to_int(y));
-}
-
-static void handle_pointer_leave(void *data, struct wl_pointer *pointer,
-		uint32_t serial, struct wl_surface *surface) {
-	printf("pointer-leave\n");
-}
-
-static void handle_pointer_motion(void *data, struct wl_pointer *pointer,
-		uint32_t time, wl_fixed_t x, wl_fixed_t y) {
-	// Enter and buttons are what the tests look for.
-}
-
-static void handle_pointer_button(void *data, struct wl_pointer *pointer,
-		uint32_t serial, uint32_t time, uint32_t button, uint32_t state) {
-	printf("button %u %s\n", button,
-			state == WL_POINTER_BUTTON_STATE_PRESSED ? "pressed" : "released");
-}
-
-static void handle_pointer_axis(void *data, struct wl_pointer *pointer,
-		uint32_t time, uint32_t axis, wl_fixed_t value) {
-	// Scrolling does not matter to the tests.
-}
-
-static void handle_pointer_frame(void *data, struct wl_pointer *pointer) {
-	// Each event is printed as it comes; frames group nothing here.
-}
-
-static void handle_pointer_axis_source(
-		void *data, struct wl_pointer *pointer, uint32_t source) {
-	// Scroll details do not matter to the tests.
-}
-
-static void handle_pointer_axis_stop(
-		void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis) {
-	// Scroll details do not matter to the tests.
-}
-
-static void handle_pointer_axis_discrete(
-		void *data, struct wl_pointer *pointer, uint32_t axis, int32_t steps) {
-	// Scroll details do not matter to the tests.
-}
-
-static const struct wl_pointer_listener pointer_listener = {
-		.enter = handle_pointer_enter,
-		.leave = handle_pointer_leave,
-		.motion = handle_pointer_motion,
-		.button = handle_pointer_button,
-		.axis = handle_pointer_axis,
-		.frame = handle_pointer_frame,
-		.axis_source = handle_pointer_axis_source,
-		.axis_stop = handle_pointer_axis_stop,
-		.axis_discrete = handle_pointer_axis_discrete,
-};
-
-static void handle_keyboard_keymap(void *data, struct wl_keyboard *keyboard,
-		uint32_t format, int32_t fd, uint32_t size) {
-	printf("keymap %u\n", format);
-	close(fd);
-}
-
-static void handle_keyboard_enter(void *data, struct wl_keyboard *keyboard,
-		uint32_t serial, struct wl_surface *surface, struct wl_array *keys) {
-	printf("keyboard-enter\n");
-}
-
-static void handle_keyboard_leave(void *data, struct wl_keyboard *keyboard,
-		uint32_t serial, struct wl_surface *surface) {
-	printf("keyboard-leave\n");
-}
-
-static void handle_keyboard_key(void *data, struct wl_keyboard *keyboard,
-		uint32_t serial, uint32_t time, uint32_t key, uint32_t state) {
-	printf("key %u %s\n", key,
-			state == WL_KEYBOARD_KEY_STATE_PRESSED ? "pressed" : "released");
-}
-
-static void handle_keyboard_modifiers(void *data, struct wl_keyboard *keyboard,
-		uint32_t serial, uint32_t depressed, uint32_t latched, uint32_t locked,
-		uint32_t group) {
-	// Modifier state does not matter to the tests.
-}
-
-static void handle_keyboard_repeat_info(
-		void *data, struct wl_keyboard *keyboard, int32_t rate, int32_t delay) {
-	// Key repeat does not matter to the tests.
-}
-
-static const struct wl_keyboard_listener keyboard_listener = {
-		.keymap = handle_keyboard_keymap,
-		.enter = handle_keyboard_enter,
-		.leave = handle_keyboard_leave,
-		.key = handle_keyboard_key,
-		.modifiers = handle_keyboard_modifiers,
-		.repeat_info = handle_keyboard_repeat_info,
-};
-
-static void handle_seat_capabilities(
-		void *data, struct wl_seat *seat, uint32_t caps) {
-	struct layer_client *client = data;
-	if ((caps & WL_SEAT_CAPABILITY_POINTER) && client->pointer == NULL) {
-		client->pointer = wl_seat_get_pointer(seat);
-		wl_pointer_add_listener(client->pointer, &pointer_listener, client);
-	}
-	if ((caps & WL_SEAT_CAPABILITY_KEYBOARD) && client->keyboard == NULL) {
-		client->keyboard = wl_seat_get_keyboard(seat);
-		wl_keyboard_add_listener(client->keyboard, &keyboard_listener, client);
-	}
-}
-
-static void handle_seat_name(
-		void *data, struct wl_seat *seat, const char *name) {
-	// The tests use whatever single seat there is.
-}
-
-static const struct wl_seat_listener seat_listener = {
-		.capabilities = handle_seat_capabilities,
-		.name = handle_seat_name,
-};
-
 static void handle_registry_global(void *data, struct wl_registry *registry,
 		uint32_t name, const char *interface, uint32_t version) {
 	struct layer_client *client = data;
@@ -231,10 +108,8 @@ static void handle_registry_global(void *data, struct wl_registry *registry,
 		// Version 4 brings on_demand keyboard interactivity.
 		client->layer_shell = wl_registry_bind(registry, name,
 				&zwlr_layer_shell_v1_interface, version < 4 ? version : 4);
-	} else if (strcmp(interface, wl_seat_interface.name) == 0 &&
-			client->seat == NULL) {
-		client->seat = wl_registry_bind(registry, name, &wl_seat_interface, 5);
-		wl_seat_add_listener(client->seat, &seat_listener, client);
+	} else if (strcmp(interface, wl_seat_interface.name) == 0) {
+		fw_test_seat_bind(&client->seat, registry, name, version);
 	}
 }
 
@@ -353,7 +228,8 @@ static const struct wl_callback_listener command_done_listener = {
 		.done = handle_command_done,
 };
 
-static void run_command(struct layer_client *client, char *line) {
+static void run_command(void *data, char *line) {
+	struct layer_client *client = data;
 	char *arg = strchr(line, ' ');
 	if (arg != NULL) {
 		*arg++ = '\0';
@@ -384,67 +260,19 @@ static void run_command(struct layer_client *client, char *line) {
 	wl_callback_add_listener(callback, &command_done_listener, client);
 }
 
-// Reads what stdin has; false once it is closed.
-static bool read_commands(struct layer_client *client) {
-	size_t room = sizeof(client->line) - 1 - client->line_len;
-	ssize_t n = read(STDIN_FILENO, client->line + client->line_len, room);
-	if (n <= 0) {
-		return false;
-	}
-	client->line_len += (size_t)n;
-	client->line[client->line_len] = '\0';
-	char *start = client->line;
-	char *end;
-	while ((end = strchr(start, '\n')) != NULL) {
-		*end = '\0';
-		run_command(client, start);
-		start = end + 1;
-	}
-	client->line_len -= (size_t)(start - client->line);
-	memmove(client->line, start, client->line_len);
-	if (client->line_len == sizeof(client->line) - 1) {
-		client->line_len = 0;
-	}
-	return true;
-}
-
 static int run(struct layer_client *client) {
-	struct pollfd fds[2] = {
-			{.fd = wl_display_get_fd(client->display), .events = POLLIN},
-			{.fd = STDIN_FILENO, .events = POLLIN},
-	};
-	nfds_t nfds = client->commands ? 2 : 1;
+	int fd = client->commands ? STDIN_FILENO : -1;
 	while (client->running) {
-		while (wl_display_prepare_read(client->display) != 0) {
-			if (wl_display_dispatch_pending(client->display) < 0) {
-				goto disconnected;
-			}
-		}
-		fflush(stdout);
-		if (wl_display_flush(client->display) < 0 && errno != EAGAIN) {
-			wl_display_cancel_read(client->display);
+		enum fw_test_loop_result result =
+				fw_test_loop_turn(client->display, fd, -1);
+		if (result == FW_TEST_LOOP_LOST) {
 			goto disconnected;
-		}
-		int n = poll(fds, nfds, -1);
-		if (n < 0 && errno != EINTR) {
-			wl_display_cancel_read(client->display);
+		} else if (result == FW_TEST_LOOP_FAILED) {
 			return 1;
 		}
-		if (n > 0 && (fds[0].revents & POLLIN)) {
-			if (wl_display_read_events(client->display) < 0) {
-				goto disconnected;
-			}
-		} else {
-			wl_display_cancel_read(client->display);
-		}
-		if (n > 0 && (fds[0].revents & (POLLERR | POLLHUP)) &&
-				!(fds[0].revents & POLLIN)) {
-			goto disconnected;
-		}
-		if (wl_display_dispatch_pending(client->display) < 0) {
-			goto disconnected;
-		}
-		if (nfds == 2 && fds[1].revents && !read_commands(client)) {
+		if (result == FW_TEST_LOOP_FD_READY &&
+				!fw_test_lines_read(
+						&client->lines, STDIN_FILENO, run_command, client)) {
 			printf("stdin-closed\n");
 			break;
 		}
@@ -578,15 +406,7 @@ out:
 	wl_list_for_each_safe(buffer, tmp, &client.buffers, link) {
 		test_buffer_free(buffer);
 	}
-	if (client.pointer != NULL) {
-		wl_pointer_release(client.pointer);
-	}
-	if (client.keyboard != NULL) {
-		wl_keyboard_release(client.keyboard);
-	}
-	if (client.seat != NULL) {
-		wl_seat_release(client.seat);
-	}
+	fw_test_seat_finish(&client.seat);
 	if (client.layer_shell != NULL &&
 			zwlr_layer_shell_v1_get_version(client.layer_shell) >=
 					ZWLR_LAYER_SHELL_V1_DESTROY_SINCE_VERSION) {

@@ -18,6 +18,9 @@
 
 #include "ext-session-lock-v1-client-protocol.h"
 #include "fw-test-buffer.h"
+#include "fw-test-lines.h"
+#include "fw-test-loop.h"
+#include "fw-test-seat.h"
 
 enum violation {
 	VIOLATE_NONE,
@@ -67,9 +70,8 @@ struct locker {
 	struct wl_registry *registry;
 	struct wl_compositor *compositor;
 	struct wl_shm *shm;
-	struct wl_seat *seat;
-	struct wl_keyboard *keyboard;
-	struct wl_pointer *pointer;
+	struct fw_test_seat seat;
+	struct fw_test_lines lines;
 	struct ext_session_lock_manager_v1 *lock_manager;
 	struct ext_session_lock_v1 *lock;
 	struct wl_list outputs; // lock_output.link
@@ -257,105 +259,6 @@ static void unlock(struct locker *locker) {
 	locker->running = false;
 }
 
-static void handle_keyboard_keymap(void *data, struct wl_keyboard *keyboard,
-		uint32_t format, int32_t fd, uint32_t size) {
-	close(fd);
-}
-
-static void handle_keyboard_enter(void *data, struct wl_keyboard *keyboard,
-		uint32_t serial, struct wl_surface *surface, struct wl_array *keys) {
-	printf("keyboard-enter\n");
-}
-
-static void handle_keyboard_leave(void *data, struct wl_keyboard *keyboard,
-		uint32_t serial, struct wl_surface *surface) {
-	printf("keyboard-leave\n");
-}
-
-static void handle_keyboard_key(void *data, struct wl_keyboard *keyboard,
-		uint32_t serial, uint32_t time, uint32_t key, uint32_t state) {
-	printf("key %u %s\n", key,
-			state == WL_KEYBOARD_KEY_STATE_PRESSED ? "pressed" : "released");
-}
-
-static void handle_keyboard_modifiers(void *data, struct wl_keyboard *keyboard,
-		uint32_t serial, uint32_t depressed, uint32_t latched, uint32_t locked,
-		uint32_t group) {
-	// Modifier state does not matter to the tests.
-}
-
-static void handle_keyboard_repeat_info(
-		void *data, struct wl_keyboard *keyboard, int32_t rate, int32_t delay) {
-	// Key repeat does not matter to the tests.
-}
-
-static const struct wl_keyboard_listener keyboard_listener = {
-		.keymap = handle_keyboard_keymap,
-		.enter = handle_keyboard_enter,
-		.leave = handle_keyboard_leave,
-		.key = handle_keyboard_key,
-		.modifiers = handle_keyboard_modifiers,
-		.repeat_info = handle_keyboard_repeat_info,
-};
-
-static void handle_pointer_enter(void *data, struct wl_pointer *pointer,
-		uint32_t serial, struct wl_surface *surface, wl_fixed_t x,
-		wl_fixed_t y) {
-	printf("pointer-enter\n");
-}
-
-static void handle_pointer_leave(void *data, struct wl_pointer *pointer,
-		uint32_t serial, struct wl_surface *surface) {
-	printf("pointer-leave\n");
-}
-
-static void handle_pointer_motion(void *data, struct wl_pointer *pointer,
-		uint32_t time, wl_fixed_t x, wl_fixed_t y) {
-	// Enter and buttons are enough for the tests.
-}
-
-static void handle_pointer_button(void *data, struct wl_pointer *pointer,
-		uint32_t serial, uint32_t time, uint32_t button, uint32_t state) {
-	printf("button %u %s\n", button,
-			state == WL_POINTER_BUTTON_STATE_PRESSED ? "pressed" : "released");
-}
-
-static void handle_pointer_axis(void *data, struct wl_pointer *pointer,
-		uint32_t time, uint32_t axis, wl_fixed_t value) {
-	// Scrolling does not matter to the tests.
-}
-
-static const struct wl_pointer_listener pointer_listener = {
-		.enter = handle_pointer_enter,
-		.leave = handle_pointer_leave,
-		.motion = handle_pointer_motion,
-		.button = handle_pointer_button,
-		.axis = handle_pointer_axis,
-};
-
-static void handle_seat_capabilities(
-		void *data, struct wl_seat *seat, uint32_t caps) {
-	struct locker *locker = data;
-	if ((caps & WL_SEAT_CAPABILITY_KEYBOARD) && locker->keyboard == NULL) {
-		locker->keyboard = wl_seat_get_keyboard(seat);
-		wl_keyboard_add_listener(locker->keyboard, &keyboard_listener, locker);
-	}
-	if ((caps & WL_SEAT_CAPABILITY_POINTER) && locker->pointer == NULL) {
-		locker->pointer = wl_seat_get_pointer(seat);
-		wl_pointer_add_listener(locker->pointer, &pointer_listener, locker);
-	}
-}
-
-static void handle_seat_name(
-		void *data, struct wl_seat *seat, const char *name) {
-	// The tests use whatever single seat there is.
-}
-
-static const struct wl_seat_listener seat_listener = {
-		.capabilities = handle_seat_capabilities,
-		.name = handle_seat_name,
-};
-
 static void handle_registry_global(void *data, struct wl_registry *registry,
 		uint32_t name, const char *interface, uint32_t version) {
 	struct locker *locker = data;
@@ -364,10 +267,8 @@ static void handle_registry_global(void *data, struct wl_registry *registry,
 				wl_registry_bind(registry, name, &wl_compositor_interface, 4);
 	} else if (strcmp(interface, wl_shm_interface.name) == 0) {
 		locker->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
-	} else if (strcmp(interface, wl_seat_interface.name) == 0 &&
-			locker->seat == NULL) {
-		locker->seat = wl_registry_bind(registry, name, &wl_seat_interface, 1);
-		wl_seat_add_listener(locker->seat, &seat_listener, locker);
+	} else if (strcmp(interface, wl_seat_interface.name) == 0) {
+		fw_test_seat_bind(&locker->seat, registry, name, version);
 	} else if (strcmp(interface, ext_session_lock_manager_v1_interface.name) ==
 			0) {
 		locker->lock_manager = wl_registry_bind(
@@ -429,7 +330,8 @@ static const char usage[] =
 		"stdin, one command a line: unlock\n"
 		"stdout, one line an event: locked, finished, configured W H, "
 		"shown,\n"
-		"  keyboard-enter, key CODE pressed|released, pointer-enter,\n"
+		"  keymap FORMAT, keyboard-enter, keyboard-leave,\n"
+		"  key CODE pressed|released, pointer-enter X Y, pointer-leave,\n"
 		"  button CODE pressed|released, unlocked, error INTERFACE CODE\n"
 		"Exit status: 0 unlocked, 1 failure, 2 usage, 3 finished, 4 protocol "
 		"error.\n";
@@ -469,31 +371,14 @@ static int parse_options(struct locker *locker, int argc, char *argv[]) {
 	return -1;
 }
 
-/* Runs one line from stdin; false when stdin is done. */
-static bool read_command(struct locker *locker) {
-	static char line[256];
-	static size_t used;
-	ssize_t n = read(STDIN_FILENO, line + used, sizeof(line) - 1 - used);
-	if (n <= 0) {
-		return false;
+/* One line from stdin. */
+static void run_command(void *data, char *line) {
+	struct locker *locker = data;
+	if (strcmp(line, "unlock") == 0) {
+		unlock(locker);
+	} else if (line[0] != '\0') {
+		fprintf(stderr, "fw-test-locker: unknown command '%s'\n", line);
 	}
-	used += (size_t)n;
-	char *newline;
-	while ((newline = memchr(line, '\n', used)) != NULL) {
-		*newline = '\0';
-		if (strcmp(line, "unlock") == 0) {
-			unlock(locker);
-		} else if (line[0] != '\0') {
-			fprintf(stderr, "fw-test-locker: unknown command '%s'\n", line);
-		}
-		size_t rest = used - (size_t)(newline + 1 - line);
-		memmove(line, newline + 1, rest);
-		used = rest;
-	}
-	if (used == sizeof(line) - 1) {
-		used = 0;
-	}
-	return true;
 }
 
 static int report_disconnect(struct locker *locker) {
@@ -516,40 +401,20 @@ static int report_disconnect(struct locker *locker) {
 }
 
 static int run(struct locker *locker) {
-	struct pollfd fds[2] = {
-			{.fd = wl_display_get_fd(locker->display), .events = POLLIN},
-			{.fd = STDIN_FILENO, .events = POLLIN},
-	};
-	nfds_t nfds = 2;
+	int fd = STDIN_FILENO;
 	while (locker->running) {
-		while (wl_display_prepare_read(locker->display) != 0) {
-			if (wl_display_dispatch_pending(locker->display) < 0) {
-				return report_disconnect(locker);
-			}
-		}
-		if (wl_display_flush(locker->display) < 0 && errno != EAGAIN) {
-			wl_display_cancel_read(locker->display);
+		enum fw_test_loop_result result =
+				fw_test_loop_turn(locker->display, fd, -1);
+		if (result == FW_TEST_LOOP_LOST) {
 			return report_disconnect(locker);
-		}
-		int n = poll(fds, nfds, -1);
-		if (n < 0 && errno != EINTR) {
-			wl_display_cancel_read(locker->display);
-			fprintf(stderr, "poll: %s\n", strerror(errno));
+		} else if (result == FW_TEST_LOOP_FAILED) {
 			return 1;
 		}
-		if (n > 0 && (fds[0].revents & (POLLIN | POLLERR | POLLHUP))) {
-			if (wl_display_read_events(locker->display) < 0) {
-				return report_disconnect(locker);
-			}
-		} else {
-			wl_display_cancel_read(locker->display);
-		}
-		if (wl_display_dispatch_pending(locker->display) < 0) {
-			return report_disconnect(locker);
-		}
-		if (nfds == 2 && fds[1].revents != 0 && !read_command(locker)) {
+		if (result == FW_TEST_LOOP_FD_READY &&
+				!fw_test_lines_read(
+						&locker->lines, STDIN_FILENO, run_command, locker)) {
 			// Without stdin the locker stays locked until killed.
-			nfds = 1;
+			fd = -1;
 		}
 	}
 	return locker->status;
@@ -567,15 +432,7 @@ static void cleanup(struct locker *locker) {
 	if (locker->lock != NULL) {
 		ext_session_lock_v1_destroy(locker->lock);
 	}
-	if (locker->keyboard != NULL) {
-		wl_keyboard_destroy(locker->keyboard);
-	}
-	if (locker->pointer != NULL) {
-		wl_pointer_destroy(locker->pointer);
-	}
-	if (locker->seat != NULL) {
-		wl_seat_destroy(locker->seat);
-	}
+	fw_test_seat_finish(&locker->seat);
 	if (locker->lock_manager != NULL) {
 		ext_session_lock_manager_v1_destroy(locker->lock_manager);
 	}

@@ -7,7 +7,7 @@
  * Whatever the bytes, the gate must not crash, must disconnect the client
  * (or serve it and see it go), and must leave no fd behind.
  */
-#include "scheduler/gate.h"
+#include "scheduler/gate/gate.h"
 #include "scheduler/log.h"
 #include "tests/common/raw_wire.h"
 #include <dirent.h>

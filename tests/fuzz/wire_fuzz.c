@@ -1,4 +1,4 @@
-#include "scheduler/wire.h"
+#include "scheduler/wire/wire.h"
 #include "tests/fuzz/fuzz_check.h"
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * Which transport the gate takes (scheduler/transport_choose.h), with a
+ * Which transport the gate takes (scheduler/gate/transport_choose.h), with a
  * real round trip through what was chosen:
  *   transport-test with-shim: a program that exports the shim, where the
  *   shim also refuses what it does not emulate;

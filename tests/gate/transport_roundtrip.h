@@ -1,7 +1,7 @@
 #ifndef FAIRWAY_TESTS_GATE_TRANSPORT_ROUNDTRIP_H
 #define FAIRWAY_TESTS_GATE_TRANSPORT_ROUNDTRIP_H
 
-#include "scheduler/gate.h"
+#include "scheduler/gate/gate.h"
 #include <stdbool.h>
 
 /*

@@ -1,4 +1,4 @@
-#include "scheduler/hints.h"
+#include "scheduler/hints/hints.h"
 #include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>

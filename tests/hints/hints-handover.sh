@@ -1,7 +1,7 @@
 #!/bin/sh
 # Hints reach only the process that connected, as fairway pinned it when it
 # accepted the connection: a process of the uid that connected, started
-# before the accept (scheduler/peer.h).
+# before the accept (scheduler/process/peer.h).
 #
 # 1. Control: a client of uid nobody that connected itself is hinted.
 # 2. A client execs a setuid program that keeps the connection: same pid,

@@ -2,7 +2,7 @@
 # A client with 5000 threads does not stall fairway: while it gets input
 # (its class changes, off the input path) and fairway walks its threads
 # each second, only the first HINT_THREADS_MAX threads are tracked
-# (scheduler/hint_threads.h), the main one among them, and a probe's
+# (scheduler/hints/hint_threads.h), the main one among them, and a probe's
 # round trips all finish within a second. A walk that read or changed
 # every thread held fairway for tens of milliseconds at each walk; the
 # probe's tail is printed here, and measured in bench/, not asserted.
@@ -31,7 +31,7 @@ wait_until 20 "interactive attributes on the main thread" main_thread
 hinted=$("$FW_SCHED_ATTR" "$HC_PID" | grep -c "$INTERACTIVE")
 log "$hinted of $threads threads hinted"
 cap=$(sed -n 's/^#define HINT_THREADS_MAX \([0-9]*\)$/\1/p' \
-	"$FW_TESTS_DIR/../../scheduler/hint_threads.h")
+	"$FW_TESTS_DIR/../../scheduler/hints/hint_threads.h")
 [ -n "$cap" ] || fail "HINT_THREADS_MAX not found"
 [ "$hinted" -le "$cap" ] || fail "$hinted threads hinted, more than the $cap tracked"
 for i in 1 2 3; do

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A client with 200 children: fairway hints at most HINT_TREE_PROCS_MAX
-# processes of the application (scheduler/hint_tree.h), the client's own
+# processes of the application (scheduler/hints/hint_tree.h), the client's own
 # among them, and keeps serving meanwhile (a probe's round trips all come
 # back). A child that changes uid and one that exited at once are never
 # hinted.
@@ -24,7 +24,7 @@ probe=$BG_PID
 hint_client_interactive big
 
 cap=$(sed -n 's/^#define HINT_TREE_PROCS_MAX \([0-9]*\)$/\1/p' \
-	"$FW_TESTS_DIR/../../scheduler/hint_tree.h")
+	"$FW_TESTS_DIR/../../scheduler/hints/hint_tree.h")
 [ -n "$cap" ] || fail "HINT_TREE_PROCS_MAX not found"
 # Processes whose main thread (tid = pid) has the interactive attributes.
 count_hinted() {

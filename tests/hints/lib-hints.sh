@@ -83,7 +83,7 @@ fw_crash() {
 	FW_PID=""
 }
 
-# Where fairway keeps its journals (scheduler/state_dir.h): root's fairways
+# Where fairway keeps its journals (scheduler/hints/state_dir.h): root's fairways
 # share /run/fairway, so each test looks for its own fairway's journal.
 if [ "$(id -u)" = 0 ]; then
 	FW_STATE_DIR=/run/fairway

@@ -1,5 +1,5 @@
-#include "scheduler/hint_group.h"
-#include "scheduler/hints.h"
+#include "scheduler/hints/hint_group.h"
+#include "scheduler/hints/hints.h"
 #include "scheduler/log.h"
 #include "tests/unit/check.h"
 #include "tests/unit/family.h"
@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 /*
- * The group level (scheduler/hint_group.h, hints_group.c): which group an
- * application competes in, whether it is alone there, and its class set
- * on the group and given back, journal and crash included.
+ * The group level (scheduler/hints/hint_group.h, hints_app_group.c): which
+ * group an application competes in, whether it is alone there, and its class
+ * set on the group and given back, journal and crash included.
  *
  * - On a fake tree (a /proc and cgroup mounts of the test's own, through
  *   hint_group_env_set): cgroup v2 and v1 found where the cpu controller

@@ -1,4 +1,4 @@
-#include "scheduler/hints.h"
+#include "scheduler/hints/hints.h"
 #include "scheduler/log.h"
 #include "tests/unit/check.h"
 #include "tests/unit/family.h"

@@ -1,6 +1,6 @@
-#include "scheduler/hints.h"
+#include "scheduler/hints/hints.h"
 #include "scheduler/log.h"
-#include "scheduler/peer.h"
+#include "scheduler/process/peer.h"
 #include "tests/unit/check.h"
 #include "tests/unit/family.h"
 #include "tests/unit/test_log.h"

@@ -1,5 +1,5 @@
-#include "scheduler/hint_journal.h"
-#include "scheduler/peer.h"
+#include "scheduler/hints/hint_journal.h"
+#include "scheduler/process/peer.h"
 #include "tests/unit/check.h"
 #include <fcntl.h>
 #include <signal.h>

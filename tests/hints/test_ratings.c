@@ -1,4 +1,4 @@
-#include "scheduler/ratings.h"
+#include "scheduler/ratings/ratings_client.h"
 #include "tests/unit/check.h"
 
 #define S INT64_C(1000000000)

@@ -1,5 +1,5 @@
 /* Resource caps: what a client may hold, and that it is all freed. */
-#include "scheduler/connection.h"
+#include "scheduler/gate/connection.h"
 #include "tests/common/raw_wire.h"
 #include "tests/hostile/hostile.h"
 #include <dirent.h>

@@ -1,5 +1,5 @@
 /* Scheduler faults: clients that stop, dribble or die mid-batch. */
-#include "scheduler/connection.h"
+#include "scheduler/gate/connection.h"
 #include "tests/common/raw_wire.h"
 #include "tests/hostile/hostile.h"
 #include <dirent.h>

@@ -6,7 +6,7 @@
  * hostile one goes, for a reason that is logged, that the good one is
  * served throughout, and that nothing is left behind afterwards.
  */
-#include "scheduler/connection.h"
+#include "scheduler/gate/connection.h"
 #include "tests/common/raw_wire.h"
 #include "tests/hostile/hostile.h"
 #include <dirent.h>

@@ -1,5 +1,5 @@
 /* What all clients together may make the server hold (limits.h). */
-#include "scheduler/limits.h"
+#include "scheduler/gate/limits.h"
 #include "tests/common/raw_wire.h"
 #include "tests/hostile/hostile.h"
 #include <stdio.h>

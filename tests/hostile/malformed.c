@@ -1,5 +1,5 @@
 /* Malformed input, checked for parity with libwayland. */
-#include "scheduler/connection.h"
+#include "scheduler/gate/connection.h"
 #include "tests/common/raw_wire.h"
 #include "tests/hostile/hostile.h"
 #include <dirent.h>

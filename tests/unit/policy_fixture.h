@@ -1,7 +1,7 @@
 #ifndef FAIRWAY_TESTS_UNIT_POLICY_FIXTURE_H
 #define FAIRWAY_TESTS_UNIT_POLICY_FIXTURE_H
 
-#include "scheduler/policy.h"
+#include "scheduler/gate/policy.h"
 #include "tests/unit/check.h"
 #include <stdint.h>
 

@@ -1,4 +1,4 @@
-#include "scheduler/frame_timing.h"
+#include "scheduler/frame/frame_timing.h"
 #include "tests/unit/check.h"
 #include <stdbool.h>
 #include <stdint.h>

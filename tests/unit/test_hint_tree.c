@@ -1,6 +1,6 @@
-#include "scheduler/hints.h"
+#include "scheduler/hints/hints.h"
 #include "scheduler/log.h"
-#include "scheduler/proc_stat.h"
+#include "scheduler/process/proc_stat.h"
 #include "tests/unit/check.h"
 #include "tests/unit/family.h"
 #include "tests/unit/test_log.h"
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 /*
- * An application's processes (scheduler/hint_tree.h) through the hints,
+ * An application's processes (scheduler/hints/hint_tree.h) through the hints,
  * on real processes with the clock in the test's hands: children and
  * grandchildren in the client's session get its class, a child that
  * called setsid(), one of another uid and one that exited do not; the

@@ -1,6 +1,6 @@
-#include "scheduler/peer.h"
-#include "scheduler/stream.h"
-#include "scheduler/unix_peers.h"
+#include "scheduler/process/peer.h"
+#include "scheduler/process/unix_peers.h"
+#include "scheduler/wire/stream.h"
 #include "tests/unit/check.h"
 #include <errno.h>
 #include <signal.h>

@@ -1,4 +1,4 @@
-#include "scheduler/policy.h"
+#include "scheduler/gate/policy.h"
 #include "tests/unit/check.h"
 #include "tests/unit/policy_fixture.h"
 #include <stdbool.h>

@@ -4,7 +4,7 @@
  * partial send loses nothing. And in memory, the way libwayland is served:
  * given into a recvmsg's msghdr, and taken from a sendmsg's.
  */
-#include "scheduler/stream.h"
+#include "scheduler/wire/stream.h"
 #include "tests/common/raw_wire.h"
 #include "tests/unit/check.h"
 #include <errno.h>

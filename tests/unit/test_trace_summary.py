@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """fairway-trace-summary's rules on synthetic traces (the format of
-scheduler/trace.h): what counts as a round trip, how long a client was
+scheduler/trace/trace.h): what counts as a round trip, how long a client was
 blocked, queued and idle, and the startup window."""
 import importlib.machinery
 import importlib.util

@@ -1,4 +1,4 @@
-#include "scheduler/wire.h"
+#include "scheduler/wire/wire.h"
 #include "tests/unit/check.h"
 #include <stdint.h>
 #include <string.h>

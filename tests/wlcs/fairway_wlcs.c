@@ -14,7 +14,7 @@
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "compositor/shell/view.h"
-#include "scheduler/gate.h"
+#include "scheduler/gate/gate.h"
 #include "tests/wlcs/wlcs_module.h"
 #include <errno.h>
 #include <stdio.h>
@@ -41,7 +41,7 @@ static const char *const default_args[] = {
 		"--config",
 		"/dev/null",
 		/* libwayland's calls cannot reach a shim from a module loaded
-		 * with dlopen (scheduler/transport.h). */
+		 * with dlopen (scheduler/transport/transport.h). */
 		"--gate-transport",
 		"socketpair",
 };
