@@ -7,7 +7,9 @@
 # back with fifo barriers are shown one per refresh: each at a
 # presentation time of its own, none replaced unseen. Misuse is a
 # protocol error to its sender alone: a window shown meanwhile stays, and
-# commits go on being served. The headless output, given a 60 Hz mode,
+# commits go on being served. A surface no output shows has its held
+# commits applied all the same, a timed one no earlier than its target.
+# The headless output, given a 60 Hz mode,
 # has its feedback carry that refresh (wlroots' headless backend reports
 # none) and none of the flags (vsync, hardware clock and completion, zero
 # copy) it does not do.
@@ -80,6 +82,10 @@ for flags in "" "--scheduler off" "--frame-schedule off"; do
 	misuse fifo-destroyed wp_fifo_v1 0
 	"$FW_TEST_PACING" timer-reused >"$FW_TMP/misuse.out" 2>&1 ||
 		fail "a new timer after the first went was refused: $(cat "$FW_TMP/misuse.out")"
+	for case in hidden-fifo hidden-timing; do
+		"$FW_TEST_PACING" $case >"$FW_TMP/hidden.out" 2>&1 ||
+			fail "$case ($flags): $(cat "$FW_TMP/hidden.out")"
+	done
 	alive "$CLIENT_PID" || fail "the bystander window was disconnected ($flags)"
 	pace timing "$name-after"
 	check "$name-after"
