@@ -10,7 +10,9 @@
 #include "compositor/lock/capture.h"
 #include "compositor/lock/idle.h"
 #include "compositor/lock/lock.h"
+#include "compositor/output/commit_timing.h"
 #include "compositor/output/dri.h"
+#include "compositor/output/fifo.h"
 #include "compositor/output/frame_schedule.h"
 #include "compositor/output/output.h"
 #include "compositor/output/paint_worker.h"
@@ -305,6 +307,12 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 		}
 	}
 
+	server->commit_timing = fw_commit_timing_create(server);
+	server->fifo = fw_fifo_manager_create(server);
+	if (server->commit_timing == NULL || server->fifo == NULL) {
+		goto error;
+	}
+
 	fw_output_init(server);
 
 	if (!fw_seat_init(server) || !fw_cursor_init(server)) {
@@ -544,6 +552,8 @@ void fw_server_destroy(struct fw_server *server) {
 	}
 	/* Every client and output is gone; the compositor is not yet. */
 	fw_frame_schedule_destroy(server->frame_schedule);
+	fw_commit_timing_destroy(server->commit_timing);
+	fw_fifo_manager_destroy(server->fifo);
 	fw_paint_worker_destroy(server->paint_worker);
 	if (server->sigint_source != NULL) {
 		wl_event_source_remove(server->sigint_source);

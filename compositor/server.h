@@ -31,6 +31,8 @@ struct fw_lock;
 struct fw_idle;
 struct fw_sched;
 struct fw_frame_schedule;
+struct fw_commit_timing;
+struct fw_fifo_manager;
 struct fw_paint_worker;
 struct fw_scheduler_protocol;
 struct fw_constraints;
@@ -89,6 +91,10 @@ struct fw_server {
 	struct wl_listener output_power_set_mode;
 	/* Deadline-driven frames; NULL with --frame-schedule off. */
 	struct fw_frame_schedule *frame_schedule;
+	/* Commits held for a target time or a refresh (commit_timing.c,
+	 * fifo.c). */
+	struct fw_commit_timing *commit_timing;
+	struct fw_fifo_manager *fifo;
 	/* Paints outputs off the main thread; NULL: painted on it (no pixman
 	 * renderer, or --paint-thread off). */
 	struct fw_paint_worker *paint_worker;

@@ -211,8 +211,11 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	}
 	surface->surface = wlr_surface;
 	surface->client = client;
+	/* The client's commit answers the frame done, when it comes: one held
+	 * for a target time or a fifo barrier (commit_timing.c, fifo.c) is
+	 * applied later, by fairway, and was drawn in time. */
 	surface->commit.notify = handle_surface_commit;
-	wl_signal_add(&wlr_surface->events.commit, &surface->commit);
+	wl_signal_add(&wlr_surface->events.client_commit, &surface->commit);
 	surface->destroy.notify = handle_surface_destroy;
 	wl_signal_add(&wlr_surface->events.destroy, &surface->destroy);
 	wl_list_insert(&schedule->surfaces, &surface->link);

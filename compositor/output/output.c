@@ -1,6 +1,8 @@
 #include "compositor/output/output.h"
 #include "compositor/listener.h"
 #include "compositor/lock/idle.h"
+#include "compositor/output/commit_timing.h"
+#include "compositor/output/fifo.h"
 #include "compositor/output/frame_schedule.h"
 #include "compositor/output/output_config.h"
 #include "compositor/output/presentation.h"
@@ -55,6 +57,8 @@ void fw_output_paint(struct fw_output *output) {
 		painted(output, FW_RENDER_IDLE);
 		return;
 	}
+	/* Commits held for a target time this paint meets join it. */
+	fw_commit_timing_output_paint(output->server->commit_timing, output);
 	fw_presentation_sample(output);
 	output->paint_seq = output->wlr_output->commit_seq + 1;
 	enum fw_render_result result = output->server->config.render_direct
@@ -62,6 +66,9 @@ void fw_output_paint(struct fw_output *output) {
 			: wlr_scene_output_commit(output->scene_output, NULL)
 			? FW_RENDER_COMMITTED
 			: FW_RENDER_IDLE;
+	/* What the surfaces committed is taken (the paint worker paints it from
+	 * buffers locked now): their fifo barriers clear. */
+	fw_fifo_manager_output_latched(output->server->fifo, output);
 	if (result != FW_RENDER_PAINTING) {
 		painted(output, result);
 	}

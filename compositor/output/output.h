@@ -30,7 +30,14 @@ struct fw_output {
 	/* The commit the frame being painted will be: its feedback's. */
 	uint32_t paint_seq;
 
+	/* The last frame presented, for when the next can be (presentation.c):
+	 * when, the refresh it reported (0: unknown), at a vblank. */
+	int64_t present_ns;
+	int64_t present_refresh_ns;
+	bool present_vsync;
+
 	struct wl_listener present;
+	struct wl_listener present_commit;
 
 	struct wl_listener frame;
 	struct wl_listener destroy;
