@@ -27,7 +27,7 @@
 #include "compositor/output/output.h"
 #include "compositor/output/presentation.h"
 #include "compositor/server.h"
-#include "scheduler/clock.h"
+#include "scheduler/sched_clock.h"
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>

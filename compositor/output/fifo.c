@@ -27,7 +27,7 @@
 #include "compositor/output/output.h"
 #include "compositor/server.h"
 #include "fifo-v1-protocol.h"
-#include "scheduler/clock.h"
+#include "scheduler/sched_clock.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <wlr/types/wlr_compositor.h>
