@@ -12,6 +12,7 @@
 #include <wlr/types/wlr_primary_selection_v1.h>
 #include <wlr/types/wlr_relative_pointer_v1.h>
 #include <wlr/types/wlr_screencopy_v1.h>
+#include <wlr/types/wlr_security_context_v1.h>
 #include <wlr/types/wlr_tablet_v2.h>
 #include <wlr/types/wlr_viewporter.h>
 #include <wlr/types/wlr_xdg_foreign_registry.h>
@@ -46,6 +47,10 @@ bool fw_protocols_init(struct fw_server *server) {
 	ok = ok && wlr_viewporter_create(display) != NULL;
 	ok = ok && wlr_keyboard_shortcuts_inhibit_v1_create(display) != NULL;
 	ok = ok && wlr_pointer_gestures_v1_create(display) != NULL;
+	/* Sandboxes name their clients (globals.c reads it). */
+	ok = ok &&
+			(server->security_context = wlr_security_context_manager_v1_create(
+					 display)) != NULL;
 	if (!ok) {
 		wlr_log(WLR_ERROR, "Cannot create a protocol global");
 		return false;

@@ -53,6 +53,8 @@ struct fw_server {
 	struct wlr_allocator *allocator;
 	struct wlr_compositor *compositor;
 	struct wlr_presentation *presentation;
+	/* Who is sandboxed by the standard (protocols.c, globals.c). */
+	struct wlr_security_context_manager_v1 *security_context;
 	struct wlr_session *session; /* NULL but on DRM */
 	struct wlr_scene *scene;
 	/* Keeps each scene output where its output is in the layout. */
