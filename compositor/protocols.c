@@ -2,6 +2,7 @@
 #include "compositor/lock/capture.h"
 #include "compositor/server.h"
 #include "compositor/shell/activation.h"
+#include <wlr/types/wlr_content_type_v1.h>
 #include <wlr/types/wlr_data_control_v1.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_export_dmabuf_v1.h>
@@ -47,6 +48,10 @@ bool fw_protocols_init(struct fw_server *server) {
 	ok = ok && wlr_viewporter_create(display) != NULL;
 	ok = ok && wlr_keyboard_shortcuts_inhibit_v1_create(display) != NULL;
 	ok = ok && wlr_pointer_gestures_v1_create(display) != NULL;
+	/* Video and games are rated output sooner (sched/ratings.c). */
+	ok = ok &&
+			(server->content_type = wlr_content_type_manager_v1_create(
+					 display, 1)) != NULL;
 	/* Sandboxes name their clients (globals.c reads it). */
 	ok = ok &&
 			(server->security_context = wlr_security_context_manager_v1_create(

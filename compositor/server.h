@@ -164,6 +164,8 @@ struct fw_server {
 	/* sched/ */
 	struct fw_sched *sched; /* the socket, the gate, the run loop */
 	struct fw_ratings *ratings; /* ratings.c */
+	/* What surfaces say they show; made by protocols.c, read by ratings.c. */
+	struct wlr_content_type_manager_v1 *content_type;
 	struct fw_app_rules *app_rules; /* the file's per-application rules */
 	/* fairway-scheduler-unstable-v1; NULL with --scheduler off. */
 	struct fw_scheduler_protocol *scheduler_protocol;
