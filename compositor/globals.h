@@ -7,7 +7,7 @@
  *
  * - The privileged globals (fw_config_privileged_global: screencopy,
  *   export-dmabuf, data-control, virtual input, input-method, foreign
- *   toplevel management, gamma, output management and power, the
+ *   toplevel management and the foreign toplevel list, gamma, output management and power, the
  *   session lock, the scheduler manager, the security context manager)
  *   are shown to no client in a sandbox (fw_client_sandboxed: one that
  *   connected through a security context's listener, or an older

@@ -106,6 +106,7 @@ struct fw_server {
 	struct wlr_server_decoration_manager *server_decoration;
 	struct fw_decorations *decorations; /* decoration.c */
 	struct wlr_foreign_toplevel_manager_v1 *foreign_toplevel;
+	struct wlr_ext_foreign_toplevel_list_v1 *foreign_toplevel_list;
 	struct fw_activation *activation; /* shell/activation.h */
 	struct wl_list views; /* fw_view.link, front to back */
 	int cascade; /* next placement offset step */
@@ -119,6 +120,8 @@ struct fw_server {
 	int touch_devices;
 	struct wl_listener new_input;
 	struct wl_listener request_set_cursor;
+	struct wlr_cursor_shape_manager_v1 *cursor_shape;
+	struct wl_listener request_set_shape;
 	struct wl_listener request_set_selection;
 	struct wl_listener request_set_primary_selection;
 	struct wl_listener request_start_drag;

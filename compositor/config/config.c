@@ -274,6 +274,7 @@ static const char *const privileged_globals[] = {
 		"fairway_scheduler_manager_v1",
 		/* Beyond sway 1.7: what sway 1.10 keeps from sandboxes too. */
 		"wp_security_context_manager_v1",
+		"ext_foreign_toplevel_list_v1",
 };
 
 bool fw_config_privileged_global(const char *interface) {

@@ -366,6 +366,15 @@ static void draw_texture(void *data, struct fw_paint_op *op) {
 	}
 	struct wlr_box box = {.x = op->x, .y = op->y};
 	buffer_size(scene_buffer, &box.width, &box.height);
+	/*
+	 * pixman samples outside an image as transparent: bilinear, one pixel
+	 * stretched (a wp_single_pixel_buffer_v1's, through a viewport) would
+	 * fade out from its centre. Every point of it is that pixel.
+	 */
+	enum wlr_scale_filter_mode filter = scene_buffer->filter_mode;
+	if (client->texture->width == 1 && client->texture->height == 1) {
+		filter = WLR_SCALE_FILTER_NEAREST;
+	}
 	wlr_render_pass_add_texture(pass,
 			&(struct wlr_render_texture_options){
 					.texture = client->texture,
@@ -375,7 +384,7 @@ static void draw_texture(void *data, struct fw_paint_op *op) {
 							scene_buffer->transform),
 					.clip = &op->region,
 					.alpha = &scene_buffer->opacity,
-					.filter_mode = scene_buffer->filter_mode,
+					.filter_mode = filter,
 					.blend_mode = op->op == PIXMAN_OP_SRC
 							? WLR_RENDER_BLEND_MODE_NONE
 							: WLR_RENDER_BLEND_MODE_PREMULTIPLIED,

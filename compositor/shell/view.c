@@ -12,6 +12,7 @@
 #include <string.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_ext_foreign_toplevel_list_v1.h>
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
@@ -253,11 +254,18 @@ void fw_view_update_title(struct fw_view *view) {
 		view->impl->get_size(view, &width, &height);
 		draw_title(view, width);
 	}
+	const char *title = view->impl->get_title(view);
+	const char *app_id = view->impl->get_app_id(view);
+	if (view->list_handle != NULL) {
+		wlr_ext_foreign_toplevel_handle_v1_update_state(view->list_handle,
+				&(struct wlr_ext_foreign_toplevel_handle_v1_state){
+						.title = title,
+						.app_id = app_id,
+				});
+	}
 	if (view->toplevel_handle == NULL) {
 		return;
 	}
-	const char *title = view->impl->get_title(view);
-	const char *app_id = view->impl->get_app_id(view);
 	wlr_foreign_toplevel_handle_v1_set_title(
 			view->toplevel_handle, title != NULL ? title : "");
 	wlr_foreign_toplevel_handle_v1_set_app_id(
@@ -266,6 +274,14 @@ void fw_view_update_title(struct fw_view *view) {
 
 static void create_toplevel_handle(struct fw_view *view) {
 	struct fw_server *server = view->server;
+	if (server->foreign_toplevel_list != NULL) {
+		view->list_handle = wlr_ext_foreign_toplevel_handle_v1_create(
+				server->foreign_toplevel_list,
+				&(struct wlr_ext_foreign_toplevel_handle_v1_state){
+						.title = view->impl->get_title(view),
+						.app_id = view->impl->get_app_id(view),
+				});
+	}
 	if (server->foreign_toplevel == NULL) {
 		return;
 	}
@@ -292,6 +308,9 @@ static void create_toplevel_handle(struct fw_view *view) {
 }
 
 static void destroy_toplevel_handle(struct fw_view *view) {
+	/* Accepts NULL. */
+	wlr_ext_foreign_toplevel_handle_v1_destroy(view->list_handle);
+	view->list_handle = NULL;
 	if (view->toplevel_handle == NULL) {
 		return;
 	}

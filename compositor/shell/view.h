@@ -57,6 +57,8 @@ struct fw_view {
 	struct wlr_box saved;
 
 	struct wlr_foreign_toplevel_handle_v1 *toplevel_handle;
+	/* ext-foreign-toplevel-list's, while mapped. */
+	struct wlr_ext_foreign_toplevel_handle_v1 *list_handle;
 	struct wl_listener toplevel_request_activate;
 	struct wl_listener toplevel_request_close;
 	struct wl_listener toplevel_request_maximize;
