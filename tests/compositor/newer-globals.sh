@@ -8,7 +8,11 @@
 # - wp_cursor_shape_v1: the pointer entering it, it asks for the
 #   crosshair, and the cursor on screen (grim -c) is one: dark lines run
 #   left and right of the hotspot, where the default arrow leaves the
-#   window's red.
+#   window's red;
+# - xdg-shell 6: a window's first configure offers what fairway does
+#   (maximize 2 and fullscreen 3, no window menu or minimize), and a
+#   window all covered by a fullscreen one is suspended, then resumed
+#   once that one goes (fw-test-suspend).
 . "$(dirname "$0")/lib.sh"
 : "${FW_TEST_GLOBALS:?}"
 need_prog grim
@@ -46,4 +50,11 @@ left=$(crossed $((x - 10))) right=$(crossed $((x + 4)))
 [ "$left" -ge 5 ] && [ "$right" -ge 5 ] ||
 	fail "the cursor is no crosshair: $left and $right dark pixels beside its hotspot ($FW_TMP/cursor.ppm)"
 log "the cursor is the crosshair the window asked for"
+echo >"$FW_TMP/globals.in"
+timeout 30 "$FW_TEST_SUSPEND" >"$FW_TMP/suspend.out" 2>"$FW_TMP/suspend.err" ||
+	fail "fw-test-suspend failed: $(cat "$FW_TMP/suspend.out" "$FW_TMP/suspend.err")"
+[ "$(cat "$FW_TMP/suspend.out")" = "capabilities 2 3
+suspended 1
+suspended 0" ] || fail "xdg-shell 6: $(cat "$FW_TMP/suspend.out")"
+log "xdg-shell 6: capabilities, suspended under a fullscreen window, resumed"
 pass
