@@ -105,6 +105,7 @@ struct fw_server {
 	struct wl_listener new_xdg_decoration;
 	struct wlr_server_decoration_manager *server_decoration;
 	struct fw_decorations *decorations; /* decoration.c */
+	struct fw_dialogs *dialogs; /* dialog.c: xdg-dialog-v1 */
 	struct wlr_foreign_toplevel_manager_v1 *foreign_toplevel;
 	struct wlr_ext_foreign_toplevel_list_v1 *foreign_toplevel_list;
 	struct fw_activation *activation; /* shell/activation.h */

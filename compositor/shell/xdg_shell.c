@@ -4,6 +4,7 @@
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "compositor/shell/decoration.h"
+#include "compositor/shell/dialog.h"
 #include "compositor/shell/layer_shell.h"
 #include "compositor/shell/view.h"
 #include <stdlib.h>
@@ -94,6 +95,23 @@ static const char *xdg_get_app_id(struct fw_view *view) {
 	return xdg_view(view)->toplevel->app_id;
 }
 
+/* Its parent's view, where it is a modal dialog of a mapped parent. */
+static struct fw_view *xdg_modal_parent(struct fw_view *view) {
+	struct wlr_xdg_toplevel *toplevel = xdg_view(view)->toplevel;
+	if (toplevel->parent == NULL ||
+			!fw_dialog_is_modal(view->server->dialogs, toplevel)) {
+		return NULL;
+	}
+	struct fw_view *parent;
+	wl_list_for_each(parent, &view->server->views, link) {
+		if (parent->type == FW_VIEW_XDG && parent->mapped &&
+				xdg_view(parent)->toplevel == toplevel->parent) {
+			return parent;
+		}
+	}
+	return NULL;
+}
+
 static const struct fw_view_impl xdg_view_impl = {
 		.get_size = xdg_get_size,
 		.configure = xdg_configure,
@@ -103,6 +121,7 @@ static const struct fw_view_impl xdg_view_impl = {
 		.close = xdg_close,
 		.get_title = xdg_get_title,
 		.get_app_id = xdg_get_app_id,
+		.modal_parent = xdg_modal_parent,
 };
 
 /*
@@ -523,7 +542,8 @@ bool fw_xdg_shell_init(struct fw_server *server) {
 	 * (4, unsent: a window's size is its own until fairway fits it),
 	 * capabilities (5), suspended (6). */
 	server->xdg_shell = wlr_xdg_shell_create(server->display, 6);
-	if (server->xdg_shell == NULL) {
+	server->dialogs = fw_dialog_create(server);
+	if (server->xdg_shell == NULL || server->dialogs == NULL) {
 		return false;
 	}
 	fw_listener_connect(&server->new_xdg_toplevel,
@@ -536,4 +556,6 @@ bool fw_xdg_shell_init(struct fw_server *server) {
 void fw_xdg_shell_finish(struct fw_server *server) {
 	fw_listener_disconnect(&server->new_xdg_toplevel);
 	fw_listener_disconnect(&server->new_xdg_popup);
+	fw_dialog_destroy(server->dialogs);
+	server->dialogs = NULL;
 }
