@@ -18,6 +18,7 @@
 #include <wlr/types/wlr_security_context_v1.h>
 #include <wlr/types/wlr_single_pixel_buffer_v1.h>
 #include <wlr/types/wlr_tablet_v2.h>
+#include <wlr/types/wlr_tearing_control_v1.h>
 #include <wlr/types/wlr_viewporter.h>
 #include <wlr/types/wlr_xdg_foreign_registry.h>
 #include <wlr/types/wlr_xdg_foreign_v1.h>
@@ -54,6 +55,11 @@ bool fw_protocols_init(struct fw_server *server) {
 	/* The scene draws both (wlr_scene_buffer's opacity for the alpha). */
 	ok = ok && wlr_single_pixel_buffer_manager_v1_create(display) != NULL;
 	ok = ok && wlr_alpha_modifier_v1_create(display) != NULL;
+	/* Kept per surface; honoured for a fullscreen window on DRM
+	 * (output/output.c). */
+	ok = ok &&
+			(server->tearing_control = wlr_tearing_control_manager_v1_create(
+					 display, 1)) != NULL;
 	/* Video and games are rated output sooner (sched/ratings.c). */
 	ok = ok &&
 			(server->content_type = wlr_content_type_manager_v1_create(

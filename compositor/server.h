@@ -91,6 +91,8 @@ struct fw_server {
 	struct wl_listener output_power_set_mode;
 	/* Deadline-driven frames; NULL with --frame-schedule off. */
 	struct fw_frame_schedule *frame_schedule;
+	/* Surfaces' wp_tearing_control_v1 hints (protocols.c makes it). */
+	struct wlr_tearing_control_manager_v1 *tearing_control;
 	/* Paints outputs off the main thread; NULL: painted on it (no pixman
 	 * renderer, or --paint-thread off). */
 	struct fw_paint_worker *paint_worker;

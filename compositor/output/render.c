@@ -640,16 +640,33 @@ void fw_render_output_discard(struct fw_render_output *render) {
 	}
 }
 
-static enum fw_render_result scene_commit(
-		struct wlr_scene_output *scene_output) {
-	return wlr_scene_output_commit(scene_output, NULL) ? FW_RENDER_COMMITTED
-													   : FW_RENDER_IDLE;
+/* wlr_scene_output_commit, with a tearing page flip where the backend
+ * takes one. */
+enum fw_render_result fw_render_scene_commit(
+		struct wlr_scene_output *scene_output, bool tearing) {
+	struct wlr_output *output = scene_output->output;
+	if (!output->needs_frame &&
+			!pixman_region32_not_empty(&scene_output->pending_commit_damage)) {
+		return FW_RENDER_COMMITTED;
+	}
+	struct wlr_output_state state;
+	wlr_output_state_init(&state);
+	bool ok = wlr_scene_output_build_state(scene_output, &state, NULL);
+	if (ok && tearing) {
+		state.tearing_page_flip = true;
+		if (!wlr_output_test_state(output, &state)) {
+			state.tearing_page_flip = false;
+		}
+	}
+	ok = ok && wlr_output_commit_state(output, &state);
+	wlr_output_state_finish(&state);
+	return ok ? FW_RENDER_COMMITTED : FW_RENDER_IDLE;
 }
 
 enum fw_render_result fw_render_output_paint(struct fw_render_output *render,
-		struct wlr_scene_output *scene_output) {
+		struct wlr_scene_output *scene_output, bool tearing) {
 	if (!can_paint(scene_output)) {
-		return scene_commit(scene_output);
+		return fw_render_scene_commit(scene_output, tearing);
 	}
 	if (render->inflight != NULL) {
 		return FW_RENDER_BUSY;
@@ -666,7 +683,7 @@ enum fw_render_result fw_render_output_paint(struct fw_render_output *render,
 	if (!collect(&frame, &scene_output->scene->tree.node, -scene_output->x,
 				-scene_output->y)) {
 		finish_paints(&frame.paints);
-		return scene_commit(scene_output);
+		return fw_render_scene_commit(scene_output, tearing);
 	}
 
 	enum fw_render_result result = FW_RENDER_IDLE;

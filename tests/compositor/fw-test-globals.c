@@ -4,7 +4,8 @@
  * to SIZE x SIZE by a viewport, shown at half opacity
  * (wp_alpha_modifier_v1); it asks for the crosshair cursor shape
  * (wp_cursor_shape_v1) when the pointer enters; and it lists the windows
- * ext_foreign_toplevel_list_v1 shows. Prints "shown" once its frame was
+ * ext_foreign_toplevel_list_v1 shows; it asks for async presentation
+ * (wp_tearing_control_v1). Prints "shown" once its frame was
  * drawn, then "toplevel TITLE APP_ID" for each window listed and "listed".
  * Stays until stdin closes.
  */
@@ -22,6 +23,7 @@
 #include "cursor-shape-v1-client-protocol.h"
 #include "ext-foreign-toplevel-list-v1-client-protocol.h"
 #include "single-pixel-buffer-v1-client-protocol.h"
+#include "tearing-control-v1-client-protocol.h"
 #include "viewporter-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
@@ -41,6 +43,7 @@ struct app {
 	struct wp_alpha_modifier_v1 *alpha;
 	struct wp_cursor_shape_manager_v1 *shapes;
 	struct ext_foreign_toplevel_list_v1 *list;
+	struct wp_tearing_control_manager_v1 *tearing;
 	struct wp_cursor_shape_device_v1 *shape_device;
 	struct wl_list listed;
 	bool configured, drawn;
@@ -165,6 +168,10 @@ static void handle_global(void *data, struct wl_registry *registry,
 			0) {
 		app->shapes = wl_registry_bind(
 				registry, name, &wp_cursor_shape_manager_v1_interface, 1);
+	} else if (strcmp(interface,
+					   wp_tearing_control_manager_v1_interface.name) == 0) {
+		app->tearing = wl_registry_bind(
+				registry, name, &wp_tearing_control_manager_v1_interface, 1);
 	} else if (strcmp(interface, ext_foreign_toplevel_list_v1_interface.name) ==
 			0) {
 		app->list = wl_registry_bind(
@@ -240,7 +247,7 @@ int main(int argc, char *argv[]) {
 	}
 	if (app.compositor == NULL || app.seat == NULL || app.wm_base == NULL ||
 			app.viewporter == NULL || app.pixels == NULL || app.alpha == NULL ||
-			app.shapes == NULL || app.list == NULL) {
+			app.shapes == NULL || app.list == NULL || app.tearing == NULL) {
 		fprintf(stderr, "fw-test-globals: a global is missing\n");
 		return 1;
 	}
@@ -255,6 +262,12 @@ int main(int argc, char *argv[]) {
 			wp_viewporter_get_viewport(app.viewporter, surface);
 	struct wp_alpha_modifier_surface_v1 *alpha =
 			wp_alpha_modifier_v1_get_surface(app.alpha, surface);
+	/* Kept, and nothing changes: headless cannot flip at once. */
+	struct wp_tearing_control_v1 *tearing =
+			wp_tearing_control_manager_v1_get_tearing_control(
+					app.tearing, surface);
+	wp_tearing_control_v1_set_presentation_hint(
+			tearing, WP_TEARING_CONTROL_V1_PRESENTATION_HINT_ASYNC);
 	struct xdg_surface *xdg_surface =
 			xdg_wm_base_get_xdg_surface(app.wm_base, surface);
 	xdg_surface_add_listener(xdg_surface, &xdg_surface_listener, &app);

@@ -3,7 +3,8 @@
 # or, with FW_SCHEDULER=off, libwayland's own dispatch:
 # - wp_single_pixel_buffer_v1 and wp_alpha_modifier_v1: its one opaque red
 #   pixel, stretched by a viewport, shows as 200x200 of half red over the
-#   black background;
+#   black background, its wp_tearing_control_v1 hint (async) taken
+#   without an error (headless has no page flip to tear);
 # - ext_foreign_toplevel_list_v1 lists it with its title and app id;
 # - wp_cursor_shape_v1: the pointer entering it, it asks for the
 #   crosshair, and the cursor on screen (grim -c) is one: dark lines run
