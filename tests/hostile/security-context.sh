@@ -12,9 +12,12 @@
 #    shown the manager;
 # 4. "sandbox allow" lines naming an app_id= or an engine= show their
 #    globals to the sandboxes they match and to no other, nor to a
-#    sandbox known by /.flatpak-info alone (fw-flatpak-run.sh, as root).
+#    sandbox known by /.flatpak-info alone (fw-flatpak-run.sh, as root);
+# 5. through the gate, a client of the sandbox is known by its own
+#    process: the scheduler manager lists its pid and command.
 . "$FW_TESTS_DIR/lib.sh"
-: "${FW_TEST_SANDBOX:?}" "${FW_FLATPAK_RUN:?}"
+: "${FW_TEST_SANDBOX:?}" "${FW_FLATPAK_RUN:?}" "${FW_TEST_DIALOG:?}"
+: "${FW_TEST_SCHEDULER:?}"
 need_prog wayland-info
 
 PRIVILEGED="zwlr_screencopy_manager_v1 zwlr_export_dmabuf_manager_v1
@@ -88,6 +91,7 @@ cat >"$XDG_CONFIG_HOME/fairway/config" <<CONFIG
 sandbox allow app_id=org.fairway.Sand* zwlr_screencopy_manager_v1
 sandbox allow engine=org.fairway.other zwlr_gamma_control_manager_v1
 sandbox allow app_id=org.fairway.Sandboxed engine=org.fairway.other zwlr_data_control_manager_v1
+scheduler manager $FW_TEST_SCHEDULER
 CONFIG
 start
 sandbox app2 org.fairway.test org.fairway.Sandboxed
@@ -109,4 +113,18 @@ if [ "$(id -u)" = 0 ]; then
 		fail "a sandbox without a security context is shown: $leaked"
 	log "a sandbox known by /.flatpak-info alone is shown none of them"
 fi
+
+# 5. Its own process, through the gate (the manager needs it).
+[ "${FW_SCHEDULER:-on}" = off ] && pass
+mkfifo "$FW_TMP/windows.in"
+WAYLAND_DISPLAY="$XDG_RUNTIME_DIR/app2" "$FW_TEST_DIALOG" \
+	<>"$FW_TMP/windows.in" >"$FW_TMP/windows.out" 2>"$FW_TMP/windows.err" &
+windows=$!
+FW_HELPERS="$FW_HELPERS $windows"
+wait_until 20 "the sandboxed windows mapped" has_line "$FW_TMP/windows.out" '^mapped'
+"$FW_TEST_SCHEDULER" see >"$FW_TMP/see.out" 2>&1 ||
+	fail "fw-test-scheduler see failed: $(cat "$FW_TMP/see.out")"
+grep -q "^client $windows fw-test-dialog\$" "$FW_TMP/see.out" ||
+	fail "the sandboxed client (pid $windows) is not known by its process: $(cat "$FW_TMP/see.out")"
+log "the sandboxed client is gated and known as pid $windows"
 pass
