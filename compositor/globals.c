@@ -6,6 +6,7 @@
 #include "compositor/server.h"
 #include <string.h>
 #include <wayland-server-core.h>
+#include <wlr/types/wlr_security_context_v1.h>
 
 /* What reads the screen or the clipboard: no one's while locked. */
 static bool reads_the_session(
@@ -34,8 +35,19 @@ static bool filter_global(const struct wl_client *const_client,
 			fw_lock_session_locked(server)) {
 		return false;
 	}
-	return !fw_client_sandboxed(fw_client_get(client)) ||
-			fw_config_sandbox_allows(&server->config, interface);
+	struct fw_client *record = fw_client_get(client);
+	if (!fw_client_sandboxed(record)) {
+		return true;
+	}
+	/* Only a client outside any sandbox makes a sandbox's listener. */
+	if (strcmp(interface, "wp_security_context_manager_v1") == 0) {
+		return false;
+	}
+	const struct wlr_security_context_v1_state *context =
+			fw_client_security_context(record);
+	return fw_config_sandbox_allows(&server->config, interface,
+			context != NULL ? context->sandbox_engine : NULL,
+			context != NULL ? context->app_id : NULL);
 }
 
 void fw_globals_init(struct fw_server *server) {

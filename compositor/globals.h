@@ -7,10 +7,13 @@
  *
  * - The privileged globals (fw_config_privileged_global: screencopy,
  *   export-dmabuf, data-control, virtual input, input-method, foreign
- *   toplevel management, gamma, output management and power, the
- *   session lock, the scheduler manager) are shown to no
- *   client in a sandbox (fw_client_sandboxed: Flatpak) unless the
- *   configuration's "sandbox allow" names them.
+ *   toplevel management and the foreign toplevel list, gamma, output management and power, the
+ *   session lock, the scheduler manager, the security context manager)
+ *   are shown to no client in a sandbox (fw_client_sandboxed: one that
+ *   connected through a security context's listener, or an older
+ *   Flatpak's) unless the configuration's "sandbox allow" names them for
+ *   its engine and app id. The security context manager never is: a
+ *   sandbox makes no sandbox of its own.
  * - fairway_scheduler_manager_v1 only to the clients
  *   fw_scheduler_protocol_may_manage accepts.
  * - While the session is locked, screencopy, export-dmabuf and

@@ -2,9 +2,12 @@
 #include "compositor/lock/capture.h"
 #include "compositor/server.h"
 #include "compositor/shell/activation.h"
+#include <wlr/types/wlr_alpha_modifier_v1.h>
+#include <wlr/types/wlr_content_type_v1.h>
 #include <wlr/types/wlr_data_control_v1.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_export_dmabuf_v1.h>
+#include <wlr/types/wlr_ext_foreign_toplevel_list_v1.h>
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
 #include <wlr/types/wlr_fractional_scale_v1.h>
 #include <wlr/types/wlr_gamma_control_v1.h>
@@ -13,7 +16,10 @@
 #include <wlr/types/wlr_primary_selection_v1.h>
 #include <wlr/types/wlr_relative_pointer_v1.h>
 #include <wlr/types/wlr_screencopy_v1.h>
+#include <wlr/types/wlr_security_context_v1.h>
+#include <wlr/types/wlr_single_pixel_buffer_v1.h>
 #include <wlr/types/wlr_tablet_v2.h>
+#include <wlr/types/wlr_tearing_control_v1.h>
 #include <wlr/types/wlr_viewporter.h>
 #include <wlr/types/wlr_xdg_foreign_registry.h>
 #include <wlr/types/wlr_xdg_foreign_v1.h>
@@ -49,6 +55,22 @@ bool fw_protocols_init(struct fw_server *server) {
 	ok = ok && wlr_fractional_scale_manager_v1_create(display, 1) != NULL;
 	ok = ok && wlr_keyboard_shortcuts_inhibit_v1_create(display) != NULL;
 	ok = ok && wlr_pointer_gestures_v1_create(display) != NULL;
+	/* The scene draws both (wlr_scene_buffer's opacity for the alpha). */
+	ok = ok && wlr_single_pixel_buffer_manager_v1_create(display) != NULL;
+	ok = ok && wlr_alpha_modifier_v1_create(display) != NULL;
+	/* Kept per surface; honoured for a fullscreen window on DRM
+	 * (output/output.c). */
+	ok = ok &&
+			(server->tearing_control = wlr_tearing_control_manager_v1_create(
+					 display, 1)) != NULL;
+	/* Video and games are rated output sooner (sched/ratings.c). */
+	ok = ok &&
+			(server->content_type = wlr_content_type_manager_v1_create(
+					 display, 1)) != NULL;
+	/* Sandboxes name their clients (globals.c reads it). */
+	ok = ok &&
+			(server->security_context = wlr_security_context_manager_v1_create(
+					 display)) != NULL;
 	if (!ok) {
 		wlr_log(WLR_ERROR, "Cannot create a protocol global");
 		return false;
@@ -64,7 +86,10 @@ bool fw_protocols_init(struct fw_server *server) {
 
 	server->relative_pointer = wlr_relative_pointer_manager_v1_create(display);
 	server->foreign_toplevel = wlr_foreign_toplevel_manager_v1_create(display);
+	server->foreign_toplevel_list =
+			wlr_ext_foreign_toplevel_list_v1_create(display, 1);
 	server->activation = fw_activation_create(server);
 	return server->relative_pointer != NULL &&
-			server->foreign_toplevel != NULL && server->activation != NULL;
+			server->foreign_toplevel != NULL &&
+			server->foreign_toplevel_list != NULL && server->activation != NULL;
 }

@@ -19,6 +19,7 @@
 #include "compositor/protocol_checks.h"
 #include "compositor/protocols.h"
 #include "compositor/sched/app_rules.h"
+#include "compositor/sched/client.h"
 #include "compositor/sched/ratings.h"
 #include "compositor/sched/sched.h"
 #include "compositor/sched/scheduler_protocol.h"
@@ -403,6 +404,8 @@ bool fw_server_start(struct fw_server *server) {
 	if (server->sched == NULL) {
 		return false;
 	}
+	fw_client_list_set_security_context(
+			fw_sched_get_clients(server->sched), server->security_context);
 	fw_sched_set_stats_extra(server->sched,
 			&(struct gate_stats_extra){
 					.client_fields = stats_client_fields,

@@ -55,6 +55,8 @@ struct fw_server {
 	struct wlr_allocator *allocator;
 	struct wlr_compositor *compositor;
 	struct wlr_presentation *presentation;
+	/* Who is sandboxed by the standard (protocols.c, globals.c). */
+	struct wlr_security_context_manager_v1 *security_context;
 	struct wlr_session *session; /* NULL but on DRM */
 	struct wlr_scene *scene;
 	/* Keeps each scene output where its output is in the layout. */
@@ -95,6 +97,8 @@ struct fw_server {
 	 * fifo.c). */
 	struct fw_commit_timing *commit_timing;
 	struct fw_fifo_manager *fifo;
+	/* Surfaces' wp_tearing_control_v1 hints (protocols.c makes it). */
+	struct wlr_tearing_control_manager_v1 *tearing_control;
 	/* Paints outputs off the main thread; NULL: painted on it (no pixman
 	 * renderer, or --paint-thread off). */
 	struct fw_paint_worker *paint_worker;
@@ -109,7 +113,9 @@ struct fw_server {
 	struct wl_listener new_xdg_decoration;
 	struct wlr_server_decoration_manager *server_decoration;
 	struct fw_decorations *decorations; /* decoration.c */
+	struct fw_dialogs *dialogs; /* dialog.c: xdg-dialog-v1 */
 	struct wlr_foreign_toplevel_manager_v1 *foreign_toplevel;
+	struct wlr_ext_foreign_toplevel_list_v1 *foreign_toplevel_list;
 	struct fw_activation *activation; /* shell/activation.h */
 	struct wl_list views; /* fw_view.link, front to back */
 	int cascade; /* next placement offset step */
@@ -123,6 +129,8 @@ struct fw_server {
 	int touch_devices;
 	struct wl_listener new_input;
 	struct wl_listener request_set_cursor;
+	struct wlr_cursor_shape_manager_v1 *cursor_shape;
+	struct wl_listener request_set_shape;
 	struct wl_listener request_set_selection;
 	struct wl_listener request_set_primary_selection;
 	struct wl_listener request_start_drag;
@@ -168,6 +176,8 @@ struct fw_server {
 	/* sched/ */
 	struct fw_sched *sched; /* the socket, the gate, the run loop */
 	struct fw_ratings *ratings; /* ratings.c */
+	/* What surfaces say they show; made by protocols.c, read by ratings.c. */
+	struct wlr_content_type_manager_v1 *content_type;
 	struct fw_app_rules *app_rules; /* the file's per-application rules */
 	/* fairway-scheduler-unstable-v1; NULL with --scheduler off. */
 	struct fw_scheduler_protocol *scheduler_protocol;

@@ -1,4 +1,5 @@
 #include "compositor/config/config.h"
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +70,9 @@ void fw_config_finish(struct fw_config *config) {
 	}
 	free(config->sched.manager_exes);
 	for (size_t i = 0; i < config->sandbox_allow_count; i++) {
-		free(config->sandbox_allow[i]);
+		free(config->sandbox_allow[i].engine);
+		free(config->sandbox_allow[i].app_id);
+		free(config->sandbox_allow[i].global);
 	}
 	free(config->sandbox_allow);
 	for (size_t i = 0; i < config->error_count; i++) {
@@ -269,6 +272,9 @@ static const char *const privileged_globals[] = {
 		"zwlr_output_power_manager_v1",
 		"ext_session_lock_manager_v1",
 		"fairway_scheduler_manager_v1",
+		/* Beyond sway 1.7: what sway 1.10 keeps from sandboxes too. */
+		"wp_security_context_manager_v1",
+		"ext_foreign_toplevel_list_v1",
 };
 
 bool fw_config_privileged_global(const char *interface) {
@@ -281,10 +287,18 @@ bool fw_config_privileged_global(const char *interface) {
 	return false;
 }
 
-bool fw_config_sandbox_allows(
-		const struct fw_config *config, const char *interface) {
+/* A line's pattern: none matches anything; one matches only a name. */
+static bool sandbox_matches(const char *pattern, const char *name) {
+	return pattern == NULL || (name != NULL && fnmatch(pattern, name, 0) == 0);
+}
+
+bool fw_config_sandbox_allows(const struct fw_config *config,
+		const char *interface, const char *engine, const char *app_id) {
 	for (size_t i = 0; i < config->sandbox_allow_count; i++) {
-		if (strcmp(interface, config->sandbox_allow[i]) == 0) {
+		const struct fw_sandbox_allow *allow = &config->sandbox_allow[i];
+		if (strcmp(interface, allow->global) == 0 &&
+				sandbox_matches(allow->engine, engine) &&
+				sandbox_matches(allow->app_id, app_id)) {
 			return true;
 		}
 	}

@@ -87,6 +87,17 @@ enum fw_config_source {
  * the command line filled in owns no memory and may be copied; the file's
  * parts are allocated, and fw_config_finish frees them.
  */
+/*
+ * One global of a "sandbox allow" line, for the sandboxed clients whose
+ * security context the line's engine= and app_id= patterns match (NULL:
+ * any, and the clients known sandboxed by /.flatpak-info alone).
+ */
+struct fw_sandbox_allow {
+	char *engine;
+	char *app_id;
+	char *global;
+};
+
 struct fw_config {
 	/* The command line's. */
 	enum fw_backend_kind backend;
@@ -132,7 +143,7 @@ struct fw_config {
 	/* Server-side decorations for windows that state no preference. */
 	bool decorations_server;
 	/* sandbox allow: privileged globals shown to sandboxed clients too. */
-	char **sandbox_allow;
+	struct fw_sandbox_allow *sandbox_allow;
 	size_t sandbox_allow_count;
 
 	/* Where the settings that both give came from. */
@@ -171,9 +182,13 @@ void *fw_config_grow(void *array, size_t *count, size_t size);
  * "sandbox allow" names it (globals.c).
  */
 bool fw_config_privileged_global(const char *interface);
-/* Whether the file's "sandbox allow" names interface. */
-bool fw_config_sandbox_allows(
-		const struct fw_config *config, const char *interface);
+/*
+ * Whether the file's "sandbox allow" shows interface to a sandboxed client
+ * of this sandbox engine and app id (its security context's; NULL where it
+ * has none, or gave none).
+ */
+bool fw_config_sandbox_allows(const struct fw_config *config,
+		const char *interface, const char *engine, const char *app_id);
 
 /* The binding for these modifiers and this keysym (any case), or NULL. */
 const struct fw_binding *fw_config_binding(

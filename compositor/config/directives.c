@@ -709,14 +709,63 @@ static void parse_decorations(struct parser *parser, const struct line *line) {
 	config->decorations_server = strcmp(line->words[1], "server") == 0;
 }
 
-/* sandbox allow GLOBAL...: privileged globals sandboxed clients see too. */
+/* Adds one global of a sandbox allow line; false when out of memory. */
+static bool add_sandbox_allow(struct fw_config *config, const char *engine,
+		const char *app_id, const char *global) {
+	struct fw_sandbox_allow allow = {
+			.engine = engine != NULL ? strdup(engine) : NULL,
+			.app_id = app_id != NULL ? strdup(app_id) : NULL,
+			.global = strdup(global),
+	};
+	struct fw_sandbox_allow *slot = NULL;
+	if ((engine == NULL || allow.engine != NULL) &&
+			(app_id == NULL || allow.app_id != NULL) && allow.global != NULL) {
+		slot = fw_config_grow(&config->sandbox_allow,
+				&config->sandbox_allow_count, sizeof(*slot));
+	}
+	if (slot == NULL) {
+		free(allow.engine);
+		free(allow.app_id);
+		free(allow.global);
+		return false;
+	}
+	*slot = allow;
+	return true;
+}
+
+/*
+ * sandbox allow [engine=PATTERN] [app_id=PATTERN] GLOBAL...: privileged
+ * globals sandboxed clients see too, those of a sandbox engine or an
+ * application only where the line names one.
+ */
 static void parse_sandbox(struct parser *parser, const struct line *line) {
 	struct fw_config *config = parser->config;
 	if (line->count < 3 || strcmp(line->words[1], "allow") != 0) {
-		line_error(config, line, "usage: sandbox allow GLOBAL...");
+		line_error(config, line,
+				"usage: sandbox allow [engine=PATTERN] [app_id=PATTERN] "
+				"GLOBAL...");
 		return;
 	}
-	for (size_t i = 2; i < line->count; i++) {
+	const char *engine = NULL, *app_id = NULL;
+	size_t first = 2;
+	for (; first < line->count; first++) {
+		const char *word = line->words[first];
+		if (strncmp(word, "engine=", 7) == 0 && engine == NULL) {
+			engine = word + 7;
+		} else if (strncmp(word, "app_id=", 7) == 0 && app_id == NULL) {
+			app_id = word + 7;
+		} else {
+			break;
+		}
+	}
+	if (first == line->count || (engine != NULL && *engine == '\0') ||
+			(app_id != NULL && *app_id == '\0')) {
+		line_error(config, line,
+				"usage: sandbox allow [engine=PATTERN] [app_id=PATTERN] "
+				"GLOBAL...");
+		return;
+	}
+	for (size_t i = first; i < line->count; i++) {
 		const char *name = line->words[i];
 		if (!fw_config_privileged_global(name)) {
 			line_error(config, line,
@@ -725,8 +774,14 @@ static void parse_sandbox(struct parser *parser, const struct line *line) {
 					name);
 			return;
 		}
-		if (!add_word(&config->sandbox_allow, &config->sandbox_allow_count,
-					name)) {
+		/* A sandbox inside a sandbox would make its clients' context
+		 * the inner engine's word, not the outer one's. */
+		if (strcmp(name, "wp_security_context_manager_v1") == 0) {
+			line_error(config, line,
+					"'%s' is for clients outside any sandbox alone", name);
+			return;
+		}
+		if (!add_sandbox_allow(config, engine, app_id, name)) {
 			line_error(config, line, "out of memory");
 			return;
 		}

@@ -14,6 +14,7 @@
 #include <wlr/backend.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_cursor_shape_v1.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_input_device.h>
 #include <wlr/types/wlr_keyboard.h>
@@ -21,6 +22,7 @@
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_virtual_keyboard_v1.h>
 #include <wlr/types/wlr_virtual_pointer_v1.h>
+#include <wlr/types/wlr_xcursor_manager.h>
 #include <wlr/util/log.h>
 
 static void update_capabilities(struct fw_server *server) {
@@ -162,6 +164,25 @@ static void handle_request_set_cursor(
 	}
 }
 
+/*
+ * wp_cursor_shape_v1: as for a cursor surface, only the client under the
+ * pointer, and with a serial the seat gave it. Tablet tools have no
+ * cursor of fairway's.
+ */
+static void handle_request_set_shape(struct wl_listener *listener, void *data) {
+	struct fw_server *server =
+			wl_container_of(listener, server, request_set_shape);
+	struct wlr_cursor_shape_manager_v1_request_set_shape_event *event = data;
+	if (event->device_type != WLR_CURSOR_SHAPE_MANAGER_V1_DEVICE_TYPE_POINTER ||
+			event->seat_client != server->seat->pointer_state.focused_client ||
+			!wlr_seat_client_validate_event_serial(
+					event->seat_client, event->serial)) {
+		return;
+	}
+	wlr_cursor_set_xcursor(server->cursor, server->cursor_manager,
+			wlr_cursor_shape_v1_name(event->shape));
+}
+
 static void handle_request_set_selection(
 		struct wl_listener *listener, void *data) {
 	struct fw_server *server =
@@ -216,6 +237,14 @@ bool fw_seat_init(struct fw_server *server) {
 	fw_listener_connect(&server->request_set_cursor,
 			&server->seat->events.request_set_cursor,
 			handle_request_set_cursor);
+	server->cursor_shape =
+			wlr_cursor_shape_manager_v1_create(server->display, 1);
+	if (server->cursor_shape == NULL) {
+		return false;
+	}
+	fw_listener_connect(&server->request_set_shape,
+			&server->cursor_shape->events.request_set_shape,
+			handle_request_set_shape);
 	fw_listener_connect(&server->request_set_selection,
 			&server->seat->events.request_set_selection,
 			handle_request_set_selection);
@@ -238,6 +267,7 @@ void fw_seat_finish(struct fw_server *server) {
 			&server->new_virtual_keyboard,
 			&server->new_virtual_pointer,
 			&server->request_set_cursor,
+			&server->request_set_shape,
 			&server->request_set_selection,
 			&server->request_set_primary_selection,
 			&server->request_start_drag,

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <wlr/backend.h>
+#include <wlr/backend/drm.h>
 #include <wlr/render/allocator.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_cursor.h>
@@ -21,6 +22,7 @@
 #include <wlr/types/wlr_output_management_v1.h>
 #include <wlr/types/wlr_output_power_management_v1.h>
 #include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_tearing_control_v1.h>
 #include <wlr/types/wlr_xcursor_manager.h>
 #include <wlr/util/log.h>
 
@@ -51,6 +53,33 @@ static void handle_painted(void *data, enum fw_render_result result) {
 	painted(data, result);
 }
 
+/*
+ * wp_tearing_control_v1: the window in front on this output is fullscreen
+ * and asks for its frames at once rather than in step with the refresh
+ * (games). Only DRM can flip so, where the kernel can, and only through
+ * wlr_scene's pass (render.h); the hint is kept per surface by wlroots
+ * either way.
+ */
+static bool wants_tearing(struct fw_output *output) {
+	struct fw_server *server = output->server;
+	if (server->tearing_control == NULL ||
+			!wlr_output_is_drm(output->wlr_output)) {
+		return false;
+	}
+	struct fw_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (!view->mapped || view->surface == NULL ||
+				fw_output_at(server, view->x, view->y) != output) {
+			continue;
+		}
+		return view->fullscreen &&
+				wlr_tearing_control_manager_v1_surface_hint_from_surface(
+						server->tearing_control, view->surface) ==
+				WP_TEARING_CONTROL_V1_PRESENTATION_HINT_ASYNC;
+	}
+	return false;
+}
+
 void fw_output_paint(struct fw_output *output) {
 	if (output->scene_output == NULL) {
 		/* Out of the layout since the paint was planned. */
@@ -61,11 +90,11 @@ void fw_output_paint(struct fw_output *output) {
 	fw_commit_timing_output_paint(output->server->commit_timing, output);
 	fw_presentation_sample(output);
 	output->paint_seq = output->wlr_output->commit_seq + 1;
+	bool tearing = wants_tearing(output);
 	enum fw_render_result result = output->server->config.render_direct
-			? fw_render_output_paint(output->render, output->scene_output)
-			: wlr_scene_output_commit(output->scene_output, NULL)
-			? FW_RENDER_COMMITTED
-			: FW_RENDER_IDLE;
+			? fw_render_output_paint(
+					  output->render, output->scene_output, tearing)
+			: fw_render_scene_commit(output->scene_output, tearing);
 	/* What the surfaces committed is taken (the paint worker paints it from
 	 * buffers locked now): their fifo barriers clear. */
 	fw_fifo_manager_output_latched(output->server->fifo, output);

@@ -434,6 +434,15 @@ static void draw_texture(void *data, struct fw_paint_op *op) {
 			.width = op->width,
 			.height = op->height,
 	};
+	/*
+	 * pixman samples outside an image as transparent: bilinear, one pixel
+	 * stretched (a wp_single_pixel_buffer_v1's, through a viewport) would
+	 * fade out from its centre. Every point of it is that pixel.
+	 */
+	enum wlr_scale_filter_mode filter = scene_buffer->filter_mode;
+	if (texture->width == 1 && texture->height == 1) {
+		filter = WLR_SCALE_FILTER_NEAREST;
+	}
 	wlr_render_pass_add_texture(texture_pass->pass,
 			&(struct wlr_render_texture_options){
 					.texture = texture,
@@ -443,7 +452,7 @@ static void draw_texture(void *data, struct fw_paint_op *op) {
 							scene_buffer->transform),
 					.clip = &op->region,
 					.alpha = &scene_buffer->opacity,
-					.filter_mode = scene_buffer->filter_mode,
+					.filter_mode = filter,
 					.blend_mode = op->op == PIXMAN_OP_SRC
 							? WLR_RENDER_BLEND_MODE_NONE
 							: WLR_RENDER_BLEND_MODE_PREMULTIPLIED,
@@ -704,6 +713,29 @@ void fw_render_output_discard(struct fw_render_output *render) {
 	}
 }
 
+/* wlr_scene_output_commit, with a tearing page flip where the backend
+ * takes one. */
+enum fw_render_result fw_render_scene_commit(
+		struct wlr_scene_output *scene_output, bool tearing) {
+	struct wlr_output *output = scene_output->output;
+	if (!output->needs_frame &&
+			!pixman_region32_not_empty(&scene_output->pending_commit_damage)) {
+		return FW_RENDER_COMMITTED;
+	}
+	struct wlr_output_state state;
+	wlr_output_state_init(&state);
+	bool ok = wlr_scene_output_build_state(scene_output, &state, NULL);
+	if (ok && tearing) {
+		state.tearing_page_flip = true;
+		if (!wlr_output_test_state(output, &state)) {
+			state.tearing_page_flip = false;
+		}
+	}
+	ok = ok && wlr_output_commit_state(output, &state);
+	wlr_output_state_finish(&state);
+	return ok ? FW_RENDER_COMMITTED : FW_RENDER_IDLE;
+}
+
 /* Says who paints the output when that changes: a frame left to
  * wlr_scene costs every client more (bench/README.md). */
 static void note_painter(struct fw_render_output *render, const char *painter) {
@@ -715,16 +747,15 @@ static void note_painter(struct fw_render_output *render, const char *painter) {
 }
 
 static enum fw_render_result scene_commit(struct fw_render_output *render,
-		struct wlr_scene_output *scene_output, const char *why) {
+		struct wlr_scene_output *scene_output, bool tearing, const char *why) {
 	note_painter(render, why);
-	return wlr_scene_output_commit(scene_output, NULL) ? FW_RENDER_COMMITTED
-													   : FW_RENDER_IDLE;
+	return fw_render_scene_commit(scene_output, tearing);
 }
 
 enum fw_render_result fw_render_output_paint(struct fw_render_output *render,
-		struct wlr_scene_output *scene_output) {
+		struct wlr_scene_output *scene_output, bool tearing) {
 	if (!can_paint(scene_output)) {
-		return scene_commit(render, scene_output,
+		return scene_commit(render, scene_output, tearing,
 				"wlr_scene (a transform or another renderer)");
 	}
 	if (render->inflight != NULL) {
@@ -742,7 +773,7 @@ enum fw_render_result fw_render_output_paint(struct fw_render_output *render,
 	if (!collect(&frame, &scene_output->scene->tree.node, -scene_output->x,
 				-scene_output->y)) {
 		finish_paints(&frame.paints);
-		return scene_commit(render, scene_output,
+		return scene_commit(render, scene_output, tearing,
 				"wlr_scene (a buffer of fairway's own it cannot copy)");
 	}
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <wlr/types/wlr_security_context_v1.h>
 #include <wlr/util/log.h>
 
 void fw_client_process_read(struct fw_client_process *process, pid_t pid) {
@@ -131,8 +132,22 @@ static bool read_sandboxed(struct fw_client *client) {
 	return sandboxed;
 }
 
+const struct wlr_security_context_v1_state *fw_client_security_context(
+		const struct fw_client *client) {
+	struct wlr_security_context_manager_v1 *manager =
+			client != NULL ? client->list->security_context : NULL;
+	return manager != NULL ? wlr_security_context_manager_v1_lookup_client(
+									 manager, client->wl_client)
+						   : NULL;
+}
+
 bool fw_client_sandboxed(struct fw_client *client) {
 	if (client == NULL) {
+		return true;
+	}
+	/* Asked each time: wlroots ties the context to the client only once
+	 * wl_client_create returned, after the record was made. */
+	if (fw_client_security_context(client) != NULL) {
 		return true;
 	}
 	if (!client->sandbox_known && client->known) {
@@ -218,6 +233,11 @@ struct fw_client_list *fw_client_list_create(
 	list->client_created.notify = handle_client_created;
 	wl_display_add_client_created_listener(display, &list->client_created);
 	return list;
+}
+
+void fw_client_list_set_security_context(struct fw_client_list *list,
+		struct wlr_security_context_manager_v1 *manager) {
+	list->security_context = manager;
 }
 
 void fw_client_list_destroy(struct fw_client_list *list) {

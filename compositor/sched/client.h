@@ -10,6 +10,8 @@
 struct fw_rated;
 struct fw_sp_client;
 struct gate;
+struct wlr_security_context_manager_v1;
+struct wlr_security_context_v1_state;
 
 /* What a process is called: its comm and its executable's file name. */
 struct fw_client_process {
@@ -85,6 +87,8 @@ struct fw_client_list {
 	struct gate *gate; /* NULL with --scheduler off */
 	struct wl_list clients; /* fw_client.link, oldest first */
 	struct fw_client *xwayland; /* Xwayland's, while it is connected */
+	/* Whose listeners' clients are sandboxed; NULL: none. */
+	struct wlr_security_context_manager_v1 *security_context;
 	struct wl_listener client_created;
 	struct {
 		/* fw_client: its process was looked up after connect, known or
@@ -103,6 +107,14 @@ struct fw_client_list *fw_client_list_create(
 		struct wl_display *display, struct gate *gate);
 /* Once every client has gone. Accepts NULL. */
 void fw_client_list_destroy(struct fw_client_list *list);
+
+/*
+ * The clients that connect through a listener of manager's
+ * (wp_security_context_v1) are sandboxed from now on, whatever their root
+ * holds.
+ */
+void fw_client_list_set_security_context(struct fw_client_list *list,
+		struct wlr_security_context_manager_v1 *manager);
 
 /* client's record; NULL for a client made before the list. */
 struct fw_client *fw_client_get(struct wl_client *client);
@@ -125,9 +137,17 @@ bool fw_client_identify(struct fw_client *client);
 /* A pidfd of its known process for the caller to keep, or -1. */
 int fw_client_dup_pidfd(const struct fw_client *client);
 /*
- * Whether the client runs in a sandbox (Flatpak's /.flatpak-info in its
- * process's root), read once its process is known; true for NULL and for
- * a client whose root cannot be read.
+ * The security context the client connected through: the sandbox engine,
+ * app id and instance id its sandbox's engine gave (each may be NULL);
+ * NULL for a client of fairway's own socket.
+ */
+const struct wlr_security_context_v1_state *fw_client_security_context(
+		const struct fw_client *client);
+/*
+ * Whether the client runs in a sandbox: it connected through a security
+ * context's listener, or (older Flatpaks) Flatpak's /.flatpak-info is in
+ * its process's root, read once its process is known. True for NULL and
+ * for a client whose root cannot be read.
  */
 bool fw_client_sandboxed(struct fw_client *client);
 

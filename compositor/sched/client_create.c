@@ -13,7 +13,11 @@
  * (server_start) creates a socketpair, gives one end to Xwayland as
  * WAYLAND_SOCKET and calls wl_client_create(display, fd) on the other,
  * with no hook in between. For X clients to be scheduled like every
- * other client, that connection must pass the gate too. So fairway
+ * other client, that connection must pass the gate too. The same holds
+ * for the clients a security context's listener accepts
+ * (types/wlr_security_context_v1.c calls wl_client_create on each
+ * accepted fd): sandboxed applications are scheduled, rated and known by
+ * their process like any other. So fairway
  * defines wl_client_create itself: the executable's definition comes
  * first in the dynamic linker's search order, so libwlroots' call lands
  * here, and the fd goes to the gate instead. wlroots stops owning the fd
@@ -71,13 +75,18 @@ static struct wl_client *create(struct wl_display *display, int fd) {
 	if (!adopting_gate) {
 		return fw_client_create_real(display, fd);
 	}
-	wlr_log(WLR_DEBUG, "Gating a client made by hand (XWayland's)");
+	wlr_log(WLR_DEBUG, "Gating a client %s",
+			creating_by_hand ? "made by hand (XWayland's)"
+							 : "accepted by wlroots (a security context's)");
 	int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	if (own < 0) {
-		wlr_log_errno(WLR_ERROR, "Cannot gate a client made by hand");
+		wlr_log_errno(WLR_ERROR, "Cannot gate a client wlroots made");
 		return NULL;
 	}
-	struct wl_client *client = gate_adopt(adopting_gate, own);
+	/* An accepted socket's peer is the client: pinned from the socket. */
+	struct wl_client *client = creating_by_hand
+			? gate_adopt(adopting_gate, own)
+			: gate_adopt_accepted(adopting_gate, own);
 	if (client != NULL) {
 		close(fd);
 	}

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_content_type_v1.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/util/log.h>
 #include <wlr/xwayland.h>
@@ -72,6 +73,17 @@ void fw_ratings_note_input(struct fw_ratings *ratings, struct wl_client *client,
 	}
 }
 
+/* When the client with the newest input had it; INT64_MIN: none. */
+static int64_t newest_input(struct fw_ratings *ratings) {
+	int64_t newest = INT64_MIN;
+	struct fw_rated *rated;
+	wl_list_for_each(rated, &ratings->rated, link) {
+		int64_t last = ratings_client_last_input(&rated->rc);
+		newest = last > newest ? last : newest;
+	}
+	return newest;
+}
+
 /* What the gate served each client since the last look: its busy time. */
 static void add_service(struct fw_ratings *ratings, int64_t now) {
 	struct fw_server *server = ratings->server;
@@ -95,15 +107,11 @@ static int handle_timer(void *data) {
 	struct fw_ratings *ratings = data;
 	int64_t now = sched_clock_now_ns();
 	add_service(ratings, now);
+	int64_t newest = newest_input(ratings);
 	struct fw_rated *rated;
-	int64_t newest_input = INT64_MIN;
-	wl_list_for_each(rated, &ratings->rated, link) {
-		int64_t last = ratings_client_last_input(&rated->rc);
-		newest_input = last > newest_input ? last : newest_input;
-	}
 	wl_list_for_each(rated, &ratings->rated, link) {
 		rated->class = ratings_client_classify_among(
-				&rated->rc, &ratings->params, now, newest_input);
+				&rated->rc, &ratings->params, now, newest);
 	}
 	/* Xwayland works for its X clients: it takes the strongest class. */
 	wl_list_for_each(rated, &ratings->rated, link) {
@@ -130,6 +138,19 @@ static int handle_timer(void *data) {
 	return 0;
 }
 
+/* Whether the surface says it shows video or a game (ratings.h). */
+static bool declares_motion(
+		struct fw_ratings *ratings, struct wlr_surface *surface) {
+	struct wlr_content_type_manager_v1 *manager = ratings->server->content_type;
+	if (manager == NULL) {
+		return false;
+	}
+	enum wp_content_type_v1_type type =
+			wlr_surface_get_content_type_v1(manager, surface);
+	return type == WP_CONTENT_TYPE_V1_TYPE_VIDEO ||
+			type == WP_CONTENT_TYPE_V1_TYPE_GAME;
+}
+
 static void handle_shown(
 		struct wlr_surface *surface, double fraction, void *data) {
 	struct fw_ratings *ratings = data;
@@ -137,6 +158,8 @@ static void handle_shown(
 	if (owner != NULL) {
 		owner->frame += fraction;
 		owner->frame_surfaces++;
+		owner->frame_motion =
+				owner->frame_motion || declares_motion(ratings, surface);
 	}
 }
 
@@ -175,6 +198,24 @@ static void handle_x_drawn(struct wlr_xwayland_surface *xsurface, void *data) {
 	}
 }
 
+/*
+ * A client that declared video or a game is rated output from the frame
+ * that shows it, not at the next T_update: what its declaration changes
+ * is how soon (ratings.h), so it changes nothing for a client rated output
+ * or interactive already.
+ */
+static void rate_declared(
+		struct fw_ratings *ratings, struct fw_rated *rated, int64_t now) {
+	if (!rated->rc.declared_motion || rated->class >= RATINGS_OUTPUT) {
+		return;
+	}
+	if (ratings_client_classify_among(&rated->rc, &ratings->params, now,
+				newest_input(ratings)) == RATINGS_OUTPUT) {
+		rated->class = RATINGS_OUTPUT;
+		set_class_soon(ratings, rated);
+	}
+}
+
 /* Each client's share of the frame counts once, at most 1 (ratings.h). */
 static void handle_frame_done(void *data) {
 	struct fw_ratings *ratings = data;
@@ -185,8 +226,11 @@ static void handle_frame_done(void *data) {
 			ratings_client_add_frame(&rated->rc, rated->frame, now);
 			ratings_client_add_presented(
 					&rated->rc, rated->frame_surfaces, now);
+			ratings_client_declare_motion(&rated->rc, rated->frame_motion);
+			rate_declared(ratings, rated, now);
 			rated->frame = 0;
 			rated->frame_surfaces = 0;
+			rated->frame_motion = false;
 		}
 	}
 }

@@ -42,6 +42,8 @@ struct fw_rated {
 	struct fw_rated *xwayland; /* an X client's Xwayland, referenced */
 	double frame; /* damage shown by the frame being counted */
 	int frame_surfaces; /* its surfaces that frame showed */
+	/* That frame showed a surface declaring video or a game. */
+	bool frame_motion;
 	enum ratings_class class;
 	struct wl_list link; /* fw_ratings.rated */
 };

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_ext_foreign_toplevel_list_v1.h>
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
@@ -253,11 +254,18 @@ void fw_view_update_title(struct fw_view *view) {
 		view->impl->get_size(view, &width, &height);
 		draw_title(view, width);
 	}
+	const char *title = view->impl->get_title(view);
+	const char *app_id = view->impl->get_app_id(view);
+	if (view->list_handle != NULL) {
+		wlr_ext_foreign_toplevel_handle_v1_update_state(view->list_handle,
+				&(struct wlr_ext_foreign_toplevel_handle_v1_state){
+						.title = title,
+						.app_id = app_id,
+				});
+	}
 	if (view->toplevel_handle == NULL) {
 		return;
 	}
-	const char *title = view->impl->get_title(view);
-	const char *app_id = view->impl->get_app_id(view);
 	wlr_foreign_toplevel_handle_v1_set_title(
 			view->toplevel_handle, title != NULL ? title : "");
 	wlr_foreign_toplevel_handle_v1_set_app_id(
@@ -266,6 +274,14 @@ void fw_view_update_title(struct fw_view *view) {
 
 static void create_toplevel_handle(struct fw_view *view) {
 	struct fw_server *server = view->server;
+	if (server->foreign_toplevel_list != NULL) {
+		view->list_handle = wlr_ext_foreign_toplevel_handle_v1_create(
+				server->foreign_toplevel_list,
+				&(struct wlr_ext_foreign_toplevel_handle_v1_state){
+						.title = view->impl->get_title(view),
+						.app_id = view->impl->get_app_id(view),
+				});
+	}
 	if (server->foreign_toplevel == NULL) {
 		return;
 	}
@@ -292,6 +308,9 @@ static void create_toplevel_handle(struct fw_view *view) {
 }
 
 static void destroy_toplevel_handle(struct fw_view *view) {
+	/* Accepts NULL. */
+	wlr_ext_foreign_toplevel_handle_v1_destroy(view->list_handle);
+	view->list_handle = NULL;
 	if (view->toplevel_handle == NULL) {
 		return;
 	}
@@ -387,12 +406,40 @@ void fw_view_unmap(struct fw_view *view) {
 	fw_cursor_scene_changed(server);
 }
 
+static struct fw_view *modal_parent(struct fw_view *view) {
+	return view->impl->modal_parent != NULL ? view->impl->modal_parent(view)
+											: NULL;
+}
+
+/* The front one of its mapped modal dialogs, or NULL. */
+static struct fw_view *modal_child(struct fw_view *view) {
+	struct fw_view *child;
+	wl_list_for_each(child, &view->server->views, link) {
+		if (child->mapped && child != view && modal_parent(child) == view) {
+			return child;
+		}
+	}
+	return NULL;
+}
+
 void fw_view_focus(struct fw_view *view) {
 	if (view == NULL || !view->mapped ||
 			!fw_lock_input_allowed(view->server, view->surface)) {
 		return;
 	}
 	struct fw_server *server = view->server;
+	/*
+	 * A window with a modal dialog comes up with the dialog above it, and
+	 * the dialog has the focus: the user answers it before the window.
+	 */
+	struct fw_view *dialog = modal_child(view);
+	if (dialog != NULL) {
+		wlr_scene_node_raise_to_top(&view->tree->node);
+		wl_list_remove(&view->link);
+		wl_list_insert(&server->views, &view->link);
+		fw_view_focus(dialog);
+		return;
+	}
 	struct fw_view *prev;
 	wl_list_for_each(prev, &server->views, link) {
 		if (prev != view && prev->mapped) {
@@ -421,12 +468,26 @@ void fw_view_focus(struct fw_view *view) {
 	}
 }
 
+void fw_view_restack_dialogs(struct fw_server *server) {
+	struct fw_view *front = fw_view_focused(server);
+	if (front != NULL) {
+		fw_view_focus(front);
+	}
+}
+
 void fw_view_cycle_focus(struct fw_server *server) {
-	/* The front view goes to the back; the next mapped one comes up. */
+	/*
+	 * The front view goes to the back; the next mapped one comes up. A
+	 * modal dialog is no stop of its own: it comes up with its parent,
+	 * and its parent goes back with it.
+	 */
 	struct fw_view *current = fw_view_focused(server);
+	while (current != NULL && modal_parent(current) != NULL) {
+		current = modal_parent(current);
+	}
 	struct fw_view *view;
 	wl_list_for_each_reverse(view, &server->views, link) {
-		if (view->mapped && view != current) {
+		if (view->mapped && view != current && modal_parent(view) == NULL) {
 			if (current != NULL) {
 				wl_list_remove(&current->link);
 				wl_list_insert(server->views.prev, &current->link);

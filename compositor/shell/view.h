@@ -29,6 +29,9 @@ struct fw_view_impl {
 	void (*close)(struct fw_view *view);
 	const char *(*get_title)(struct fw_view *view);
 	const char *(*get_app_id)(struct fw_view *view);
+	/* The mapped window it is a modal dialog of (xdg-dialog), or NULL;
+	 * NULL for a kind of window that has none. */
+	struct fw_view *(*modal_parent)(struct fw_view *view);
 };
 
 struct fw_view {
@@ -57,6 +60,8 @@ struct fw_view {
 	struct wlr_box saved;
 
 	struct wlr_foreign_toplevel_handle_v1 *toplevel_handle;
+	/* ext-foreign-toplevel-list's, while mapped. */
+	struct wlr_ext_foreign_toplevel_handle_v1 *list_handle;
 	struct wl_listener toplevel_request_activate;
 	struct wl_listener toplevel_request_close;
 	struct wl_listener toplevel_request_maximize;
@@ -127,6 +132,11 @@ struct fw_view *fw_view_from_surface(
 		struct fw_server *server, struct wlr_surface *surface);
 void fw_view_cycle_focus(struct fw_server *server);
 struct fw_view *fw_view_focused(struct fw_server *server);
+/*
+ * A window became or stopped being a modal dialog: the front window is
+ * focused again, so that its modal dialogs come above it.
+ */
+void fw_view_restack_dialogs(struct fw_server *server);
 /*
  * The app_ids of client's mapped windows (X windows' classes for
  * Xwayland's), front to back, each once and ended by a NUL, at most max

@@ -4,6 +4,7 @@
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "compositor/shell/decoration.h"
+#include "compositor/shell/dialog.h"
 #include "compositor/shell/layer_shell.h"
 #include "compositor/shell/view.h"
 #include <stdlib.h>
@@ -30,12 +31,22 @@ struct fw_xdg_view {
 	struct wl_listener request_fullscreen;
 	struct wl_listener set_title;
 	struct wl_listener set_app_id;
+
+	/*
+	 * The scene's node for its main surface: the outputs it shows on, as
+	 * wlr_scene finds them with what covers it taken off (suspended).
+	 */
+	struct wlr_scene_buffer *buffer;
+	struct wl_listener output_enter;
+	struct wl_listener output_leave;
+	struct wl_listener buffer_destroy;
 };
 
 struct fw_xdg_popup {
 	struct fw_server *server;
 	struct wlr_xdg_popup *popup;
 	struct wl_listener commit;
+	struct wl_listener reposition;
 	struct wl_listener destroy;
 };
 
@@ -84,6 +95,23 @@ static const char *xdg_get_app_id(struct fw_view *view) {
 	return xdg_view(view)->toplevel->app_id;
 }
 
+/* Its parent's view, where it is a modal dialog of a mapped parent. */
+static struct fw_view *xdg_modal_parent(struct fw_view *view) {
+	struct wlr_xdg_toplevel *toplevel = xdg_view(view)->toplevel;
+	if (toplevel->parent == NULL ||
+			!fw_dialog_is_modal(view->server->dialogs, toplevel)) {
+		return NULL;
+	}
+	struct fw_view *parent;
+	wl_list_for_each(parent, &view->server->views, link) {
+		if (parent->type == FW_VIEW_XDG && parent->mapped &&
+				xdg_view(parent)->toplevel == toplevel->parent) {
+			return parent;
+		}
+	}
+	return NULL;
+}
+
 static const struct fw_view_impl xdg_view_impl = {
 		.get_size = xdg_get_size,
 		.configure = xdg_configure,
@@ -93,6 +121,7 @@ static const struct fw_view_impl xdg_view_impl = {
 		.close = xdg_close,
 		.get_title = xdg_get_title,
 		.get_app_id = xdg_get_app_id,
+		.modal_parent = xdg_modal_parent,
 };
 
 /*
@@ -141,6 +170,83 @@ static void plan_requested_state(struct fw_xdg_view *xdg) {
 			toplevel->requested.fullscreen);
 }
 
+/*
+ * xdg-shell 6's suspended state: a window that shows on no output (all of
+ * it covered, off every output, or hidden under the lock) is told so, and
+ * may stop drawing; told again once any of it shows.
+ */
+static void update_suspended(struct fw_xdg_view *xdg) {
+	struct wlr_xdg_toplevel *toplevel = xdg->toplevel;
+	if (xdg->buffer == NULL || !toplevel->base->initialized ||
+			!toplevel->base->surface->mapped ||
+			wl_resource_get_version(toplevel->resource) <
+					XDG_TOPLEVEL_STATE_SUSPENDED_SINCE_VERSION) {
+		return;
+	}
+	bool suspended = xdg->buffer->active_outputs == 0;
+	if (toplevel->scheduled.suspended != suspended) {
+		wlr_xdg_toplevel_set_suspended(toplevel, suspended);
+	}
+}
+
+static void handle_output_enter(struct wl_listener *listener, void *data) {
+	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, output_enter);
+	update_suspended(xdg);
+}
+
+static void handle_output_leave(struct wl_listener *listener, void *data) {
+	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, output_leave);
+	update_suspended(xdg);
+}
+
+static void forget_buffer(struct fw_xdg_view *xdg) {
+	fw_listener_disconnect(&xdg->output_enter);
+	fw_listener_disconnect(&xdg->output_leave);
+	fw_listener_disconnect(&xdg->buffer_destroy);
+	xdg->buffer = NULL;
+}
+
+static void handle_buffer_destroy(struct wl_listener *listener, void *data) {
+	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, buffer_destroy);
+	forget_buffer(xdg);
+}
+
+struct find_buffer {
+	struct wlr_surface *surface;
+	struct wlr_scene_buffer *found;
+};
+
+static void find_surface_buffer(
+		struct wlr_scene_buffer *buffer, int sx, int sy, void *data) {
+	struct find_buffer *find = data;
+	struct wlr_scene_surface *scene_surface =
+			wlr_scene_surface_try_from_buffer(buffer);
+	if (scene_surface != NULL && scene_surface->surface == find->surface) {
+		find->found = buffer;
+	}
+}
+
+/*
+ * Follows the outputs the main surface shows on (update_suspended), from
+ * its first map: the walk skips a disabled tree, as the view's is before.
+ * The node lasts as long as the surface.
+ */
+static void watch_buffer(struct fw_xdg_view *xdg) {
+	struct find_buffer find = {.surface = xdg->toplevel->base->surface};
+	wlr_scene_node_for_each_buffer(
+			&xdg->view.content->node, find_surface_buffer, &find);
+	xdg->buffer = find.found;
+	if (xdg->buffer == NULL) {
+		return;
+	}
+	fw_listener_connect(&xdg->output_enter, &xdg->buffer->events.output_enter,
+			handle_output_enter);
+	fw_listener_connect(&xdg->output_leave, &xdg->buffer->events.output_leave,
+			handle_output_leave);
+	fw_listener_connect(&xdg->buffer_destroy, &xdg->buffer->node.events.destroy,
+			handle_buffer_destroy);
+}
+
 static void handle_map(struct wl_listener *listener, void *data) {
 	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, map);
 	update_content_offset(xdg);
@@ -148,6 +254,9 @@ static void handle_map(struct wl_listener *listener, void *data) {
 	xdg->view.decorated = fw_decoration_server_side(
 			xdg->view.server, toplevel->base->surface);
 	fw_view_map(&xdg->view, toplevel->base->surface, xdg->view.content, true);
+	if (xdg->buffer == NULL) {
+		watch_buffer(xdg);
+	}
 	/* Requests made before mapping are honoured now. */
 	if (toplevel->requested.fullscreen) {
 		fw_view_fullscreen(&xdg->view, true);
@@ -166,6 +275,14 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 	struct wlr_xdg_surface *xdg_surface = xdg->toplevel->base;
 	if (xdg_surface->initial_commit) {
 		struct wlr_xdg_toplevel *toplevel = xdg->toplevel;
+		/* What fairway does of what a client may ask: no window menu,
+		 * no minimizing (xdg-shell 5). */
+		if (wl_resource_get_version(toplevel->resource) >=
+				XDG_TOPLEVEL_WM_CAPABILITIES_SINCE_VERSION) {
+			wlr_xdg_toplevel_set_wm_capabilities(toplevel,
+					WLR_XDG_TOPLEVEL_WM_CAPABILITIES_MAXIMIZE |
+							WLR_XDG_TOPLEVEL_WM_CAPABILITIES_FULLSCREEN);
+		}
 		if (toplevel->requested.maximized || toplevel->requested.fullscreen) {
 			plan_requested_state(xdg);
 		} else {
@@ -194,6 +311,7 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 
 static void handle_destroy(struct wl_listener *listener, void *data) {
 	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, destroy);
+	forget_buffer(xdg);
 	fw_listener_disconnect(&xdg->map);
 	fw_listener_disconnect(&xdg->unmap);
 	fw_listener_disconnect(&xdg->destroy);
@@ -322,9 +440,16 @@ static void handle_popup_commit(struct wl_listener *listener, void *data) {
 	}
 }
 
+/* xdg_popup.reposition (xdg-shell 3): placed again by its new rules. */
+static void handle_popup_reposition(struct wl_listener *listener, void *data) {
+	struct fw_xdg_popup *popup = wl_container_of(listener, popup, reposition);
+	unconstrain_popup(popup->server, popup->popup);
+}
+
 static void handle_popup_destroy(struct wl_listener *listener, void *data) {
 	struct fw_xdg_popup *popup = wl_container_of(listener, popup, destroy);
 	fw_listener_disconnect(&popup->commit);
+	fw_listener_disconnect(&popup->reposition);
 	fw_listener_disconnect(&popup->destroy);
 	free(popup);
 }
@@ -341,6 +466,8 @@ static void handle_new_xdg_popup(struct wl_listener *listener, void *data) {
 	popup->popup = wlr_popup;
 	fw_listener_connect(&popup->commit,
 			&wlr_popup->base->surface->events.commit, handle_popup_commit);
+	fw_listener_connect(&popup->reposition, &wlr_popup->events.reposition,
+			handle_popup_reposition);
 	fw_listener_connect(
 			&popup->destroy, &wlr_popup->events.destroy, handle_popup_destroy);
 
@@ -411,10 +538,12 @@ static void handle_new_xdg_toplevel(struct wl_listener *listener, void *data) {
 }
 
 bool fw_xdg_shell_init(struct fw_server *server) {
-	/* Version 2: fairway does not move popups that ask to be placed again
-	 * (xdg_popup.reposition, version 3). */
-	server->xdg_shell = wlr_xdg_shell_create(server->display, 2);
-	if (server->xdg_shell == NULL) {
+	/* The newest wlroots 0.18 has: popups placed again (3), the bounds
+	 * (4, unsent: a window's size is its own until fairway fits it),
+	 * capabilities (5), suspended (6). */
+	server->xdg_shell = wlr_xdg_shell_create(server->display, 6);
+	server->dialogs = fw_dialog_create(server);
+	if (server->xdg_shell == NULL || server->dialogs == NULL) {
 		return false;
 	}
 	fw_listener_connect(&server->new_xdg_toplevel,
@@ -427,4 +556,6 @@ bool fw_xdg_shell_init(struct fw_server *server) {
 void fw_xdg_shell_finish(struct fw_server *server) {
 	fw_listener_disconnect(&server->new_xdg_toplevel);
 	fw_listener_disconnect(&server->new_xdg_popup);
+	fw_dialog_destroy(server->dialogs);
+	server->dialogs = NULL;
 }

@@ -197,6 +197,16 @@ struct wl_client *gate_adopt(struct gate *gate, int fd) {
 	return conn ? conn->client : NULL;
 }
 
+struct wl_client *gate_adopt_accepted(struct gate *gate, int fd) {
+	/* The same caps as for a client of the gate's own socket. */
+	if (!gate_limits_may_accept(gate, fd)) {
+		close(fd);
+		return NULL;
+	}
+	struct gate_connection *conn = connection_create(gate, fd, true);
+	return conn ? conn->client : NULL;
+}
+
 void gate_set_trace(struct gate *gate, struct gate_trace *trace) {
 	gate->trace = trace;
 }

@@ -93,6 +93,13 @@ const char *gate_socket_name(const struct gate *gate);
  * pinned from the writer of the first bytes instead (process/peer.h).
  */
 struct wl_client *gate_adopt(struct gate *gate, int fd);
+/*
+ * Gates a client someone else accepted on a listening socket of its own
+ * (a security context's, in wlroots), taking ownership of fd even on
+ * failure: it is held to the same caps, and its peer pinned from the
+ * socket, as a client of the gate's own socket.
+ */
+struct wl_client *gate_adopt_accepted(struct gate *gate, int fd);
 
 /*
  * One turn of fairway's run loop: serve the batch the policy chooses, send

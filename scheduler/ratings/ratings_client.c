@@ -12,6 +12,7 @@ void ratings_params_default(struct ratings_params *params) {
 			.knee_surplus = 1.5,
 			.waste_surplus = 4.0,
 			.knee_min_commit_rate = 10.0,
+			.declared_min_span_ns = NS_PER_S / 10,
 	};
 }
 
@@ -71,6 +72,7 @@ static double window_seconds(const struct ratings_params *params) {
 void ratings_client_init(struct ratings_client *client, pid_t pid) {
 	memset(client, 0, sizeof(*client));
 	client->pid = pid;
+	client->first_frame_ns = INT64_MIN;
 	window_init(&client->output);
 	window_init(&client->busy);
 	window_init(&client->commits);
@@ -120,7 +122,17 @@ void ratings_client_add_frame(
 	if (!(fraction > 0)) {
 		return;
 	}
-	window_add(&client->output, fraction > 1 ? 1 : fraction, now);
+	fraction = fraction > 1 ? 1 : fraction;
+	if (client->first_frame_ns == INT64_MIN) {
+		client->first_frame_ns = now;
+		client->first_frame = fraction;
+	}
+	window_add(&client->output, fraction, now);
+}
+
+void ratings_client_declare_motion(
+		struct ratings_client *client, bool declared) {
+	client->declared_motion = declared;
 }
 
 void ratings_client_add_busy(
@@ -145,8 +157,25 @@ bool ratings_client_note_input(struct ratings_client *client,
 
 double ratings_client_output_rate(const struct ratings_client *client,
 		const struct ratings_params *params, int64_t now) {
-	return window_sum(&client->output, params->window_ns, now) /
-			window_seconds(params);
+	double sum = window_sum(&client->output, params->window_ns, now);
+	double seconds = window_seconds(params);
+	/*
+	 * Every frame it ever showed is in the window still: the frames since
+	 * its first over the time since then. For frames at any steady pace
+	 * that is never more than the pace, which an undeclared client
+	 * showing them is rated at once a window of them has passed.
+	 */
+	if (client->declared_motion && client->first_frame_ns != INT64_MIN) {
+		int64_t span = now - client->first_frame_ns;
+		if (span < params->declared_min_span_ns) {
+			span = params->declared_min_span_ns;
+		}
+		double span_s = (double)span / (double)NS_PER_S;
+		if (span_s < seconds) {
+			return (sum - client->first_frame) / span_s;
+		}
+	}
+	return sum / seconds;
 }
 
 double ratings_client_busy_share(const struct ratings_client *client,

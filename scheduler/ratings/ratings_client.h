@@ -71,6 +71,14 @@ struct ratings_params {
 	double knee_surplus;
 	double waste_surplus;
 	double knee_min_commit_rate;
+	/*
+	 * A client whose frames show video or a game (content-type) has its
+	 * output since its first presented frame over the time since, while
+	 * that is shorter than the window, and never shorter than this:
+	 * 100 ms. A declared client that showed two whole frames and stops is
+	 * output for a second at most.
+	 */
+	int64_t declared_min_span_ns;
 };
 
 void ratings_params_default(struct ratings_params *params);
@@ -89,6 +97,10 @@ struct ratings_client {
 	struct ratings_window presented; /* surface frames shown */
 	int64_t last_input_ns;
 	bool had_input; /* last_input_ns is valid */
+	/* Its latest presented frame showed video or a game it declared. */
+	bool declared_motion;
+	int64_t first_frame_ns; /* its first presented frame; INT64_MIN: none */
+	double first_frame; /* what that frame showed */
 };
 
 void ratings_client_init(struct ratings_client *client, pid_t pid);
@@ -99,6 +111,18 @@ void ratings_client_init(struct ratings_client *client, pid_t pid);
  */
 void ratings_client_add_frame(
 		struct ratings_client *client, double fraction, int64_t now);
+/*
+ * Whether the client's latest presented frame showed a surface that says
+ * it shows video or a game (wp_content_type_v1). The client chooses it, so
+ * it changes only how soon its output counts, never what it is worth: its
+ * frames since its first presented one are divided by the time since,
+ * instead of all of them by the whole window, for the first window alone
+ * (see ratings_client_output_rate); the knee, the waste and the threshold
+ * are an undeclared client's, and output is the most it can make it.
+ */
+void ratings_client_declare_motion(
+		struct ratings_client *client, bool declared);
+
 /* One of the client's surfaces committed a frame (with damage). */
 void ratings_client_add_commit(struct ratings_client *client, int64_t now);
 /* A presented frame showed damage of `surfaces` of the client's surfaces. */
@@ -114,7 +138,11 @@ void ratings_client_add_busy(
 bool ratings_client_note_input(struct ratings_client *client,
 		const struct ratings_params *params, int64_t now);
 
-/* Frames per second over the window. */
+/*
+ * Frames per second over the window; for a client that declared motion,
+ * over the time since its first presented frame while that is shorter
+ * (ratings_client_declare_motion).
+ */
 double ratings_client_output_rate(const struct ratings_client *client,
 		const struct ratings_params *params, int64_t now);
 /* Share of wall time served over the window, 0 to 1. */

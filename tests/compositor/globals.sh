@@ -3,7 +3,11 @@
 . "$(dirname "$0")/lib.sh"
 need_prog wayland-info
 
-fw_start
+if [ "${FW_SCHEDULER:-on}" = off ]; then
+	fw_start --scheduler off
+else
+	fw_start
+fi
 wayland-info >"$FW_TMP/info.out" 2>"$FW_TMP/info.err" ||
 	fail "wayland-info failed"
 

@@ -220,6 +220,64 @@ static void test_knee_fair_share(void) {
 	CHECK_INT(ratings_client_knee(&d, &params, 104 * S), RATINGS_BEFORE_KNEE);
 }
 
+/*
+ * A declared video or game counts from its first frame, and is worth no
+ * more than the same frames undeclared: the same class once a window of
+ * them has passed, never above output, and past its knee no boost.
+ */
+static void test_declared_motion(void) {
+	struct ratings_params params;
+	ratings_params_default(&params);
+	struct ratings_client declared, plain;
+	ratings_client_init(&declared, 42);
+	ratings_client_init(&plain, 43);
+	int64_t now = 100 * S;
+	ratings_client_add_commit(&declared, now);
+	ratings_client_add_frame(&declared, 1.0, now);
+	ratings_client_add_presented(&declared, 1, now);
+	ratings_client_declare_motion(&declared, true);
+	ratings_client_add_commit(&plain, now);
+	ratings_client_add_frame(&plain, 1.0, now);
+	ratings_client_add_presented(&plain, 1, now);
+	/* One frame is no pace yet; the next one at a video's is. */
+	CHECK_INT(ratings_client_classify(&declared, &params, now), RATINGS_IDLE);
+	ratings_client_add_commit(&declared, now + FRAME);
+	ratings_client_add_frame(&declared, 1.0, now + FRAME);
+	ratings_client_add_presented(&declared, 1, now + FRAME);
+	CHECK_INT(ratings_client_classify(&declared, &params, now + FRAME),
+			RATINGS_OUTPUT);
+	CHECK_INT(ratings_client_classify(&plain, &params, now + FRAME),
+			RATINGS_IDLE);
+	/* Two frames and no more: a second at most. */
+	CHECK_INT(ratings_client_classify(&declared, &params, now + FRAME + S),
+			RATINGS_IDLE);
+	ratings_client_init(&declared, 42);
+	ratings_client_add_frame(&declared, 1.0, now);
+	ratings_client_declare_motion(&declared, true);
+	/* Frames a second apart: as undeclared, then the same all along. */
+	for (int i = 1; i < 12; i++) {
+		int64_t t = now + i * S;
+		ratings_client_add_frame(&declared, 1.0, t);
+		ratings_client_add_frame(&plain, 1.0, t);
+		CHECK_INT(ratings_client_classify(&declared, &params, t + S / 2),
+				RATINGS_IDLE);
+	}
+	int64_t later = now + 12 * S;
+	CHECK(ratings_client_output_rate(&declared, &params, later) ==
+			ratings_client_output_rate(&plain, &params, later));
+	/* Never interactive by its declaration, and past its knee nothing. */
+	struct ratings_client flooder;
+	ratings_client_init(&flooder, 44);
+	for (int i = 0; i < 200; i++) {
+		ratings_client_add_commit(&flooder, now + i * FRAME / 10);
+	}
+	ratings_client_add_frame(&flooder, 1.0, now + 20 * FRAME);
+	ratings_client_add_presented(&flooder, 1, now + 20 * FRAME);
+	ratings_client_declare_motion(&flooder, true);
+	CHECK(ratings_client_classify(&flooder, &params, now + 21 * FRAME) <
+			RATINGS_OUTPUT);
+}
+
 static void test_class_order(void) {
 	CHECK_INT(
 			ratings_class_max(RATINGS_BACKGROUND, RATINGS_IDLE), RATINGS_IDLE);
@@ -240,5 +298,6 @@ int main(void) {
 	test_input_handoff();
 	test_busy();
 	test_class_order();
+	test_declared_motion();
 	return 0;
 }

@@ -24,7 +24,8 @@ PRIVILEGED="zwlr_screencopy_manager_v1 zwlr_export_dmabuf_manager_v1
 	zwlr_virtual_pointer_manager_v1 zwp_input_method_manager_v2
 	zwlr_foreign_toplevel_manager_v1 zwlr_gamma_control_manager_v1
 	zwlr_output_manager_v1 zwlr_output_power_manager_v1
-	ext_session_lock_manager_v1 fairway_scheduler_manager_v1"
+	ext_session_lock_manager_v1 fairway_scheduler_manager_v1
+	wp_security_context_manager_v1 ext_foreign_toplevel_list_v1"
 
 fw_start --no-xwayland
 
