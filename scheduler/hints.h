@@ -102,6 +102,11 @@ void hints_destroy(struct hints *hints);
 int hints_replay(const char *state_dir);
 /* The same, as_user saying whether to replay with the user's privileges. */
 int hints_replay_as(const char *state_dir, bool as_user);
+/* Either, with what became of each entry and journal (hint_journal.h). */
+int hints_replay_report(
+		const char *state_dir, struct hint_journal_report *report);
+int hints_replay_report_as(const char *state_dir, bool as_user,
+		struct hint_journal_report *report);
 
 /* For hints_app_create: whatever uid, as long as it is one (no setuid). */
 #define HINTS_ANY_UID ((uid_t)UINT32_MAX)

@@ -500,7 +500,8 @@ static pid_t autogroup_process(const struct hint_group_env *env,
  * very group (autogroup id, cgroup inode) it named.
  */
 bool hints_group_replay(const struct hint_group_env *env,
-		const struct hint_journal_entry *entry) {
+		const struct hint_journal_entry *entry,
+		struct hint_journal_report *report) {
 	const struct hint_journal_group *saved = entry->group;
 	struct hint_group_place place = {0};
 	pid_t through = 0;
@@ -510,6 +511,7 @@ bool hints_group_replay(const struct hint_group_env *env,
 		through = autogroup_process(env, entry, saved);
 		if (through == 0) {
 			/* Its session is gone, and the autogroup with it. */
+			report->gone++;
 			return false;
 		}
 	} else {
@@ -517,12 +519,17 @@ bool hints_group_replay(const struct hint_group_env *env,
 				saved->version == 1 ? HINT_GROUP_CGROUP_V1 : HINT_GROUP_CGROUP;
 		place.ino = saved->id;
 		if (strstr(saved->path, "/..") != NULL || saved->path[0] != '/') {
+			sched_log(SCHED_LOG_ERROR,
+					"hints: journal line for a cgroup refused: a path "
+					"fairway never saved");
+			report->refused++;
 			return false;
 		}
 		snprintf(place.cgroup, sizeof(place.cgroup), "%s", saved->path);
 	}
 	struct hint_group_value current, want;
 	if (!hint_group_read(env, &place, through, &current)) {
+		report->gone++;
 		return false;
 	}
 	want = current;
@@ -546,7 +553,9 @@ bool hints_group_replay(const struct hint_group_env *env,
 	if (err != 0) {
 		sched_log(SCHED_LOG_ERROR, "hints: cannot restore a %s: %s",
 				hint_group_kind_name(place.kind), strerror(err));
+		report->failed++;
 		return false;
 	}
+	report->restored++;
 	return true;
 }
