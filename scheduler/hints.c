@@ -134,6 +134,8 @@ struct hints *hints_create(
 	hint_kernel_probe(&hints->kernel);
 	hints->cap_sys_nice = hint_have_cap_sys_nice();
 	hints->undo_as_user = privilege_beyond_user();
+	hints->uid = getuid();
+	hints->other_uids = geteuid() == 0;
 	hint_group_env_system(&hints->group_env);
 	hints->self_nice_floor = hint_rlimit_nice_floor(0);
 	char children[64];
@@ -206,6 +208,15 @@ struct hints_app *hints_app_create(
 		sched_log(SCHED_LOG_DEBUG,
 				"hints: pid %d is gone already, or not of uid %d alone",
 				(int)pid, (int)uid);
+		free(app);
+		return NULL;
+	}
+	if (!hints->other_uids && app->tree.uid != hints->uid) {
+		sched_log(SCHED_LOG_INFO,
+				"hints: pid %d runs as uid %u, not as fairway's uid %u: left "
+				"alone",
+				(int)pid, (unsigned)app->tree.uid, (unsigned)hints->uid);
+		hint_tree_finish(&app->tree);
 		free(app);
 		return NULL;
 	}
