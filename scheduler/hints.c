@@ -355,6 +355,17 @@ void hints_app_update(struct hints_app *app, int64_t now) {
 	 * or threads is hinted no faster than one that changes class, and one
 	 * that does not costs no token.
 	 */
+	if (!target->keep && app->group.changed && !walk_due(app, now) &&
+			now - app->walked_ns >= app->hints->config.walk_ns) {
+		/*
+		 * A raised group is walked for processes of another uid at every
+		 * walk interval, token or not: one must not share its weight for
+		 * longer (hints_group.c). New threads wait for a token.
+		 */
+		walk(app, now);
+		hints_group_update(app, now, false);
+		return;
+	}
 	if (target->keep || !walk_due(app, now)) {
 		if (app->group.pending) {
 			hints_group_update(app, now, false);
