@@ -66,10 +66,10 @@ bool fw_client_identify(struct fw_client *client) {
 		if (conn != NULL && !gate_connection_get_process(conn, &pid, &uid)) {
 			return false;
 		}
-	} else if (!client->xwayland) {
+	} else if (client->peer.pidfd >= 0) {
 		/* Its socket's peer; Xwayland's is fairway, which made it. */
-		gid_t gid;
-		wl_client_get_credentials(client->wl_client, &pid, &uid, &gid);
+		pid = client->peer.pid;
+		uid = client->peer.uid;
 	}
 	client->known = true;
 	client->uid = uid;
@@ -78,12 +78,15 @@ bool fw_client_identify(struct fw_client *client) {
 }
 
 int fw_client_dup_pidfd(const struct fw_client *client) {
-	struct gate_connection *conn = client->list->gate != NULL
-			? gate_connection_from_client(client->wl_client)
-			: NULL;
-	return conn != NULL && client->known && client->process.pid > 0
-			? gate_connection_dup_pidfd(conn)
-			: -1;
+	if (!client->known || client->process.pid <= 0) {
+		return -1;
+	}
+	if (client->list->gate == NULL) {
+		return peer_dup_pidfd(&client->peer);
+	}
+	struct gate_connection *conn =
+			gate_connection_from_client(client->wl_client);
+	return conn != NULL ? gate_connection_dup_pidfd(conn) : -1;
 }
 
 /* Whether the process a pidfd names still runs (or is a zombie). */
@@ -107,16 +110,20 @@ static bool read_sandboxed(struct fw_client *client) {
 		return true;
 	}
 	int pidfd = fw_client_dup_pidfd(client);
+	if (pidfd < 0) {
+		/* Nothing pins the process its pid would name. */
+		return true;
+	}
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/root", (int)client->process.pid);
 	int root = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0 && (errno == EACCES || errno == EPERM) && client->uid == 0) {
 		/* Root's, that fairway may not look into: root needs no
-		 * privileged global to do what they allow. */
-		if (pidfd >= 0) {
-			close(pidfd);
-		}
-		return false;
+		 * privileged global to do what they allow (if it was still the
+		 * client's process that refused). */
+		bool gone = !pidfd_alive(pidfd);
+		close(pidfd);
+		return gone;
 	}
 	bool sandboxed = root < 0 ||
 			faccessat(root, ".flatpak-info", F_OK, AT_SYMLINK_NOFOLLOW) == 0 ||
@@ -125,10 +132,8 @@ static bool read_sandboxed(struct fw_client *client) {
 		close(root);
 	}
 	/* Checked last: the root read above was this process's. */
-	if (pidfd >= 0) {
-		sandboxed = sandboxed || !pidfd_alive(pidfd);
-		close(pidfd);
-	}
+	sandboxed = sandboxed || !pidfd_alive(pidfd);
+	close(pidfd);
 	return sandboxed;
 }
 
@@ -177,6 +182,7 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&client->destroy.link);
 	wl_list_remove(&client->link);
 	fw_client_process_finish(&client->process);
+	peer_finish(&client->peer);
 	free(client);
 }
 
@@ -208,6 +214,7 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 	client->wl_client = wl_client;
 	client->list = list;
 	client->xwayland = fw_client_create_by_hand();
+	fw_client_create_take_peer(&client->peer);
 	wl_list_init(&client->toplevels);
 	client->identify =
 			wl_event_loop_add_idle(list->loop, handle_identify, client);

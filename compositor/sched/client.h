@@ -1,6 +1,7 @@
 #ifndef FAIRWAY_COMPOSITOR_SCHED_CLIENT_H
 #define FAIRWAY_COMPOSITOR_SCHED_CLIENT_H
 
+#include "scheduler/process/peer.h"
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -47,6 +48,13 @@ struct fw_client {
 	bool known;
 	struct fw_client_process process;
 	uid_t uid;
+	/*
+	 * With --scheduler off, its peer as libwayland accepted it
+	 * (client_create.h), pinned by a pidfd: what fw_client_identify and
+	 * fw_client_dup_pidfd name. Not pinned with the gate, which pins its
+	 * own.
+	 */
+	struct peer peer;
 
 	/* app_rules.c: what the rules last said of its priority, if anything. */
 	bool has_priority;
@@ -125,13 +133,15 @@ bool fw_client_is_xwayland(struct wl_client *client);
  * Looks up the client's process if it is not known yet, for everything
  * in fairway that names one (ratings and hints, application rules, the
  * scheduler protocol, Xwayland): with the gate, as it pinned it
- * (scheduler/peer.h); with --scheduler off, libwayland's credentials.
- * False while it is not known yet (Xwayland before its first request).
+ * (scheduler/peer.h); with --scheduler off, as fairway pinned it when
+ * libwayland accepted it (client_create.h). Either way pid 0 where it
+ * could not be pinned. False while it is not known yet (Xwayland before
+ * its first request).
  *
- * This is the only place fairway asks wl_client_get_credentials, and only
- * with the gate off: on a gated client libwayland's end is a socketpair
- * fairway made, whatever the transport, so libwayland (and any code that
- * asks it) names fairway's own process.
+ * fairway never asks wl_client_get_credentials: on a gated client
+ * libwayland's end is a socketpair fairway made, whatever the transport,
+ * so it names fairway's own process; with the gate off it names a pid
+ * that the client may have given up by the time it is used.
  */
 bool fw_client_identify(struct fw_client *client);
 /* A pidfd of its known process for the caller to keep, or -1. */

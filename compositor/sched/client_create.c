@@ -1,5 +1,6 @@
 #include "compositor/sched/client_create.h"
 #include "scheduler/gate/gate.h"
+#include "scheduler/process/peer.h"
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -30,6 +31,8 @@ typedef struct wl_client *(*client_create_func_t)(struct wl_display *, int);
 static struct gate *adopting_gate;
 /* Within wl_client_create for a client made by hand. */
 static bool creating_by_hand;
+/* Within it for a client libwayland accepted: its peer, pinned. */
+static struct peer *creating_peer;
 
 struct wl_client *fw_client_create_real(struct wl_display *display, int fd) {
 	static client_create_func_t real;
@@ -49,6 +52,16 @@ void fw_client_create_set_gate(struct gate *gate) {
 
 bool fw_client_create_by_hand(void) {
 	return creating_by_hand;
+}
+
+bool fw_client_create_take_peer(struct peer *peer) {
+	peer_init(peer);
+	if (creating_peer == NULL || creating_peer->pidfd < 0) {
+		return false;
+	}
+	*peer = *creating_peer;
+	peer_init(creating_peer);
+	return true;
 }
 
 /*
@@ -95,7 +108,21 @@ static struct wl_client *create(struct wl_display *display, int fd) {
 
 struct wl_client *wl_client_create(struct wl_display *display, int fd) {
 	creating_by_hand = made_here(fd);
+	/*
+	 * libwayland's accept, with the gate off: the peer is pinned here,
+	 * as the gate pins its own (peer.h), before anything could name it
+	 * by a pid it may have given up by then.
+	 */
+	struct peer peer;
+	peer_init(&peer);
+	if (!adopting_gate && !creating_by_hand) {
+		peer_pin_socket(&peer, fd, peer_now_ticks());
+		creating_peer = &peer;
+	}
 	struct wl_client *client = create(display, fd);
 	creating_by_hand = false;
+	creating_peer = NULL;
+	/* Not taken: no record was made of it. */
+	peer_finish(&peer);
 	return client;
 }

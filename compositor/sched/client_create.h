@@ -5,6 +5,7 @@
 #include <wayland-server-core.h>
 
 struct gate;
+struct peer;
 
 /* libwayland's own wl_client_create, which fairway's definition hides. */
 struct wl_client *fw_client_create_real(struct wl_display *display, int fd);
@@ -21,5 +22,13 @@ void fw_client_create_set_gate(struct gate *gate);
  * which runs within the creation.
  */
 bool fw_client_create_by_hand(void);
+
+/*
+ * For a client_created listener: the process that connected the client
+ * being created, as libwayland accepted it (the gate off), pinned by a
+ * pidfd for the caller to keep. False, with peer not pinned, for a client
+ * made by hand or gated, or one whose peer could not be pinned (gone).
+ */
+bool fw_client_create_take_peer(struct peer *peer);
 
 #endif

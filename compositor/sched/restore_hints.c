@@ -9,7 +9,19 @@ int fw_restore_hints(void) {
 		fprintf(stderr, "fairway: no trustworthy state directory\n");
 		return 1;
 	}
-	int count = hints_replay(state_dir);
-	printf("restored %d thread(s)\n", count < 0 ? 0 : count);
-	return count < 0 ? 1 : 0;
+	struct hint_journal_report report;
+	int count = hints_replay_report(state_dir, &report);
+	if (count < 0) {
+		fprintf(stderr, "fairway: %s refused: nothing restored\n", state_dir);
+		return 1;
+	}
+	/* Each entry not restored and each journal skipped had its line. */
+	printf("restored %d, not restored %d, refused %d, gone %d; "
+		   "journals skipped %d, of a running fairway %d\n",
+			report.restored, report.failed, report.refused, report.gone,
+			report.journals_skipped, report.journals_live);
+	return report.failed > 0 || report.refused > 0 ||
+					report.journals_skipped > 0
+			? 1
+			: 0;
 }

@@ -4,7 +4,10 @@
 /*
  * fairway --restore-hints: gives back every thread attribute a fairway
  * that did not exit cleanly left changed (scheduler/hints.h), from its
- * journal, and exits. Returns the exit status.
+ * journal, and exits. Prints what it restored, could not restore (each
+ * with an error line saying why), refused, found gone, and the journals
+ * it skipped. Returns the exit status: 1 if anything was not restored or
+ * refused, or a journal was skipped (not fairway's own), else 0.
  */
 int fw_restore_hints(void);
 

@@ -273,32 +273,56 @@ static bool writer_alive(const char *header) {
 /* A journal holds one line per changed thread: far fewer than this. */
 #define MAX_REPLAYED_LINES 65536
 
+/* A journal left unread, and why: never without a word. */
+static int skip_file(const char *name, const char *why, int fd,
+		struct hint_journal_report *report) {
+	if (why != NULL) {
+		sched_log(SCHED_LOG_ERROR, "hints: journal %s not replayed: %s", name,
+				why);
+	}
+	if (report != NULL) {
+		report->journals_skipped++;
+	}
+	if (fd >= 0) {
+		close(fd);
+	}
+	return 0;
+}
+
 static int replay_file(int dir_fd, const char *name,
-		hint_journal_restore_func restore, void *data) {
+		hint_journal_restore_func restore, void *data,
+		struct hint_journal_report *report) {
 	/* O_NONBLOCK: a FIFO planted under the name must not block us. */
 	int fd = openat(dir_fd, name,
 			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
-		return 0;
+		return skip_file(name,
+				errno == ELOOP ? "a symbolic link; fairway never wrote it"
+							   : strerror(errno),
+				-1, report);
 	}
 	if (!state_dir_file_trusted(fd, name)) {
-		close(fd);
-		return 0;
+		/* (Which said why.) */
+		return skip_file(name, NULL, fd, report);
 	}
 	FILE *file = fdopen(fd, "r");
 	if (file == NULL) {
-		close(fd);
-		return 0;
+		return skip_file(name, strerror(errno), fd, report);
 	}
 	/* Room for a group's path (hint_journal_group). */
 	char line[HINT_JOURNAL_PATH_MAX + 128];
 	if (fgets(line, sizeof(line), file) == NULL ||
 			strncmp(line, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) != 0) {
 		fclose(file);
-		return 0;
+		return skip_file(name, "no journal header", -1, report);
 	}
 	if (writer_alive(line)) {
 		fclose(file);
+		sched_log(SCHED_LOG_INFO,
+				"hints: journal %s is a running fairway's: left to it", name);
+		if (report != NULL) {
+			report->journals_live++;
+		}
 		return 0;
 	}
 	int count = 0;
@@ -327,6 +351,12 @@ static bool journal_name(const char *name, const char *prefix) {
 
 int hint_journal_replay(
 		const char *dir, hint_journal_restore_func restore, void *data) {
+	return hint_journal_replay_report(dir, restore, data, NULL);
+}
+
+int hint_journal_replay_report(const char *dir,
+		hint_journal_restore_func restore, void *data,
+		struct hint_journal_report *report) {
 	int dir_fd = state_dir_open(dir);
 	if (dir_fd < 0) {
 		return -1;
@@ -345,7 +375,7 @@ int hint_journal_replay(
 	while ((ent = readdir(d)) != NULL) {
 		if (journal_name(ent->d_name, JOURNAL_PREFIX) ||
 				journal_name(ent->d_name, GROUPS_PREFIX)) {
-			count += replay_file(dir_fd, ent->d_name, restore, data);
+			count += replay_file(dir_fd, ent->d_name, restore, data, report);
 		}
 	}
 	closedir(d);

@@ -107,12 +107,32 @@ typedef void (*hint_journal_restore_func)(
 		const struct hint_journal_entry *entry, void *data);
 
 /*
+ * What a replay did, for `fairway --restore-hints`: its entries by
+ * outcome (the restore function counts them), and the journals it left
+ * unread.
+ */
+struct hint_journal_report {
+	int restored; /* given back, or found as they were saved */
+	int gone; /* the thread or group is no more: nothing to give back */
+	int failed; /* the kernel refused the restore, or it could not be read */
+	int refused; /* asking for what fairway never saved */
+	/* Not fairway's own (a symlink, another owner, a mode...), or not
+	 * readable: left where they are, each with an error line. */
+	int journals_skipped;
+	int journals_live; /* a running fairway's: left to it */
+};
+
+/*
  * Calls restore for every entry of every journal in dir whose writer is no
  * longer running, then deletes those journals. Files fairway did not
- * write (state_dir_file_trusted) are left alone, with a log line. Returns
- * how many entries, or -1 if dir cannot be read or is refused.
+ * write (state_dir_file_trusted, or a symbolic link) are left alone, with
+ * an error line. Returns how many entries, or -1 if dir cannot be read or
+ * is refused. report, if not NULL, counts the journals left unread.
  */
 int hint_journal_replay(
 		const char *dir, hint_journal_restore_func restore, void *data);
+int hint_journal_replay_report(const char *dir,
+		hint_journal_restore_func restore, void *data,
+		struct hint_journal_report *report);
 
 #endif

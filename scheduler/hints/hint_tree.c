@@ -108,6 +108,21 @@ bool hint_tree_member_ours(
 	return proc_stat_pidfd_alive(member->pidfd);
 }
 
+/*
+ * member, which is no longer of the application, still runs in its
+ * session under another uid: it exec'd a setuid program.
+ */
+static bool turned_outsider(
+		const struct hint_tree *tree, const struct hint_member *member) {
+	struct proc_stat stat;
+	uid_t uid;
+	return proc_stat_read(PROC_ROOT, member->pid, member->pid, &stat) &&
+			stat.start == member->start && running(&stat) &&
+			stat.sid == tree->sid &&
+			(!proc_stat_read_uid(PROC_ROOT, member->pid, &uid) ||
+					uid != tree->uid);
+}
+
 /* Members not leaving. */
 static size_t active_count(const struct hint_tree *tree) {
 	size_t count = 0;
@@ -225,6 +240,8 @@ int hint_tree_walk(
 					handed_over(tree, member);
 			if (tree->single || member->claimed ||
 					!hint_tree_member_ours(tree, member)) {
+				tree->outsiders += !tree->single && !member->claimed &&
+						turned_outsider(tree, member);
 				leave(member, hooks);
 				continue;
 			}

@@ -60,7 +60,8 @@ struct hint_tree {
 	struct hint_member **members; /* [0] is the root; parents first */
 	size_t count, capacity;
 	/* At the last walk: processes of the application past the cap, and
-	 * children in its session that are not of it (another uid). */
+	 * children in its session that are not of it (another uid), members
+	 * that became so (a setuid program) included. */
 	size_t untracked, outsiders;
 	/* Members that left since the last walk's start, new ones it found. */
 	size_t left, joined;

@@ -134,6 +134,8 @@ struct hints *hints_create(
 	hint_kernel_probe(&hints->kernel);
 	hints->cap_sys_nice = hint_have_cap_sys_nice();
 	hints->undo_as_user = privilege_beyond_user();
+	hints->uid = getuid();
+	hints->other_uids = geteuid() == 0;
 	hint_group_env_system(&hints->group_env);
 	hints->self_nice_floor = hint_rlimit_nice_floor(0);
 	char children[64];
@@ -206,6 +208,15 @@ struct hints_app *hints_app_create(
 		sched_log(SCHED_LOG_DEBUG,
 				"hints: pid %d is gone already, or not of uid %d alone",
 				(int)pid, (int)uid);
+		free(app);
+		return NULL;
+	}
+	if (!hints->other_uids && app->tree.uid != hints->uid) {
+		sched_log(SCHED_LOG_INFO,
+				"hints: pid %d runs as uid %u, not as fairway's uid %u: left "
+				"alone",
+				(int)pid, (unsigned)app->tree.uid, (unsigned)hints->uid);
+		hint_tree_finish(&app->tree);
 		free(app);
 		return NULL;
 	}
@@ -344,6 +355,17 @@ void hints_app_update(struct hints_app *app, int64_t now) {
 	 * or threads is hinted no faster than one that changes class, and one
 	 * that does not costs no token.
 	 */
+	if (!target->keep && app->group.changed && !walk_due(app, now) &&
+			now - app->walked_ns >= app->hints->config.walk_ns) {
+		/*
+		 * A raised group is walked for processes of another uid at every
+		 * walk interval, token or not: one must not share its weight for
+		 * longer (hints_app_group.c). New threads wait for a token.
+		 */
+		walk(app, now);
+		hints_app_group_update(app, now, false);
+		return;
+	}
 	if (target->keep || !walk_due(app, now)) {
 		if (app->group.pending) {
 			hints_app_group_update(app, now, false);

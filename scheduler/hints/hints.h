@@ -60,6 +60,16 @@
  * capability-holding client under an unprivileged fairway): such a client
  * is left alone, with a debug line.
  *
+ * Other uids: a process is of another uid unless its real, effective and
+ * saved uids are all fairway's real uid (a setuid program's are not: its
+ * effective and saved uids are its owner's). Only a fairway running as
+ * root hints processes of other uids: its journal is root's, replayed
+ * as root. A plain user's may not change them at all, and one with a file
+ * capability could lower a nice that its replay, with the user's
+ * privileges only, could never raise back (root's `sudo -E app` in the
+ * user's session would keep nice -10 after a crash). Such a client is left
+ * alone, with an info line.
+ *
  * Nice only competes within one task group: with autogroups (the default
  * on desktop kernels) every session (setsid) has its own group, and a
  * group's threads share the group's weight, so a nice -5 terminal and a
@@ -103,6 +113,11 @@ void hints_destroy(struct hints *hints);
 int hints_replay(const char *state_dir);
 /* The same, as_user saying whether to replay with the user's privileges. */
 int hints_replay_as(const char *state_dir, bool as_user);
+/* Either, with what became of each entry and journal (hint_journal.h). */
+int hints_replay_report(
+		const char *state_dir, struct hint_journal_report *report);
+int hints_replay_report_as(const char *state_dir, bool as_user,
+		struct hint_journal_report *report);
 
 /* For hints_app_create: whatever uid, as long as it is one (no setuid). */
 #define HINTS_ANY_UID ((uid_t)UINT32_MAX)
@@ -113,8 +128,9 @@ int hints_replay_as(const char *state_dir, bool as_user);
  * (process/peer.h), names the peer beyond doubt). Its real, effective and saved
  * uids must all be uid, now and before every change, as rtkit requires:
  * a client that exec'd a setuid program is given back what it had and
- * left alone. NULL if the process is gone already or its uids do not
- * match. Another application that held pid as a descendant gives it up.
+ * left alone. NULL if the process is gone already, its uids do not
+ * match, or it is of another uid than fairway's and fairway is not root
+ * (above). Another application that held pid as a descendant gives it up.
  */
 struct hints_app *hints_app_create(
 		struct hints *hints, pid_t pid, int pidfd, uid_t uid);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -169,6 +170,32 @@ static int write_group(struct hints_app *app,
 			member->start, value, false);
 }
 
+struct writer_search {
+	const struct hint_group_env *env;
+	struct hint_group_place place;
+	pid_t found;
+	bool lives; /* a process was seen in the group */
+};
+
+/* Ends hint_group_session_alone's scan at the first process through
+ * which the autogroup reads, and whose file this process may write. */
+static bool cannot_write_through(pid_t pid, void *data) {
+	struct writer_search *search = data;
+	struct hint_group_value value;
+	char path[300];
+	snprintf(
+			path, sizeof(path), "%s/%d/autogroup", search->env->proc, (int)pid);
+	if (!hint_group_read(search->env, &search->place, pid, &value)) {
+		return true;
+	}
+	search->lives = true;
+	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0) {
+		return true;
+	}
+	search->found = pid;
+	return false;
+}
+
 /*
  * A restore the kernel put off (its limit on autogroup writes) when the
  * application went: kept, with a process to write through, and tried again
@@ -207,28 +234,83 @@ void hints_app_group_retry_orphans(struct hints *hints, bool wait) {
 }
 
 /*
- * The application goes with its group's restore put off: kept for later.
- * False if there is nothing to write through.
+ * The application goes with its group's restore put off: kept for later,
+ * written through pid (pinned by pidfd, which is taken). False if it
+ * cannot be kept.
  */
-static bool orphan(struct hints_app *app) {
+static bool orphan(
+		struct hints_app *app, pid_t pid, int pidfd, uint64_t start) {
 	struct hints_app_group *group = &app->group;
-	const struct hint_member *member = writer(app);
 	struct hints_orphan_group *orphan =
-			member != NULL ? calloc(1, sizeof(*orphan)) : NULL;
-	int pidfd = orphan != NULL ? fcntl(member->pidfd, F_DUPFD_CLOEXEC, 0) : -1;
-	if (pidfd < 0) {
-		free(orphan);
+			pidfd >= 0 ? calloc(1, sizeof(*orphan)) : NULL;
+	if (orphan == NULL) {
+		if (pidfd >= 0) {
+			close(pidfd);
+		}
 		return false;
 	}
 	*orphan = (struct hints_orphan_group){
 			.place = group->place,
 			.saved = group->saved,
-			.pid = member->pid,
+			.pid = pid,
 			.pidfd = pidfd,
-			.start = member->start,
+			.start = start,
 	};
 	wl_list_insert(&app->hints->orphan_groups, &orphan->link);
 	return true;
+}
+
+/* orphan(), through the application's own process. */
+static bool orphan_of_member(struct hints_app *app) {
+	const struct hint_member *member = writer(app);
+	return member != NULL &&
+			orphan(app, member->pid, fcntl(member->pidfd, F_DUPFD_CLOEXEC, 0),
+					member->start);
+}
+
+/*
+ * Every process of the application went (or the one left to write through
+ * runs a setuid program now), and its autogroup may live on with
+ * processes of its session that were never of it: a setuid program one of
+ * them started, which the walks found too late or never saw. The
+ * group goes back through any process of the session that fairway may
+ * write through (as root, any; otherwise its own uid's), and where none
+ * is left, it says so: the group stays as it is until its session ends.
+ */
+static int restore_through_session(struct hints_app *app, bool leaving) {
+	struct hints *hints = app->hints;
+	struct hints_app_group *group = &app->group;
+	struct writer_search search = {
+			.env = &hints->group_env,
+			.place = group->place,
+	};
+	hint_group_session_alone(&hints->group_env, app->tree.sid,
+			cannot_write_through, &search, NULL);
+	int pidfd = search.found > 0 ? (int)syscall(SYS_pidfd_open, search.found, 0)
+								 : -1;
+	struct proc_stat stat;
+	int err = ESTALE;
+	if (pidfd >= 0 &&
+			proc_stat_read(PROC_ROOT, search.found, search.found, &stat)) {
+		err = write_through(hints, &group->place, search.found, pidfd,
+				stat.start, &group->saved, false);
+		if (err == EAGAIN && leaving &&
+				orphan(app, search.found, pidfd, stat.start)) {
+			return EAGAIN;
+		}
+	}
+	if (pidfd >= 0) {
+		close(pidfd);
+	}
+	if (err != 0 && err != EAGAIN && search.lives) {
+		sched_log(SCHED_LOG_ERROR,
+				"hints: pid %d's autogroup-%" PRIu64 " left at nice %" PRId32
+				" until its session ends: none of its processes that fairway "
+				"may write through is left (%s)",
+				(int)app->pid, group->place.autogroup, group->applied.nice,
+				strerror(err));
+	}
+	return err;
 }
 
 void hints_app_group_restore(struct hints_app *app, bool leaving) {
@@ -241,7 +323,18 @@ void hints_app_group_restore(struct hints_app *app, bool leaving) {
 	int err = hints->config.mode == HINTS_DRY_RUN
 			? 0
 			: write_group(app, &group->place, &group->saved);
-	if (err == EAGAIN && leaving && orphan(app)) {
+	if ((err == ESTALE || err == EACCES || err == EPERM) &&
+			group->place.kind == HINT_GROUP_AUTOGROUP) {
+		/* (Its own process gone, or exec'd a setuid program.) */
+		err = restore_through_session(app, leaving);
+		if (err == EAGAIN && leaving) {
+			/* Kept, through that process. */
+			group->changed = false;
+			group->pending = false;
+			return;
+		}
+	}
+	if (err == EAGAIN && leaving && orphan_of_member(app)) {
 		/* Never waited for on fairway's thread: later, on its own. */
 		group->changed = false;
 		group->pending = false;
@@ -343,6 +436,11 @@ static bool alone(struct hints_app *app, const struct hint_group_place *place,
 static bool recheck_due(struct hints_app *app, int64_t now) {
 	struct hints_app_group *group = &app->group;
 	if (!group->checked || now - group->checked_ns >= REFRESH_NS) {
+		return true;
+	}
+	if (app->tree.outsiders > 0 && (group->changed || group->pending)) {
+		/* Another uid's process in its session (a setuid program one of
+		 * its processes ran): the group goes back now, not in a while. */
 		return true;
 	}
 	bool changed = app->tree.left > 0 || app->tree.joined > 0 ||
@@ -455,24 +553,6 @@ void hints_app_group_update(struct hints_app *app, int64_t now, bool full) {
 
 /* --- after a crash --------------------------------------------------- */
 
-struct writer_search {
-	const struct hint_group_env *env;
-	struct hint_group_place place;
-	pid_t found;
-};
-
-/* Ends hint_group_session_alone's scan at the first process through
- * which the autogroup reads. */
-static bool cannot_write_through(pid_t pid, void *data) {
-	struct writer_search *search = data;
-	struct hint_group_value value;
-	if (!hint_group_read(search->env, &search->place, pid, &value)) {
-		return true;
-	}
-	search->found = pid;
-	return false;
-}
-
 /* A process of autogroup id in session sid, to write through; 0: none. */
 static pid_t autogroup_process(const struct hint_group_env *env,
 		const struct hint_journal_entry *entry,
@@ -500,7 +580,8 @@ static pid_t autogroup_process(const struct hint_group_env *env,
  * very group (autogroup id, cgroup inode) it named.
  */
 bool hints_app_group_replay(const struct hint_group_env *env,
-		const struct hint_journal_entry *entry) {
+		const struct hint_journal_entry *entry,
+		struct hint_journal_report *report) {
 	const struct hint_journal_group *saved = entry->group;
 	struct hint_group_place place = {0};
 	pid_t through = 0;
@@ -510,6 +591,7 @@ bool hints_app_group_replay(const struct hint_group_env *env,
 		through = autogroup_process(env, entry, saved);
 		if (through == 0) {
 			/* Its session is gone, and the autogroup with it. */
+			report->gone++;
 			return false;
 		}
 	} else {
@@ -517,12 +599,17 @@ bool hints_app_group_replay(const struct hint_group_env *env,
 				saved->version == 1 ? HINT_GROUP_CGROUP_V1 : HINT_GROUP_CGROUP;
 		place.ino = saved->id;
 		if (strstr(saved->path, "/..") != NULL || saved->path[0] != '/') {
+			sched_log(SCHED_LOG_ERROR,
+					"hints: journal line for a cgroup refused: a path "
+					"fairway never saved");
+			report->refused++;
 			return false;
 		}
 		snprintf(place.cgroup, sizeof(place.cgroup), "%s", saved->path);
 	}
 	struct hint_group_value current, want;
 	if (!hint_group_read(env, &place, through, &current)) {
+		report->gone++;
 		return false;
 	}
 	want = current;
@@ -546,7 +633,9 @@ bool hints_app_group_replay(const struct hint_group_env *env,
 	if (err != 0) {
 		sched_log(SCHED_LOG_ERROR, "hints: cannot restore a %s: %s",
 				hint_group_kind_name(place.kind), strerror(err));
+		report->failed++;
 		return false;
 	}
+	report->restored++;
 	return true;
 }

@@ -62,8 +62,12 @@ void hints_app_group_restore(struct hints_app *app, bool leaving);
 /* Restores put off when their applications went; wait: through the
  * kernel's limit (fairway stops). */
 void hints_app_group_retry_orphans(struct hints *hints, bool wait);
-/* Gives back what a journal's group line saved; false if it could not. */
+/*
+ * Gives back what a journal's group line saved, counted in report; false
+ * if it did not.
+ */
 bool hints_app_group_replay(const struct hint_group_env *env,
-		const struct hint_journal_entry *entry);
+		const struct hint_journal_entry *entry,
+		struct hint_journal_report *report);
 
 #endif

@@ -59,14 +59,16 @@ struct replay {
 	struct hint_kernel kernel;
 	struct hint_group_env groups;
 	int groups_restored;
+	struct hint_journal_report *report;
 };
 
 static void restore_entry(const struct hint_journal_entry *entry, void *data) {
 	struct replay *replay = data;
 	struct hint_kernel *info = &replay->kernel;
+	struct hint_journal_report *report = replay->report;
 	if (entry->kind != HINT_JOURNAL_THREAD) {
 		replay->groups_restored +=
-				hints_app_group_replay(&replay->groups, entry);
+				hints_app_group_replay(&replay->groups, entry, report);
 		return;
 	}
 	uint64_t start;
@@ -74,6 +76,7 @@ static void restore_entry(const struct hint_journal_entry *entry, void *data) {
 	/* The start time names the very thread the journal saved. */
 	if (!peer_start_time(entry->pid, entry->tid, &start) ||
 			start != entry->start || !hint_attr_get(entry->tid, &current)) {
+		report->gone++;
 		return;
 	}
 	struct hint_attr want = entry->attr;
@@ -84,12 +87,17 @@ static void restore_entry(const struct hint_journal_entry *entry, void *data) {
 				"saved",
 				(int)entry->tid, entry->attr.policy, current.policy,
 				current.reset_on_fork ? "" : " and no fork flag");
+		report->refused++;
 		return;
 	}
 	if (!hint_attr_equal(&current, &want) &&
 			!hint_attr_set(info, entry->tid, &want, &current)) {
-		sched_log(SCHED_LOG_ERROR, "hints: cannot restore tid %d: %s",
-				(int)entry->tid, strerror(errno));
+		sched_log(SCHED_LOG_ERROR,
+				"hints: cannot restore pid %d tid %d to nice %" PRId32
+				", policy %" PRIu32 ": %s",
+				(int)entry->pid, (int)entry->tid, want.nice, want.policy,
+				strerror(errno));
+		report->failed++;
 		return;
 	}
 	/*
@@ -101,10 +109,20 @@ static void restore_entry(const struct hint_journal_entry *entry, void *data) {
 		sched_log(SCHED_LOG_INFO,
 				"hints: tid %d went away during its restore; left alone",
 				(int)entry->tid);
+		report->gone++;
+		return;
 	}
+	report->restored++;
 }
 
 int hints_replay_as(const char *state_dir, bool as_user) {
+	struct hint_journal_report report;
+	return hints_replay_report_as(state_dir, as_user, &report);
+}
+
+int hints_replay_report_as(const char *state_dir, bool as_user,
+		struct hint_journal_report *report) {
+	*report = (struct hint_journal_report){0};
 	if (state_dir == NULL) {
 		return 0;
 	}
@@ -123,22 +141,29 @@ int hints_replay_as(const char *state_dir, bool as_user) {
 				"write, are replayed with the user's privileges only",
 				state_dir);
 	}
-	struct replay replay = {0};
+	struct replay replay = {.report = report};
 	hint_kernel_probe(&replay.kernel);
 	hint_group_env_system(&replay.groups);
-	int count = hint_journal_replay(state_dir, restore_entry, &replay);
+	int count = hint_journal_replay_report(
+			state_dir, restore_entry, &replay, report);
 	if (as_user) {
 		privilege_restore(&saved);
 	}
 	if (count > 0) {
 		sched_log(SCHED_LOG_INFO,
-				"hints: restored %d entries from an old journal, %d of them "
-				"task groups",
-				count, replay.groups_restored);
+				"hints: %d entries of an old journal: %d restored (%d of them "
+				"task groups), %d gone, %d not restored, %d refused",
+				count, report->restored, replay.groups_restored, report->gone,
+				report->failed, report->refused);
 	}
 	return count;
 }
 
 int hints_replay(const char *state_dir) {
 	return hints_replay_as(state_dir, privilege_beyond_user());
+}
+
+int hints_replay_report(
+		const char *state_dir, struct hint_journal_report *report) {
+	return hints_replay_report_as(state_dir, privilege_beyond_user(), report);
 }

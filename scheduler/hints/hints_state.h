@@ -113,6 +113,12 @@ struct hints {
 	 * a crash (SCHED_IDLE, a raised nice), whatever fairway may do now.
 	 */
 	bool undo_as_user;
+	/*
+	 * fairway's real uid, and whether it hints processes of other uids
+	 * (hints.h): only as root, whose journal root alone replays.
+	 */
+	uid_t uid;
+	bool other_uids;
 	/* What the kernel takes (hint_attr.h): probed, then learnt. */
 	struct hint_kernel kernel;
 	struct hint_journal *journal; /* NULL: none (dry-run, no runtime dir) */

@@ -19,8 +19,10 @@
  * (then prints "disconnected"); end of input exits. Children, for the
  * application's processes: "spawn N" starts N that sleep ("spawned PID
  * ..."), "spawn-setuid" one that becomes uid 65534, "spawn-exit" one that
- * exits at once and is never reaped ("spawned PID" each). They die with
- * it and never hold its connection.
+ * exits at once and is never reaped, "spawn-exec PATH" one that runs
+ * PATH 600 (a setuid program, say) ("spawned PID" each). They die with it
+ * (but for a setuid PATH, which the parent-death signal does not reach)
+ * and never hold its connection.
  */
 
 struct hint_client {
@@ -198,9 +200,10 @@ static int map_window(struct hint_client *c) {
 	return 0;
 }
 
-enum child_kind { CHILD_SLEEPER, CHILD_SETUID, CHILD_EXIT };
+enum child_kind { CHILD_SLEEPER, CHILD_SETUID, CHILD_EXIT, CHILD_EXEC };
 
-static pid_t spawn(struct hint_client *c, enum child_kind kind) {
+static pid_t spawn(
+		struct hint_client *c, enum child_kind kind, const char *path) {
 	pid_t pid = fork();
 	if (pid != 0) {
 		return pid;
@@ -211,6 +214,10 @@ static pid_t spawn(struct hint_client *c, enum child_kind kind) {
 	}
 	if (kind == CHILD_EXIT) {
 		_exit(0);
+	}
+	if (kind == CHILD_EXEC) {
+		execl(path, path, "600", (char *)NULL);
+		_exit(127);
 	}
 	if (kind == CHILD_SETUID) {
 		if (syscall(SYS_setresuid, 65534, 65534, 65534) != 0) {
@@ -227,7 +234,12 @@ static pid_t spawn(struct hint_client *c, enum child_kind kind) {
 static void spawn_children(struct hint_client *c, const char *line) {
 	int count = 1;
 	enum child_kind kind = CHILD_SLEEPER;
-	if (strncmp(line, "spawn-setuid", 12) == 0) {
+	char path[256] = "";
+	if (strncmp(line, "spawn-exec ", 11) == 0) {
+		kind = CHILD_EXEC;
+		snprintf(path, sizeof(path), "%s", line + 11);
+		path[strcspn(path, "\n")] = '\0';
+	} else if (strncmp(line, "spawn-setuid", 12) == 0) {
 		kind = CHILD_SETUID;
 	} else if (strncmp(line, "spawn-exit", 10) == 0) {
 		kind = CHILD_EXIT;
@@ -237,7 +249,7 @@ static void spawn_children(struct hint_client *c, const char *line) {
 	/* Printed after: a child must not inherit what stdout holds. */
 	pid_t *pids = calloc(count > 0 ? (size_t)count : 1, sizeof(*pids));
 	for (int i = 0; pids != NULL && i < count; i++) {
-		pids[i] = spawn(c, kind);
+		pids[i] = spawn(c, kind, path);
 	}
 	printf("spawned");
 	for (int i = 0; pids != NULL && i < count; i++) {
@@ -260,7 +272,7 @@ int main(int argc, char *argv[]) {
 	printf("ready\n");
 	fflush(stdout);
 	/* The compositor's events are not needed: only stdin is read. */
-	char line[64];
+	char line[256];
 	while (fgets(line, sizeof(line), stdin) != NULL) {
 		if (strncmp(line, "connect", 7) == 0 && client.display == NULL) {
 			if (map_window(&client) != 0) {
