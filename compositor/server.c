@@ -154,6 +154,9 @@ static struct wlr_backend *create_backend(struct fw_server *server) {
 	enum fw_backend_kind kind = server->config.backend;
 	if (kind == FW_BACKEND_AUTO) {
 		kind = resolve_auto_backend();
+		/* Not CI's WLR_BACKENDS=headless: there was nothing else. */
+		server->no_display =
+				kind == FW_BACKEND_HEADLESS && getenv("WLR_BACKENDS") == NULL;
 	}
 	if (kind == FW_BACKEND_HEADLESS) {
 		struct wlr_backend *backend = wlr_headless_backend_create(server->loop);
@@ -175,6 +178,7 @@ static struct wlr_backend *create_backend(struct fw_server *server) {
 			wlr_log(WLR_INFO,
 					"No GPU (/dev/dri has no card): running headless");
 			server->config.backend = FW_BACKEND_HEADLESS;
+			server->no_display = true;
 			return create_backend(server);
 		}
 		wlr_log(WLR_ERROR,
@@ -196,6 +200,7 @@ static struct wlr_backend *create_backend(struct fw_server *server) {
 		/* Better a headless demo than nothing on a machine without DRM. */
 		wlr_log(WLR_ERROR, "No DRM session here: running headless instead");
 		server->config.backend = FW_BACKEND_HEADLESS;
+		server->no_display = true;
 		return create_backend(server);
 	}
 	return backend;
@@ -484,7 +489,7 @@ bool fw_server_start(struct fw_server *server) {
 		}
 	} else {
 		print_ready(server);
-		if (server->config.demo || isatty(STDOUT_FILENO)) {
+		if (server->config.demo || server->no_display) {
 			server->demo = fw_demo_create(server);
 		}
 	}

@@ -62,6 +62,8 @@ struct fw_server {
 	struct wl_event_source *sigterm_source;
 	struct wl_event_source *sigchld_source;
 	struct fw_demo *demo;
+	/* --backend auto found no display to run on: headless, with the demo. */
+	bool no_display;
 	/* The protocol errors wlroots 0.18 lets through (protocol_checks.c). */
 	struct fw_protocol_checks *protocol_checks;
 	pid_t child_pid; /* COMMAND, 0 when none or reaped */
