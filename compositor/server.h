@@ -125,6 +125,7 @@ struct fw_server {
 	struct wl_list keyboards; /* fw_keyboard.link */
 	struct wl_list pointers; /* fw_pointer.link: libinput's (input_config.c) */
 	struct wlr_keyboard_group *default_keyboard; /* default_keyboard.c */
+	struct fw_x_keymap *x_keymap; /* x_keymap.c */
 	struct wlr_virtual_keyboard_manager_v1 *virtual_keyboard;
 	struct wl_listener new_virtual_keyboard;
 	struct wlr_virtual_pointer_manager_v1 *virtual_pointer;
