@@ -8,7 +8,7 @@ MESON_FLAGS ?= --buildtype=debugoptimized
 # Debian 13 root that scripts/deps makes; elsewhere it runs directly.
 IN_ROOT = scripts/in-root
 
-.PHONY: all deps build run test test-ci test-first test-second test-asan \
+.PHONY: all deps build build-run run test test-ci test-first test-second test-asan \
 	test-asan-quick format format-check bench clean fuzz fuzz-short soak \
 	soak-short
 
@@ -26,9 +26,14 @@ $(ASAN_BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	$(IN_ROOT) ninja -C $(BUILD)
 
+# Only what running needs: fairway and its clients (meson's `run` alias),
+# not the tests, wlcs or bench that `make build` and `make test` add.
+build-run: deps $(BUILD)/build.ninja
+	$(IN_ROOT) ninja -C $(BUILD) run
+
 # A login session has XDG_RUNTIME_DIR; a bare root shell may not, so make a
 # private one rather than refuse to start.
-run: build
+run: build-run
 	@if [ -z "$$XDG_RUNTIME_DIR" ]; then \
 		XDG_RUNTIME_DIR=/tmp/fairway-runtime-$$(id -u); \
 		mkdir -p -m 700 "$$XDG_RUNTIME_DIR"; \

@@ -3,6 +3,7 @@
 #include "compositor/server.h"
 #include "compositor/spawn.h"
 #include "scheduler/gate/client_stats.h"
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -45,12 +46,12 @@ static bool in_path(const char *name) {
 	return found;
 }
 
-static void start_client(struct fw_demo *demo, const char *name) {
+static void start_client(struct fw_demo *demo, const char *name, int log_fd) {
 	if (demo->n_children >= DEMO_MAX_CHILDREN || !in_path(name)) {
 		return;
 	}
 	char *argv[] = {(char *)name, NULL};
-	pid_t pid = fw_spawn(argv);
+	pid_t pid = fw_spawn_output(argv, log_fd);
 	if (pid > 0) {
 		demo->children[demo->n_children++] = pid;
 		wlr_log(WLR_INFO, "Demo: started %s (pid %d)", name, (int)pid);
@@ -130,11 +131,27 @@ struct fw_demo *fw_demo_create(struct fw_server *server) {
 		return NULL;
 	}
 	wl_event_source_timer_update(demo->timer, DEMO_REPORT_MS);
-	start_client(demo, "foot");
-	start_client(demo, "weston-simple-shm");
-	start_client(demo, "weston-flower");
-	printf("fairway: demo started %d clients; Ctrl+C to quit\n",
-			demo->n_children);
+	/*
+	 * The clients' own output goes to a file of its own: on our stdout it
+	 * would break up the report, on our stderr our log.
+	 */
+	char log_path[4096];
+	snprintf(log_path, sizeof(log_path), "%s/fairway-demo-%s.log",
+			getenv("XDG_RUNTIME_DIR"), fw_sched_socket_name(server->sched));
+	int log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (log_fd < 0) {
+		wlr_log_errno(WLR_ERROR, "Cannot open %s for the demo clients' output",
+				log_path);
+	}
+	start_client(demo, "foot", log_fd);
+	start_client(demo, "weston-simple-shm", log_fd);
+	start_client(demo, "weston-flower", log_fd);
+	if (log_fd >= 0) {
+		close(log_fd);
+	}
+	printf("fairway: demo started %d clients (their output: %s); "
+		   "Ctrl+C to quit\n",
+			demo->n_children, log_fd >= 0 ? log_path : "ours");
 	fflush(stdout);
 	return demo;
 }

@@ -14,6 +14,7 @@
 #include "compositor/output/dri.h"
 #include "compositor/output/fifo.h"
 #include "compositor/output/frame_schedule.h"
+#include "compositor/output/nested.h"
 #include "compositor/output/output.h"
 #include "compositor/output/paint_worker.h"
 #include "compositor/protocol_checks.h"
@@ -156,6 +157,9 @@ static struct wlr_backend *create_backend(struct fw_server *server) {
 	enum fw_backend_kind kind = server->config.backend;
 	if (kind == FW_BACKEND_AUTO) {
 		kind = resolve_auto_backend();
+		/* Not CI's WLR_BACKENDS=headless: there was nothing else. */
+		server->no_display =
+				kind == FW_BACKEND_HEADLESS && getenv("WLR_BACKENDS") == NULL;
 	}
 	if (kind == FW_BACKEND_HEADLESS) {
 		struct wlr_backend *backend = wlr_headless_backend_create(server->loop);
@@ -177,6 +181,7 @@ static struct wlr_backend *create_backend(struct fw_server *server) {
 			wlr_log(WLR_INFO,
 					"No GPU (/dev/dri has no card): running headless");
 			server->config.backend = FW_BACKEND_HEADLESS;
+			server->no_display = true;
 			return create_backend(server);
 		}
 		wlr_log(WLR_ERROR,
@@ -188,16 +193,37 @@ static struct wlr_backend *create_backend(struct fw_server *server) {
 	if (env != NULL) {
 		setenv("WLR_BACKENDS", env, true);
 	}
+	xcb_connection_t *atoms =
+			kind == FW_BACKEND_X11 ? fw_nested_x11_atoms_create() : NULL;
 	struct wlr_backend *backend =
 			wlr_backend_autocreate(server->loop, &server->session);
+	fw_nested_x11_atoms_destroy(atoms);
 	if (backend == NULL && server->config.backend == FW_BACKEND_AUTO &&
 			kind == FW_BACKEND_DRM) {
 		/* Better a headless demo than nothing on a machine without DRM. */
 		wlr_log(WLR_ERROR, "No DRM session here: running headless instead");
 		server->config.backend = FW_BACKEND_HEADLESS;
+		server->no_display = true;
 		return create_backend(server);
 	}
 	return backend;
+}
+
+/*
+ * wlroots looks for a GPU with drmGetDevices2 before it falls back to
+ * pixman, and logs its absence as an error; without a render node there
+ * is nothing to find, so pixman it is, and no error for a normal start.
+ */
+static struct wlr_renderer *create_renderer(struct wlr_backend *backend) {
+	if (getenv("WLR_RENDERER") == NULL &&
+			getenv("WLR_RENDER_DRM_DEVICE") == NULL &&
+			wlr_backend_get_drm_fd(backend) < 0 &&
+			!fw_dri_has_node("renderD")) {
+		wlr_log(WLR_INFO,
+				"No GPU render node in /dev/dri: rendering with pixman");
+		return wlr_pixman_renderer_create();
+	}
+	return wlr_renderer_autocreate(backend);
 }
 
 static bool create_scene(struct fw_server *server) {
@@ -277,7 +303,7 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 		wlr_log(WLR_ERROR, "Cannot create a backend");
 		goto error;
 	}
-	server->renderer = wlr_renderer_autocreate(server->backend);
+	server->renderer = create_renderer(server->backend);
 	if (server->renderer == NULL) {
 		wlr_log(WLR_ERROR, "Cannot create a renderer");
 		goto error;
@@ -474,7 +500,7 @@ bool fw_server_start(struct fw_server *server) {
 		}
 	} else {
 		print_ready(server);
-		if (server->config.demo || isatty(STDOUT_FILENO)) {
+		if (server->config.demo || server->no_display) {
 			server->demo = fw_demo_create(server);
 		}
 	}

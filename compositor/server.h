@@ -66,6 +66,8 @@ struct fw_server {
 	struct wl_event_source *sigterm_source;
 	struct wl_event_source *sigchld_source;
 	struct fw_demo *demo;
+	/* --backend auto found no display to run on: headless, with the demo. */
+	bool no_display;
 	/* The protocol errors wlroots 0.18 lets through (protocol_checks.c). */
 	struct fw_protocol_checks *protocol_checks;
 	pid_t child_pid; /* COMMAND, 0 when none or reaped */
@@ -137,6 +139,7 @@ struct fw_server {
 	struct wl_list keyboards; /* fw_keyboard.link */
 	struct wl_list pointers; /* fw_pointer.link: libinput's (input_config.c) */
 	struct wlr_keyboard_group *default_keyboard; /* default_keyboard.c */
+	struct fw_x_keymap *x_keymap; /* x_keymap.c */
 	struct wlr_virtual_keyboard_manager_v1 *virtual_keyboard;
 	struct wl_listener new_virtual_keyboard;
 	struct wlr_virtual_pointer_manager_v1 *virtual_pointer;

@@ -64,6 +64,10 @@ void fw_spawn_set_render_defaults(void) {
 }
 
 pid_t fw_spawn(char *const argv[]) {
+	return fw_spawn_output(argv, -1);
+}
+
+pid_t fw_spawn_output(char *const argv[], int output_fd) {
 	pid_t pid = fork();
 	if (pid < 0) {
 		wlr_log_errno(WLR_ERROR, "fork failed");
@@ -73,6 +77,10 @@ pid_t fw_spawn(char *const argv[]) {
 		/* wl_event_loop_add_signal blocked these in us. */
 		reset_child_state();
 		setpgid(0, 0);
+		if (output_fd >= 0) {
+			dup2(output_fd, STDOUT_FILENO);
+			dup2(output_fd, STDERR_FILENO);
+		}
 		execvp(argv[0], argv);
 		_exit(127);
 	}

@@ -12,6 +12,8 @@ void fw_spawn_init(void);
 
 /* Starts argv in its own process group; returns its pid or -1. */
 pid_t fw_spawn(char *const argv[]);
+/* The same, with its stdout and stderr on output_fd (-1: ours). */
+pid_t fw_spawn_output(char *const argv[], int output_fd);
 /*
  * Starts a shell command line detached from us (double fork), with
  * activation_token (NULL: none) as its $XDG_ACTIVATION_TOKEN.

@@ -63,12 +63,15 @@ int fw_config_apply_check(const struct fw_config *flags) {
 			? strdup(flags->check_config_path)
 			: config_path(flags);
 	if (path == NULL) {
+		/* Running without a file is normal: nothing in it can be wrong. */
 		char *user = user_config_path();
-		fprintf(stderr, "fairway: no configuration file: neither %s nor %s\n",
+		printf("fairway: no configuration file (neither %s nor %s): "
+			   "fairway runs on its built-in defaults\n",
 				user != NULL ? user : "$XDG_CONFIG_HOME/fairway/config",
 				SYSTEM_CONFIG);
+		fflush(stdout);
 		free(user);
-		return 1;
+		return 0;
 	}
 	/* The file alone: no flag hides what it says. */
 	struct fw_config config;

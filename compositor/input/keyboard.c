@@ -4,6 +4,7 @@
 #include "compositor/input/input_config.h"
 #include "compositor/input/seat.h"
 #include "compositor/input/text_input.h"
+#include "compositor/input/x_keymap.h"
 #include "compositor/listener.h"
 #include "compositor/lock/idle.h"
 #include "compositor/lock/lock.h"
@@ -29,6 +30,11 @@ static void handle_modifiers(struct wl_listener *listener, void *data) {
 			wl_container_of(listener, keyboard, modifiers);
 	struct fw_server *server = keyboard->server;
 	if (fw_text_input_forward_modifiers(server, keyboard->wlr_keyboard)) {
+		return;
+	}
+	if (fw_x_keymap_applies(server, keyboard->wlr_keyboard)) {
+		fw_x_keymap_notify_modifiers(server, keyboard->wlr_keyboard);
+		note_focused_client(server);
 		return;
 	}
 	/* The seat sends the keymap of whichever keyboard spoke last. */
@@ -67,9 +73,13 @@ static void handle_key(struct wl_listener *listener, void *data) {
 	if (!fw_lock_input_allowed(server, focused)) {
 		return;
 	}
-	wlr_seat_set_keyboard(server->seat, wlr_keyboard);
-	wlr_seat_keyboard_notify_key(
-			server->seat, event->time_msec, event->keycode, event->state);
+	if (!fw_x_keymap_applies(server, wlr_keyboard) ||
+			!fw_x_keymap_notify_key(server, wlr_keyboard, event->time_msec,
+					event->keycode, event->state)) {
+		wlr_seat_set_keyboard(server->seat, wlr_keyboard);
+		wlr_seat_keyboard_notify_key(
+				server->seat, event->time_msec, event->keycode, event->state);
+	}
 	note_focused_client(server);
 }
 
@@ -81,7 +91,9 @@ static void handle_key(struct wl_listener *listener, void *data) {
  */
 static void handle_keymap(struct wl_listener *listener, void *data) {
 	struct fw_keyboard *keyboard = wl_container_of(listener, keyboard, keymap);
-	if (keyboard->wlr_keyboard->keymap != NULL) {
+	/* An X window gets fairway's keymap instead (x_keymap.c). */
+	if (keyboard->wlr_keyboard->keymap != NULL &&
+			!fw_x_keymap_applies(keyboard->server, keyboard->wlr_keyboard)) {
 		wlr_seat_set_keyboard(keyboard->server->seat, keyboard->wlr_keyboard);
 	}
 }

@@ -3,6 +3,7 @@
 #include "compositor/input/input_config.h"
 #include "compositor/input/keyboard.h"
 #include "compositor/input/virtual_pointer.h"
+#include "compositor/input/x_keymap.h"
 #include "compositor/listener.h"
 #include "compositor/lock/lock.h"
 #include "compositor/output/frame_schedule.h"
@@ -255,6 +256,8 @@ bool fw_seat_init(struct fw_server *server) {
 			&server->seat->events.request_start_drag,
 			handle_request_start_drag);
 	update_capabilities(server);
+	/* Without it virtual keyboards type into X clients as before. */
+	server->x_keymap = fw_x_keymap_create();
 	return fw_default_keyboard_init(server);
 }
 
@@ -276,4 +279,6 @@ void fw_seat_finish(struct fw_server *server) {
 		fw_listener_disconnect(listeners[i]);
 	}
 	fw_default_keyboard_finish(server);
+	fw_x_keymap_destroy(server->x_keymap);
+	server->x_keymap = NULL;
 }

@@ -4,6 +4,7 @@
 #include "compositor/output/commit_timing.h"
 #include "compositor/output/fifo.h"
 #include "compositor/output/frame_schedule.h"
+#include "compositor/output/nested.h"
 #include "compositor/output/output_config.h"
 #include "compositor/output/presentation.h"
 #include "compositor/output/render.h"
@@ -283,6 +284,7 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 			handle_output_destroy);
 
 	wlr_xcursor_manager_load(server->cursor_manager, wlr_output->scale);
+	fw_nested_name_output(server, wlr_output);
 	fw_layer_shell_arrange(output);
 	wlr_log(WLR_INFO, "Output %s added (%dx%d)", wlr_output->name,
 			wlr_output->width, wlr_output->height);

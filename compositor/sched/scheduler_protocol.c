@@ -1,5 +1,6 @@
 #include "compositor/sched/scheduler_protocol.h"
 #include "compositor/listener.h"
+#include "compositor/sched/build_top.h"
 #include "compositor/sched/client.h"
 #include "compositor/sched/ratings.h"
 #include "compositor/sched/sched.h"
@@ -37,6 +38,8 @@ struct fw_scheduler_protocol {
 	struct fw_server *server;
 	/* Read at each bind: a reload replaces what it holds. */
 	const struct fw_sched_config *config;
+	/* The fairway-top of the build tree fairway runs from, or NULL. */
+	char *build_top;
 	fw_scheduler_protocol_app_ids_func app_ids;
 	struct gate *gate;
 	struct wl_global *manager_global;
@@ -508,14 +511,19 @@ static enum wl_iterator_result add_existing(
 
 /* --- fairway_scheduler_manager_v1 --------------------------------------- */
 
-/* Whether path is one of the executables the configuration names. */
+/*
+ * Whether path is one of the executables the configuration names; without
+ * a word of it, the installed fairway-top or the one built beside fairway.
+ */
 static bool manager_exe_allowed(
-		const struct fw_sched_config *config, const char *path) {
+		const struct fw_scheduler_protocol *sp, const char *path) {
+	const struct fw_sched_config *config = sp->config;
 	if (path == NULL) {
 		return false;
 	}
 	if (!config->manager_exes_set) {
-		return strcmp(path, FW_TOP_PATH) == 0;
+		return strcmp(path, FW_TOP_PATH) == 0 ||
+				fw_build_top_trusted(sp->build_top, path);
 	}
 	for (size_t i = 0; i < config->manager_exe_count; i++) {
 		if (strcmp(path, config->manager_exes[i]) == 0) {
@@ -533,7 +541,7 @@ bool fw_scheduler_protocol_may_manage(
 	}
 	return (record->uid == 0 || record->uid == geteuid()) &&
 			!fw_client_sandboxed(record) &&
-			manager_exe_allowed(sp->config, record->process.path);
+			manager_exe_allowed(sp, record->process.path);
 }
 
 static struct fw_sp_manager *manager_from_resource(
@@ -602,9 +610,10 @@ static void manager_bind(
 		wl_resource_set_implementation(resource, &manager_impl, NULL, NULL);
 		wl_resource_post_error(resource,
 				FAIRWAY_SCHEDULER_MANAGER_V1_ERROR_FORBIDDEN,
-				"only the executables the configuration names, of "
-				"fairway's uid or root and in no sandbox, may watch every "
-				"client");
+				"only the executables the configuration names (by "
+				"default the installed fairway-top, or the one built "
+				"beside fairway), of fairway's uid or root and in no "
+				"sandbox, may watch every client");
 		return;
 	}
 	struct fw_sp_manager *manager = calloc(1, sizeof(*manager));
@@ -720,6 +729,7 @@ struct fw_scheduler_protocol *fw_scheduler_protocol_create(
 	}
 	sp->server = server;
 	sp->config = config;
+	sp->build_top = fw_build_top_path();
 	sp->app_ids = app_ids;
 	sp->gate = gate;
 	sp->records = fw_sched_get_clients(server->sched);
@@ -751,6 +761,7 @@ error_manager:
 error_timer:
 	wl_event_source_remove(sp->identify);
 error_free:
+	free(sp->build_top);
 	free(sp);
 error:
 	wlr_log(WLR_ERROR, "Cannot offer fairway_scheduler_manager_v1");
@@ -776,5 +787,6 @@ void fw_scheduler_protocol_destroy(struct fw_scheduler_protocol *sp) {
 		client_destroy(sc);
 	}
 	wl_event_source_remove(sp->identify);
+	free(sp->build_top);
 	free(sp);
 }

@@ -5,8 +5,8 @@
  * placed by its anchors and margins; one with a positive exclusive zone,
  * anchored to one edge (alone or with both edges perpendicular to it),
  * takes zone + margin off that edge of the area left for windows
- * (fw_output.usable_area), and maximized windows are fitted again whenever
- * that area changes.
+ * (fw_output.usable_area). Whenever that area changes, maximized windows
+ * are fitted to it again and the others move out of the zones.
  *
  * Keyboard focus follows protocol version 4: a mapped surface on the top or
  * overlay layer asking for exclusive interactivity holds the keyboard until
@@ -208,7 +208,7 @@ void fw_layer_shell_arrange(struct fw_output *output) {
 			usable.height != output->usable_area.height;
 	output->usable_area = usable;
 	if (changed) {
-		fw_view_refit_maximized(output->server, output);
+		fw_view_refit_zones(output->server, output);
 	}
 
 	/* Closing one arranges the output again, without it. */

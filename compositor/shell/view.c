@@ -558,13 +558,69 @@ void fw_view_set_decorated(struct fw_view *view, bool decorated) {
 	fw_view_update_frame(view);
 }
 
-void fw_view_refit_maximized(
-		struct fw_server *server, struct fw_output *output) {
+/*
+ * Along one axis, moves a window's frame [*lo, *lo + *span) out of the
+ * bands exclusive zones take between the output's edges and the usable
+ * area's: only a frame that reaches into a band moves, the least it must,
+ * and shrinks where the usable area is narrower than it.
+ */
+static void clear_band(
+		int full_lo, int full_hi, int use_lo, int use_hi, int *lo, int *span) {
+	int start = *lo, end = *lo + *span;
+	bool in_low = use_lo > full_lo && start < use_lo && end > full_lo;
+	bool in_high = use_hi < full_hi && end > use_hi && start < full_hi;
+	if (!in_low && !in_high) {
+		return;
+	}
+	int size = use_hi - use_lo < *span ? use_hi - use_lo : *span;
+	if (in_low) {
+		start = use_lo;
+	}
+	if (start + size > use_hi) {
+		start = use_hi - size;
+	}
+	*lo = start;
+	*span = size;
+}
+
+/* A window an exclusive zone covers moves out of it, whole if it fits. */
+static void clear_zones(struct fw_view *view, const struct wlr_box *full,
+		const struct wlr_box *area) {
+	int b, t, width, height;
+	fw_view_frame_insets(view, &b, &t);
+	view->impl->get_size(view, &width, &height);
+	int x = view->x - b, y = view->y - t - b;
+	int frame_w = width + 2 * b, frame_h = height + t + 2 * b;
+	clear_band(full->x, full->x + full->width, area->x, area->x + area->width,
+			&x, &frame_w);
+	clear_band(full->y, full->y + full->height, area->y, area->y + area->height,
+			&y, &frame_h);
+	int new_w = frame_w - 2 * b, new_h = frame_h - t - 2 * b;
+	if (new_w < 1 || new_h < 1) {
+		return;
+	}
+	if (x + b != view->x || y + t + b != view->y) {
+		fw_view_move(view, x + b, y + t + b);
+	}
+	if (new_w != width || new_h != height) {
+		view->impl->configure(view, view->x, view->y, new_w, new_h);
+	}
+}
+
+void fw_view_refit_zones(struct fw_server *server, struct fw_output *output) {
+	struct wlr_box full, area;
+	fw_output_box(output, &full);
+	fw_output_usable_area(output, &area);
 	struct fw_view *view;
 	wl_list_for_each(view, &server->views, link) {
-		if (view->mapped && view->maximized && !view->fullscreen &&
-				fw_output_at(server, view->x, view->y) == output) {
+		if (!view->mapped || view->fullscreen ||
+				fw_output_at(server, view->x, view->y) != output) {
+			continue;
+		}
+		if (view->maximized) {
 			fit_to_area(view, output);
+		} else {
+			clear_zones(view, &full, &area);
 		}
 	}
 }

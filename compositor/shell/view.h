@@ -85,15 +85,17 @@ void fw_view_set_urgent(struct fw_view *view, bool urgent);
 void fw_view_move(struct fw_view *view, int x, int y);
 void fw_view_update_frame(struct fw_view *view);
 void fw_view_maximize(struct fw_view *view, bool maximized);
-/* Fits the maximized windows on output to its usable area again. */
-void fw_view_refit_maximized(
-		struct fw_server *server, struct fw_output *output);
+/*
+ * After the exclusive zones on output changed: maximized windows fill its
+ * usable area again, and the others move out of the zones.
+ */
+void fw_view_refit_zones(struct fw_server *server, struct fw_output *output);
 /*
  * Fits every window on output to it again, after its size in the layout
  * changed (a new mode, scale or transform): fullscreen ones to the whole
  * output, placed ones to its usable area, each moved and shrunk the least
  * it must. Maximized ones are fitted with the usable area
- * (fw_view_refit_maximized).
+ * (fw_view_refit_zones).
  */
 void fw_view_refit(struct fw_server *server, struct fw_output *output);
 void fw_view_fullscreen(struct fw_view *view, bool fullscreen);

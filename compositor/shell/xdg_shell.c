@@ -409,7 +409,7 @@ static struct fw_view *popup_root_view(struct wlr_xdg_popup *popup) {
 static void unconstrain_popup(
 		struct fw_server *server, struct wlr_xdg_popup *popup) {
 	/* The box is in the coordinates of the root of the popup chain: the
-	 * toplevel's window geometry, or the layer surface. */
+	 * toplevel's surface, or the layer surface. */
 	struct wlr_box box;
 	if (fw_layer_shell_popup_box(popup, &box)) {
 		wlr_xdg_popup_unconstrain_from_box(popup, &box);
@@ -427,9 +427,14 @@ static void unconstrain_popup(
 		wlr_xdg_surface_schedule_configure(popup->base);
 		return;
 	}
+	/* The view is where its window geometry starts; the toplevel's
+	 * surface, whose coordinates the box is in, is the geometry's offset
+	 * up and left of it (a client's shadow). */
+	struct wlr_box geometry;
+	wlr_xdg_surface_get_geometry(xdg_view(view)->toplevel->base, &geometry);
 	fw_output_box(output, &box);
-	box.x -= view->x;
-	box.y -= view->y;
+	box.x += geometry.x - view->x;
+	box.y += geometry.y - view->y;
 	wlr_xdg_popup_unconstrain_from_box(popup, &box);
 }
 

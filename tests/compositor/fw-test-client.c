@@ -92,14 +92,34 @@ static void popup_open(struct test_client *client) {
 	struct xdg_positioner *positioner =
 			xdg_wm_base_create_positioner(client->wm_base);
 	xdg_positioner_set_size(positioner, popup->width, popup->height);
-	xdg_positioner_set_anchor_rect(
-			positioner, client->width - 1, client->height / 4, 1, 1);
-	xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_RIGHT);
-	xdg_positioner_set_gravity(positioner, XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT);
-	xdg_positioner_set_constraint_adjustment(positioner,
-			XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X |
-					XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_X |
-					XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_Y);
+	if (client->popup_edge == 'b') {
+		// A menu under a window's bottom edge: flips above it, or slides.
+		xdg_positioner_set_anchor_rect(
+				positioner, 0, client->height - 1, client->width, 1);
+		xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_BOTTOM);
+		xdg_positioner_set_gravity(positioner, XDG_POSITIONER_GRAVITY_BOTTOM);
+		xdg_positioner_set_constraint_adjustment(positioner,
+				XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_Y |
+						XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X |
+						XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_Y);
+	} else if (client->popup_edge == 't') {
+		// Over the top edge, and may only slide back down.
+		xdg_positioner_set_anchor_rect(positioner, 0, 0, client->width, 1);
+		xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_TOP);
+		xdg_positioner_set_gravity(positioner, XDG_POSITIONER_GRAVITY_TOP);
+		xdg_positioner_set_constraint_adjustment(
+				positioner, XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_Y);
+	} else {
+		xdg_positioner_set_anchor_rect(
+				positioner, client->width - 1, client->height / 4, 1, 1);
+		xdg_positioner_set_anchor(positioner, XDG_POSITIONER_ANCHOR_RIGHT);
+		xdg_positioner_set_gravity(
+				positioner, XDG_POSITIONER_GRAVITY_BOTTOM_RIGHT);
+		xdg_positioner_set_constraint_adjustment(positioner,
+				XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_X |
+						XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_FLIP_X |
+						XDG_POSITIONER_CONSTRAINT_ADJUSTMENT_SLIDE_Y);
+	}
 
 	popup->surface = wl_compositor_create_surface(client->compositor);
 	popup->xdg_surface =
@@ -168,12 +188,18 @@ static void handle_xdg_surface_configure(
 	printf("configured %d %d\n", client->width, client->height);
 	int scale = client->buffer_scale;
 	wl_surface_set_buffer_scale(client->surface, scale);
+	int shadow = client->shadow;
 	if (!test_buffer_show(client->shm, &client->buffers, client->surface,
-				&client->buffer, client->width * scale, client->height * scale,
-				client->color, client->alpha)) {
+				&client->buffer, (client->width + 2 * shadow) * scale,
+				(client->height + 2 * shadow) * scale, client->color,
+				client->alpha)) {
 		client->running = false;
 		client->exit_status = 1;
 		return;
+	}
+	if (shadow > 0) {
+		xdg_surface_set_window_geometry(
+				xdg_surface, shadow, shadow, client->width, client->height);
 	}
 	if (!client->mapped) {
 		struct wl_callback *callback = wl_surface_frame(client->surface);
@@ -390,6 +416,10 @@ static const char usage[] =
 		"  --app-id ID           xdg_toplevel app id\n"
 		"  --popup WxH           once mapped, open a popup this size\n"
 		"                        anchored at the right edge, growing rightwards\n"
+		"  --popup-edge E        where the popup hangs: right (default),\n"
+		"                        bottom (flips up or slides), top (slides)\n"
+		"  --shadow N            window geometry N inside the buffer on\n"
+		"                        each side, as a client's shadow puts it\n"
 		"  --popup-color RRGGBB  popup colour (default 00ff00)\n"
 		"  --move-on-click       left press starts xdg_toplevel.move\n"
 		"  --resize-on-click     left press starts a bottom-right resize\n"
@@ -424,6 +454,8 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 			{"app-id", required_argument, NULL, 'a'},
 			{"popup", required_argument, NULL, 'p'},
 			{"popup-color", required_argument, NULL, 'P'},
+			{"popup-edge", required_argument, NULL, 'B'},
+			{"shadow", required_argument, NULL, 'W'},
 			{"move-on-click", no_argument, NULL, 'm'},
 			{"resize-on-click", no_argument, NULL, 'r'},
 			{"duration", required_argument, NULL, 'd'},
@@ -473,6 +505,21 @@ static int parse_options(struct test_client *client, int argc, char *argv[],
 			break;
 		case 'a':
 			client->app_id = optarg;
+			break;
+		case 'B':
+			if (strcmp(optarg, "right") != 0 && strcmp(optarg, "bottom") != 0 &&
+					strcmp(optarg, "top") != 0) {
+				fprintf(stderr, "bad popup edge: %s\n", optarg);
+				return 2;
+			}
+			client->popup_edge = optarg[0];
+			break;
+		case 'W':
+			client->shadow = atoi(optarg);
+			if (client->shadow < 0 || client->shadow > 200) {
+				fprintf(stderr, "bad shadow: %s\n", optarg);
+				return 2;
+			}
 			break;
 		case 'p':
 			if (!parse_size(

@@ -65,6 +65,8 @@ struct test_client {
 	bool move_on_click;
 	bool resize_on_click;
 	bool want_popup;
+	char popup_edge; // --popup-edge: 'r'ight (default), 'b'ottom, 't'op
+	int shadow; // --shadow: window geometry this far inside the buffer
 	bool truncate_after_map;
 	bool maximized;
 	bool commands; // --commands: stdin lines drive the window

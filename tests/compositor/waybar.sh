@@ -2,7 +2,8 @@
 # waybar's exclusive zone keeps a maximized window off the bar, over
 # swaybg's wallpaper (which, with a zone of -1, stays under the bar); when
 # the bar goes, or comes back at the other edge and another height, the
-# maximized window is fitted to what is left again.
+# maximized window is fitted to what is left again. A foot window open
+# before the bar moves out from under it.
 . "$(dirname "$0")/lib.sh"
 need_prog grim
 need_prog waybar
@@ -82,6 +83,7 @@ set -- $(bbox_in_shot $wall)
 win=3366cc
 start_bg "$FW_TEST_CLIENT" --maximized --color $win \
 	>"$FW_TMP/window.out" 2>"$FW_TMP/window.err"
+win_pid=$BG_PID
 wait_until 30 "the window to map" has_line "$FW_TMP/window.out" '^mapped'
 # Maximized below the bar: title bar 20 and border 2 inside the area left.
 expect_box $win 2 52 1276 666
@@ -97,4 +99,31 @@ expect_box $win 2 22 1276 696
 bar bottom 40
 expect_box $bar 0 680 1280 40
 expect_box $win 2 22 1276 656
+
+# A window open before the bar, not maximized: foot, near the output's
+# top, moves out from under the bar when it comes.
+stop_pid "$waybar_pid"
+stop_pid "$win_pid"
+if command -v foot >/dev/null 2>&1; then
+	foot=aa5522
+	start_bg foot -c /dev/null -o colors.background=$foot -o pad=0x0 \
+		-o initial-window-size-pixels=400x300 sleep 1000 \
+		>"$FW_TMP/foot.out" 2>"$FW_TMP/foot.err"
+	wait_color_settled 30 $foot 100000
+	set -- $BBOX
+	log "foot at $1,$2 before the bar"
+	foot_x=$1
+	[ "$2" -lt 82 ] || fail "foot mapped at $1,$2, not near the top (see $FW_SHOT)"
+	bar top 60
+	expect_box $bar 0 0 1280 60
+	# Its frame (border 2, title bar 20) just below the bar; foot's own
+	# text and cursor take a few pixels of the box.
+	foot_at() {
+		shows_color $foot 100000 || return 1
+		set -- $BBOX
+		[ "$1 $2" = "$foot_x 82" ]
+	}
+	wait_until 30 "foot at $foot_x,82, below the bar" foot_at
+	log "foot moved below the bar: $BBOX"
+fi
 pass

@@ -5,7 +5,9 @@
 # server's keymap of the moment they read them, so the seat must not
 # switch keymaps under keys still on their way (the default keymap comes
 # back only with another keyboard), and a virtual keyboard's keymap must
-# reach Xwayland before its first key.
+# reach Xwayland before its first key; virtual keyboards that follow each
+# other type into X clients through one keymap that only grows
+# (compositor/input/x_keymap.c).
 . "$(dirname "$0")/lib.sh"
 need_prog xterm
 need_prog wtype
@@ -46,4 +48,14 @@ for round in 1 2 3; do
 		fail "round $round: wtype 'echo two' gave bytes $TYPED, not 'echo two'"
 	log "round $round: Return and 'echo two' arrived whole"
 done
+
+# Back to back, each call a virtual keyboard with a keymap of its own
+# that puts its symbols on the same keycodes as the call before: the X
+# client reads each key as it was typed, never as the next call's key.
+EXPECT_BYTES=16
+typed back-to-back sh -c \
+	'wtype hello; wtype -k Return; wtype world; wtype -k Return; wtype abc; wtype -k Return'
+[ "$TYPED" = 68656c6c6f0d776f726c640d6162630d ] ||
+	fail "back to back, xterm read bytes $TYPED, not hello, world and abc each with its Return"
+log "back to back: every word arrived whole, each with its Return"
 pass

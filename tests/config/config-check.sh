@@ -2,10 +2,12 @@
 # The configuration file's errors: every bad line of a file is reported as
 # FILE:LINE: message, not only the first, and --check-config exits 1; a
 # good file, and the example shipped with fairway with every directive it
-# shows uncommented, exit 0. fairway refuses to start on a bad --config,
-# and starts on its defaults when the file it found by itself is bad.
+# shows uncommented, exit 0, and so does no file at all. fairway refuses
+# to start on a bad --config, and starts on its defaults when the file it
+# found by itself is bad.
 . "$(dirname "$0")/../compositor/lib.sh"
 : "${FW_EXAMPLE_CONFIG:?set FW_EXAMPLE_CONFIG to config/config.example}"
+: "${FW_SYSCONFDIR:?set FW_SYSCONFDIR to fairway's sysconfdir}"
 
 bad=$FW_TMP/bad.conf
 cat >"$bad" <<'CONF'
@@ -76,6 +78,17 @@ cp "$bad" "$XDG_CONFIG_HOME/fairway/config"
 "$FAIRWAY" --check-config 2>"$FW_TMP/default.err" && fail "--check-config passed the bad default file"
 grep -qF "$XDG_CONFIG_HOME/fairway/config:3: unknown modifier" "$FW_TMP/default.err" ||
 	fail "default file: $(cat "$FW_TMP/default.err")"
+
+# No file at all is normal: fairway says it runs on its defaults, exit 0.
+if [ ! -e "$FW_SYSCONFDIR/fairway/config" ]; then
+	rm "$XDG_CONFIG_HOME/fairway/config"
+	"$FAIRWAY" --check-config >"$FW_TMP/nofile.out" 2>"$FW_TMP/nofile.err" ||
+		fail "--check-config without a file exited $?: $(cat "$FW_TMP/nofile.out" "$FW_TMP/nofile.err")"
+	[ -s "$FW_TMP/nofile.err" ] && fail "--check-config without a file printed errors: $(cat "$FW_TMP/nofile.err")"
+	grep -q "built-in defaults" "$FW_TMP/nofile.out" ||
+		fail "--check-config without a file does not say the defaults are used: $(cat "$FW_TMP/nofile.out")"
+	cp "$bad" "$XDG_CONFIG_HOME/fairway/config"
+fi
 
 # The example: as shipped, and with each example directive (a "#" right
 # before a lower-case word) uncommented.

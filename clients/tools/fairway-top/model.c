@@ -1,10 +1,12 @@
 #include "clients/tools/fairway-top/model.h"
 #include "fairway-scheduler-unstable-v1-client-protocol.h"
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define STAT(name) FAIRWAY_SCHEDULER_CLIENT_V1_STAT_##name
 
@@ -189,6 +191,27 @@ static bool report_error(struct top_model *model) {
 	return false;
 }
 
+/*
+ * fairway hides its manager from every program but those it trusts, so
+ * the likeliest cause is who we are, not what the compositor is.
+ */
+static void report_no_manager(const char *prog) {
+	char self[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[len > 0 ? len : 0] = '\0';
+	fprintf(stderr,
+			"%s: the compositor offers no %s to %s.\n"
+			"fairway offers it only to programs of its own user (or root) "
+			"that it trusts:\nthe installed fairway-top (%s), the "
+			"fairway-top built beside a fairway run from its\nbuild tree "
+			"(BUILD/clients/fairway-top for BUILD/compositor/fairway), and "
+			"those its\nconfiguration's 'scheduler manager' line names "
+			"(fairway(5)). Or the compositor\nruns --scheduler off, or is "
+			"not fairway.\n",
+			prog, fairway_scheduler_manager_v1_interface.name,
+			len > 0 ? self : "this program", FW_TOP_PATH);
+}
+
 bool top_model_init(
 		struct top_model *model, const char *prog, uint32_t period_ms) {
 	*model = (struct top_model){.prog = prog};
@@ -205,10 +228,7 @@ bool top_model_init(
 		return report_error(model);
 	}
 	if (model->manager == NULL) {
-		fprintf(stderr,
-				"%s: the compositor offers no %s (not fairway, "
-				"--scheduler off, or another user's fairway)\n",
-				prog, fairway_scheduler_manager_v1_interface.name);
+		report_no_manager(prog);
 		return false;
 	}
 	while (!model->announced) {
