@@ -214,7 +214,17 @@ static void handle_client_created(struct wl_listener *listener, void *data) {
 	client->wl_client = wl_client;
 	client->list = list;
 	client->xwayland = fw_client_create_by_hand();
-	fw_client_create_take_peer(&client->peer);
+	if (!fw_client_create_take_peer(&client->peer) && list->gate == NULL) {
+		/*
+		 * With the gate off, a client that fairway's wl_client_create
+		 * did not see pinned (one a module makes through libwayland's
+		 * own, as wlcs's are) is pinned from its socket here, still
+		 * within its creation: its peer, or fairway itself for a
+		 * socketpair fairway made.
+		 */
+		int fd = wl_client_get_fd(wl_client);
+		peer_pin_socket(&client->peer, fd, peer_now_ticks());
+	}
 	wl_list_init(&client->toplevels);
 	client->identify =
 			wl_event_loop_add_idle(list->loop, handle_identify, client);
