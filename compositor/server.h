@@ -55,7 +55,7 @@ struct fw_server {
 	struct wlr_allocator *allocator;
 	struct wlr_compositor *compositor;
 	struct wlr_presentation *presentation;
-	/* Who is sandboxed by the standard (protocols.c, globals.c). */
+	/* Who is sandboxed by the standard (protocols.c, lock/global_filter.c). */
 	struct wlr_security_context_manager_v1 *security_context;
 	struct wlr_session *session; /* NULL but on DRM */
 	struct wlr_scene *scene;
@@ -68,7 +68,8 @@ struct fw_server {
 	struct fw_demo *demo;
 	/* --backend auto found no display to run on: headless, with the demo. */
 	bool no_display;
-	/* The protocol errors wlroots 0.18 lets through (protocol_checks.c). */
+	/* The protocol errors wlroots 0.18 lets through (shell/protocol_checks.c).
+	 */
 	struct fw_protocol_checks *protocol_checks;
 	pid_t child_pid; /* COMMAND, 0 when none or reaped */
 	bool started;

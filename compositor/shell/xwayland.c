@@ -1,6 +1,6 @@
 #include "compositor/shell/xwayland.h"
 #include "compositor/input/seat.h"
-#include "compositor/kill_timer.h"
+#include "compositor/shell/kill_timer.h"
 #include "compositor/listener.h"
 #include "compositor/output/output.h"
 #include "compositor/sched/client.h"
