@@ -1,6 +1,7 @@
 #include "compositor/server.h"
 #include "compositor/config/config_apply.h"
 #include "compositor/input/cursor.h"
+#include "compositor/input/cursor_scene.h"
 #include "compositor/input/pointer_constraints.h"
 #include "compositor/input/seat.h"
 #include "compositor/input/text_input.h"
@@ -346,7 +347,7 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 		goto error;
 	}
 	fw_cursor_scene_init(server);
-	if (!fw_constraints_init(server) || !fw_text_input_init(server)) {
+	if (!fw_pointer_constraints_init(server) || !fw_text_input_init(server)) {
 		goto error;
 	}
 	if (!fw_protocols_init(server)) {
@@ -571,7 +572,7 @@ void fw_server_destroy(struct fw_server *server) {
 	fw_protocol_checks_destroy(server->protocol_checks);
 	server->protocol_checks = NULL;
 	fw_text_input_finish(server);
-	fw_constraints_finish(server);
+	fw_pointer_constraints_finish(server);
 	fw_cursor_scene_finish(server);
 	fw_cursor_finish(server);
 	fw_seat_finish(server);

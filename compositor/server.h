@@ -2,7 +2,7 @@
 #define FAIRWAY_COMPOSITOR_SERVER_H
 
 #include "compositor/config/config.h"
-#include "compositor/input/cursor.h"
+#include "compositor/input/grab.h"
 #include "scheduler/gate/gate.h"
 #include "scheduler/hints/hints.h"
 #include <stdbool.h>
@@ -35,7 +35,7 @@ struct fw_commit_timing;
 struct fw_fifo_manager;
 struct fw_paint_worker;
 struct fw_scheduler_protocol;
-struct fw_constraints;
+struct fw_pointer_constraints;
 struct fw_decorations;
 struct fw_protocol_checks;
 struct fw_text_input_relay;
@@ -158,7 +158,7 @@ struct fw_server {
 	struct wl_listener touch_frame;
 	bool cursor_placed; /* a device has moved the pointer (cursor.c) */
 	/* A window the pointer moves or resizes: cursor.c's alone. */
-	struct fw_cursor_grab grab;
+	struct fw_grab grab;
 	/*
 	 * While a button is held, the pointer stays with the surface it was
 	 * pressed on (cursor.c): that surface's top-left in layout
@@ -169,7 +169,7 @@ struct fw_server {
 	struct wl_event_source *refocus_idle; /* cursor_scene.c */
 	struct wl_listener new_surface; /* cursor_scene.c */
 	struct wl_list virtual_pointers; /* fw_virtual_pointer.link */
-	struct fw_constraints *constraints; /* pointer_constraints.c */
+	struct fw_pointer_constraints *constraints; /* pointer_constraints.c */
 	struct fw_text_input_relay *text_input; /* text_input.c */
 
 	/* lock/ */

@@ -1,5 +1,6 @@
 #include "compositor/shell/view.h"
-#include "compositor/input/cursor.h"
+#include "compositor/input/cursor_scene.h"
+#include "compositor/input/grab.h"
 #include "compositor/input/seat.h"
 #include "compositor/listener.h"
 #include "compositor/lock/lock.h"
@@ -383,7 +384,7 @@ void fw_view_unmap(struct fw_view *view) {
 	struct fw_server *server = view->server;
 	bool was_focused = fw_view_focused(server) == view;
 	view->mapped = false;
-	fw_cursor_end_grab(server, view);
+	fw_grab_end(server, view);
 	if (view->tree != NULL) {
 		wlr_scene_node_set_enabled(&view->tree->node, false);
 	}
@@ -783,14 +784,14 @@ void fw_view_close(struct fw_view *view) {
 }
 
 void fw_view_begin_interactive(
-		struct fw_view *view, enum fw_cursor_mode mode, uint32_t edges) {
+		struct fw_view *view, enum fw_grab_mode mode, uint32_t edges) {
 	if (!view->mapped || view->fullscreen) {
 		return;
 	}
 	if (view->maximized) {
 		fw_view_maximize(view, false);
 	}
-	fw_cursor_begin_grab(view->server, view, mode, edges);
+	fw_grab_begin(view->server, view, mode, edges);
 }
 
 struct fw_view *fw_view_at(struct fw_server *server, double lx, double ly,
