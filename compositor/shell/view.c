@@ -584,6 +584,24 @@ static void clear_band(
 	*span = size;
 }
 
+/*
+ * Puts view's frame with its top-left corner at x, y, around a window of
+ * width by height: moves it and configures it only where that changes
+ * something.
+ */
+static void place_frame(
+		struct fw_view *view, int x, int y, int width, int height) {
+	int b, t, old_width, old_height;
+	fw_view_frame_insets(view, &b, &t);
+	view->impl->get_size(view, &old_width, &old_height);
+	if (x + b != view->x || y + t + b != view->y) {
+		fw_view_move(view, x + b, y + t + b);
+	}
+	if (width != old_width || height != old_height) {
+		view->impl->configure(view, view->x, view->y, width, height);
+	}
+}
+
 /* A window an exclusive zone covers moves out of it, whole if it fits. */
 static void clear_zones(struct fw_view *view, const struct wlr_box *full,
 		const struct wlr_box *area) {
@@ -600,12 +618,7 @@ static void clear_zones(struct fw_view *view, const struct wlr_box *full,
 	if (new_w < 1 || new_h < 1) {
 		return;
 	}
-	if (x + b != view->x || y + t + b != view->y) {
-		fw_view_move(view, x + b, y + t + b);
-	}
-	if (new_w != width || new_h != height) {
-		view->impl->configure(view, view->x, view->y, new_w, new_h);
-	}
+	place_frame(view, x, y, new_w, new_h);
 }
 
 void fw_view_refit_zones(struct fw_server *server, struct fw_output *output) {
@@ -651,12 +664,7 @@ static void fit_placed(struct fw_view *view, struct fw_output *output) {
 	}
 	x = x < area.x ? area.x : x;
 	y = y < area.y ? area.y : y;
-	if (x + b != view->x || y + t + b != view->y) {
-		fw_view_move(view, x + b, y + t + b);
-	}
-	if (fit_width != width || fit_height != height) {
-		view->impl->configure(view, view->x, view->y, fit_width, fit_height);
-	}
+	place_frame(view, x, y, fit_width, fit_height);
 }
 
 void fw_view_refit(struct fw_server *server, struct fw_output *output) {
