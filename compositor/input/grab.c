@@ -2,7 +2,8 @@
  * The interactive move and resize, as sway's seatop_move_floating and
  * seatop_resize_floating: the pointer drives a window's place or size
  * until its button goes up. cursor.c hands it the motion; the shells start
- * it (fw_view_begin_interactive) and end it when the window goes.
+ * it (fw_view_begin_interactive), and a window that goes or the session
+ * lock ends it.
  */
 #include "compositor/input/grab.h"
 #include "compositor/output/output.h"
