@@ -67,7 +67,7 @@ bool fw_protocols_init(struct fw_server *server) {
 	ok = ok &&
 			(server->content_type = wlr_content_type_manager_v1_create(
 					 display, 1)) != NULL;
-	/* Sandboxes name their clients (globals.c reads it). */
+	/* Sandboxes name their clients (lock/global_filter.c reads it). */
 	ok = ok &&
 			(server->security_context = wlr_security_context_manager_v1_create(
 					 display)) != NULL;

@@ -1,13 +1,13 @@
 #include "compositor/server.h"
 #include "compositor/config/config_apply.h"
-#include "compositor/demo.h"
-#include "compositor/globals.h"
 #include "compositor/input/cursor.h"
+#include "compositor/input/cursor_scene.h"
 #include "compositor/input/pointer_constraints.h"
 #include "compositor/input/seat.h"
 #include "compositor/input/text_input.h"
 #include "compositor/listener.h"
 #include "compositor/lock/capture.h"
+#include "compositor/lock/global_filter.h"
 #include "compositor/lock/idle.h"
 #include "compositor/lock/lock.h"
 #include "compositor/output/commit_timing.h"
@@ -17,16 +17,17 @@
 #include "compositor/output/nested.h"
 #include "compositor/output/output.h"
 #include "compositor/output/paint_worker.h"
-#include "compositor/protocol_checks.h"
 #include "compositor/protocols.h"
 #include "compositor/sched/app_rules.h"
 #include "compositor/sched/client.h"
+#include "compositor/sched/demo.h"
 #include "compositor/sched/ratings.h"
 #include "compositor/sched/sched.h"
 #include "compositor/sched/scheduler_protocol.h"
 #include "compositor/shell/activation.h"
 #include "compositor/shell/decoration.h"
 #include "compositor/shell/layer_shell.h"
+#include "compositor/shell/protocol_checks.h"
 #include "compositor/shell/titlebar.h"
 #include "compositor/shell/view.h"
 #include "compositor/shell/xdg_shell.h"
@@ -346,13 +347,13 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 		goto error;
 	}
 	fw_cursor_scene_init(server);
-	if (!fw_constraints_init(server) || !fw_text_input_init(server)) {
+	if (!fw_pointer_constraints_init(server) || !fw_text_input_init(server)) {
 		goto error;
 	}
 	if (!fw_protocols_init(server)) {
 		goto error;
 	}
-	fw_globals_init(server);
+	fw_global_filter_init(server);
 	if (!fw_lock_create(server) || !fw_idle_create(server)) {
 		wlr_log(WLR_ERROR, "Cannot create the session lock or idle globals");
 		goto error;
@@ -547,7 +548,7 @@ void fw_server_destroy(struct fw_server *server) {
 		/* What clients' resources left to free later (keyboard.c). */
 		wl_event_loop_dispatch_idle(server->loop);
 	}
-	fw_globals_finish(server);
+	fw_global_filter_finish(server);
 	fw_scheduler_protocol_destroy(server->scheduler_protocol);
 	server->scheduler_protocol = NULL;
 	fw_spawn_wait_group(server->child_pid);
@@ -571,7 +572,7 @@ void fw_server_destroy(struct fw_server *server) {
 	fw_protocol_checks_destroy(server->protocol_checks);
 	server->protocol_checks = NULL;
 	fw_text_input_finish(server);
-	fw_constraints_finish(server);
+	fw_pointer_constraints_finish(server);
 	fw_cursor_scene_finish(server);
 	fw_cursor_finish(server);
 	fw_seat_finish(server);

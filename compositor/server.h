@@ -2,7 +2,7 @@
 #define FAIRWAY_COMPOSITOR_SERVER_H
 
 #include "compositor/config/config.h"
-#include "compositor/input/cursor.h"
+#include "compositor/input/grab.h"
 #include "scheduler/gate/gate.h"
 #include "scheduler/hints/hints.h"
 #include <stdbool.h>
@@ -35,7 +35,7 @@ struct fw_commit_timing;
 struct fw_fifo_manager;
 struct fw_paint_worker;
 struct fw_scheduler_protocol;
-struct fw_constraints;
+struct fw_pointer_constraints;
 struct fw_decorations;
 struct fw_protocol_checks;
 struct fw_text_input_relay;
@@ -55,7 +55,7 @@ struct fw_server {
 	struct wlr_allocator *allocator;
 	struct wlr_compositor *compositor;
 	struct wlr_presentation *presentation;
-	/* Who is sandboxed by the standard (protocols.c, globals.c). */
+	/* Who is sandboxed by the standard (protocols.c, lock/global_filter.c). */
 	struct wlr_security_context_manager_v1 *security_context;
 	struct wlr_session *session; /* NULL but on DRM */
 	struct wlr_scene *scene;
@@ -68,7 +68,8 @@ struct fw_server {
 	struct fw_demo *demo;
 	/* --backend auto found no display to run on: headless, with the demo. */
 	bool no_display;
-	/* The protocol errors wlroots 0.18 lets through (protocol_checks.c). */
+	/* The protocol errors wlroots 0.18 lets through (shell/protocol_checks.c).
+	 */
 	struct fw_protocol_checks *protocol_checks;
 	pid_t child_pid; /* COMMAND, 0 when none or reaped */
 	bool started;
@@ -157,7 +158,7 @@ struct fw_server {
 	struct wl_listener touch_frame;
 	bool cursor_placed; /* a device has moved the pointer (cursor.c) */
 	/* A window the pointer moves or resizes: cursor.c's alone. */
-	struct fw_cursor_grab grab;
+	struct fw_grab grab;
 	/*
 	 * While a button is held, the pointer stays with the surface it was
 	 * pressed on (cursor.c): that surface's top-left in layout
@@ -168,7 +169,7 @@ struct fw_server {
 	struct wl_event_source *refocus_idle; /* cursor_scene.c */
 	struct wl_listener new_surface; /* cursor_scene.c */
 	struct wl_list virtual_pointers; /* fw_virtual_pointer.link */
-	struct fw_constraints *constraints; /* pointer_constraints.c */
+	struct fw_pointer_constraints *constraints; /* pointer_constraints.c */
 	struct fw_text_input_relay *text_input; /* text_input.c */
 
 	/* lock/ */

@@ -179,7 +179,7 @@ void *fw_config_grow(void *array, size_t *count, size_t size);
  * Whether interface names a privileged global: one that reads the screen
  * or the clipboard, makes input, or manages outputs, other clients or the
  * session. A sandboxed client is shown none of them unless the file's
- * "sandbox allow" names it (globals.c).
+ * "sandbox allow" names it (lock/global_filter.c).
  */
 bool fw_config_privileged_global(const char *interface);
 /*

@@ -1,11 +1,11 @@
 #include "compositor/input/cursor.h"
+#include "compositor/input/grab.h"
 #include "compositor/input/pointer_constraints.h"
 #include "compositor/input/seat.h"
 #include "compositor/input/virtual_pointer.h"
 #include "compositor/listener.h"
 #include "compositor/lock/idle.h"
 #include "compositor/lock/lock.h"
-#include "compositor/output/output.h"
 #include "compositor/server.h"
 #include "compositor/shell/layer_shell.h"
 #include "compositor/shell/view.h"
@@ -32,114 +32,6 @@ static void note_pointer_client(struct fw_server *server) {
 	struct wlr_seat_client *client = server->seat->pointer_state.focused_client;
 	if (client != NULL) {
 		fw_seat_note_input(server, client->client, NULL);
-	}
-}
-
-void fw_cursor_begin_grab(struct fw_server *server, struct fw_view *view,
-		enum fw_cursor_mode mode, uint32_t edges) {
-	struct fw_cursor_grab *grab = &server->grab;
-	grab->view = view;
-	grab->mode = mode;
-	grab->x = server->cursor->x;
-	grab->y = server->cursor->y;
-	int width, height;
-	view->impl->get_size(view, &width, &height);
-	grab->geo = (struct wlr_box){
-			.x = view->x, .y = view->y, .width = width, .height = height};
-	grab->edges = edges;
-}
-
-void fw_cursor_end_grab(struct fw_server *server, struct fw_view *view) {
-	struct fw_cursor_grab *grab = &server->grab;
-	if (view == NULL || grab->view == view) {
-		grab->view = NULL;
-		grab->mode = FW_CURSOR_PASSTHROUGH;
-	}
-}
-
-bool fw_cursor_resize_origin(struct fw_server *server,
-		const struct fw_view *view, int width, int height, int *x, int *y) {
-	const struct fw_cursor_grab *grab = &server->grab;
-	if (grab->view != view || grab->mode != FW_CURSOR_RESIZE) {
-		return false;
-	}
-	*x = view->x;
-	*y = view->y;
-	if (grab->edges & WLR_EDGE_LEFT) {
-		*x = grab->geo.x + grab->geo.width - width;
-	}
-	if (grab->edges & WLR_EDGE_TOP) {
-		*y = grab->geo.y + grab->geo.height - height;
-	}
-	return true;
-}
-
-static void process_move(struct fw_server *server) {
-	struct fw_cursor_grab *grab = &server->grab;
-	fw_view_move(grab->view, grab->geo.x + (int)(server->cursor->x - grab->x),
-			grab->geo.y + (int)(server->cursor->y - grab->y));
-}
-
-static void process_resize(struct fw_server *server) {
-	struct fw_cursor_grab *grab = &server->grab;
-	struct fw_view *view = grab->view;
-	int dx = (int)(server->cursor->x - grab->x);
-	int dy = (int)(server->cursor->y - grab->y);
-	int left = grab->geo.x;
-	int top = grab->geo.y;
-	int right = left + grab->geo.width;
-	int bottom = top + grab->geo.height;
-	if (grab->edges & WLR_EDGE_LEFT) {
-		left += dx;
-		if (left >= right) {
-			left = right - 1;
-		}
-	} else if (grab->edges & WLR_EDGE_RIGHT) {
-		right += dx;
-		if (right <= left) {
-			right = left + 1;
-		}
-	}
-	if (grab->edges & WLR_EDGE_TOP) {
-		top += dy;
-		if (top >= bottom) {
-			top = bottom - 1;
-		}
-	} else if (grab->edges & WLR_EDGE_BOTTOM) {
-		bottom += dy;
-		if (bottom <= top) {
-			bottom = top + 1;
-		}
-	}
-	/* The frame stays in what the output leaves for windows. */
-	struct fw_output *output =
-			fw_output_at(server, grab->geo.x + grab->geo.width / 2.0,
-					grab->geo.y + grab->geo.height / 2.0);
-	if (output != NULL) {
-		struct wlr_box area;
-		fw_output_usable_area(output, &area);
-		int b, t;
-		fw_view_frame_insets(view, &b, &t);
-		if (left < area.x + b) {
-			left = area.x + b;
-		}
-		if (top < area.y + t + b) {
-			top = area.y + t + b;
-		}
-		if (right > area.x + area.width - b) {
-			right = area.x + area.width - b;
-		}
-		if (bottom > area.y + area.height - b) {
-			bottom = area.y + area.height - b;
-		}
-		if (right <= left || bottom <= top) {
-			return;
-		}
-	}
-	/* xdg views move on commit, once the client took the new size. */
-	view->impl->configure(view, left, top, right - left, bottom - top);
-	if (view->type == FW_VIEW_XWAYLAND) {
-		fw_view_move(view, left, top);
 	}
 }
 
@@ -214,6 +106,12 @@ static bool update_pointer_focus(
 	return seat->pointer_state.focused_surface != NULL;
 }
 
+bool fw_cursor_update_focus(struct fw_server *server, uint32_t time_msec) {
+	bool told;
+	update_pointer_focus(server, time_msec, &told);
+	return told;
+}
+
 void fw_cursor_refocus(struct fw_server *server, uint32_t time_msec) {
 	bool told;
 	if (update_pointer_focus(server, time_msec, &told)) {
@@ -221,50 +119,21 @@ void fw_cursor_refocus(struct fw_server *server, uint32_t time_msec) {
 	}
 }
 
-void fw_cursor_scene_changed(struct fw_server *server) {
-	/*
-	 * Until a device has moved it the pointer points nowhere a user
-	 * chose; during a move or resize the grab decides. It is no input
-	 * either: the client that gets the pointer is not boosted for it.
-	 */
-	if (!server->cursor_placed || server->seat == NULL ||
-			server->grab.mode != FW_CURSOR_PASSTHROUGH) {
-		return;
-	}
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	bool told;
-	update_pointer_focus(server,
-			(uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000), &told);
-	if (told) {
-		/* No device frame follows: these events are a frame of their
-		 * own. */
-		wlr_seat_pointer_notify_frame(server->seat);
-	}
-}
-
 static void process_motion(struct fw_server *server, uint32_t time_msec) {
 	note_activity(server);
 	server->cursor_placed = true;
-	switch (server->grab.mode) {
-	case FW_CURSOR_MOVE:
-		process_move(server);
+	if (fw_grab_motion(server)) {
 		return;
-	case FW_CURSOR_RESIZE:
-		process_resize(server);
-		return;
-	case FW_CURSOR_PASSTHROUGH:
-		break;
 	}
 	fw_cursor_refocus(server, time_msec);
 	/* The pointer may have come into a constraint's region. */
-	fw_constraints_update(server);
+	fw_pointer_constraints_update(server);
 }
 
 /* A pointer constraint has its say on where the pointer goes next. */
 static bool constrain(struct fw_server *server, double *dx, double *dy) {
-	return server->grab.mode != FW_CURSOR_PASSTHROUGH ||
-			fw_constraints_allow_motion(server, dx, dy);
+	return fw_grab_active(server) ||
+			fw_pointer_constraints_allow_motion(server, dx, dy);
 }
 
 static void handle_motion(struct wl_listener *listener, void *data) {
@@ -349,10 +218,10 @@ static void handle_button(struct wl_listener *listener, void *data) {
 	note_activity(server);
 
 	if (event->state == WL_POINTER_BUTTON_STATE_RELEASED) {
-		if (server->grab.mode != FW_CURSOR_PASSTHROUGH) {
+		if (fw_grab_active(server)) {
 			/* The press that started the grab was not sent; the release
 			 * is not either. */
-			fw_cursor_end_grab(server, NULL);
+			fw_grab_end(server, NULL);
 			fw_cursor_refocus(server, event->time_msec);
 			return;
 		}
@@ -374,12 +243,12 @@ static void handle_button(struct wl_listener *listener, void *data) {
 	if (view != NULL) {
 		fw_view_focus(view);
 		if (logo_held(server) && event->button == BTN_LEFT) {
-			fw_view_begin_interactive(view, FW_CURSOR_MOVE, 0);
+			fw_view_begin_interactive(view, FW_GRAB_MOVE, 0);
 			return;
 		}
 		if (logo_held(server) && event->button == BTN_RIGHT) {
 			fw_view_begin_interactive(
-					view, FW_CURSOR_RESIZE, nearest_edges(server, view));
+					view, FW_GRAB_RESIZE, nearest_edges(server, view));
 			return;
 		}
 		if (surface == NULL && event->button == BTN_LEFT) {
@@ -394,7 +263,7 @@ static void handle_button(struct wl_listener *listener, void *data) {
 			case FW_FRAME_TITLE:
 			case FW_FRAME_OTHER:
 				/* A press on the title bar or border drags the window. */
-				fw_view_begin_interactive(view, FW_CURSOR_MOVE, 0);
+				fw_view_begin_interactive(view, FW_GRAB_MOVE, 0);
 				break;
 			}
 			return;

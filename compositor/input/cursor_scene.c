@@ -7,11 +7,15 @@
  * that made the change, so that the enter, leave or motion it causes goes
  * out with that batch's answers.
  */
+#include "compositor/input/cursor_scene.h"
 #include "compositor/input/cursor.h"
+#include "compositor/input/grab.h"
 #include "compositor/listener.h"
 #include "compositor/server.h"
 #include <stdlib.h>
+#include <time.h>
 #include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_seat.h>
 
 struct fw_watched_surface {
 	struct fw_server *server;
@@ -19,6 +23,26 @@ struct fw_watched_surface {
 	struct wl_listener commit;
 	struct wl_listener destroy;
 };
+
+void fw_cursor_scene_changed(struct fw_server *server) {
+	/*
+	 * Until a device has moved it the pointer points nowhere a user
+	 * chose; during a move or resize the grab decides. It is no input
+	 * either: the client that gets the pointer is not boosted for it.
+	 */
+	if (!server->cursor_placed || server->seat == NULL ||
+			fw_grab_active(server)) {
+		return;
+	}
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (fw_cursor_update_focus(server,
+				(uint32_t)(now.tv_sec * 1000 + now.tv_nsec / 1000000))) {
+		/* No device frame follows: these events are a frame of their
+		 * own. */
+		wlr_seat_pointer_notify_frame(server->seat);
+	}
+}
 
 static void refocus(void *data) {
 	struct fw_server *server = data;

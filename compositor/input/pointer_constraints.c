@@ -17,14 +17,14 @@
 #include <wlr/types/wlr_seat.h>
 #include <wlr/util/region.h>
 
-struct fw_constraint {
+struct fw_pointer_constraint {
 	struct fw_server *server;
 	struct wlr_pointer_constraint_v1 *constraint;
 	struct wl_listener set_region;
 	struct wl_listener destroy;
 };
 
-struct fw_constraints {
+struct fw_pointer_constraints {
 	struct fw_server *server;
 	struct wlr_pointer_constraints_v1 *manager;
 	struct wlr_pointer_constraint_v1 *active;
@@ -41,7 +41,7 @@ static bool pointer_inside(
 					(int)floor(seat->pointer_state.sy), NULL);
 }
 
-static void deactivate(struct fw_constraints *constraints) {
+static void deactivate(struct fw_pointer_constraints *constraints) {
 	struct wlr_pointer_constraint_v1 *constraint = constraints->active;
 	if (constraint == NULL) {
 		return;
@@ -64,8 +64,8 @@ static void deactivate(struct fw_constraints *constraints) {
 	wlr_pointer_constraint_v1_send_deactivated(constraint);
 }
 
-void fw_constraints_update(struct fw_server *server) {
-	struct fw_constraints *constraints = server->constraints;
+void fw_pointer_constraints_update(struct fw_server *server) {
+	struct fw_pointer_constraints *constraints = server->constraints;
 	if (constraints == NULL) {
 		return;
 	}
@@ -85,9 +85,9 @@ void fw_constraints_update(struct fw_server *server) {
 	}
 }
 
-bool fw_constraints_allow_motion(
+bool fw_pointer_constraints_allow_motion(
 		struct fw_server *server, double *dx, double *dy) {
-	struct fw_constraints *constraints = server->constraints;
+	struct fw_pointer_constraints *constraints = server->constraints;
 	if (constraints == NULL || constraints->active == NULL) {
 		return true;
 	}
@@ -112,14 +112,15 @@ bool fw_constraints_allow_motion(
 }
 
 static void handle_set_region(struct wl_listener *listener, void *data) {
-	struct fw_constraint *fw = wl_container_of(listener, fw, set_region);
-	fw_constraints_update(fw->server);
+	struct fw_pointer_constraint *fw =
+			wl_container_of(listener, fw, set_region);
+	fw_pointer_constraints_update(fw->server);
 }
 
 static void handle_constraint_destroy(
 		struct wl_listener *listener, void *data) {
-	struct fw_constraint *fw = wl_container_of(listener, fw, destroy);
-	struct fw_constraints *constraints = fw->server->constraints;
+	struct fw_pointer_constraint *fw = wl_container_of(listener, fw, destroy);
+	struct fw_pointer_constraints *constraints = fw->server->constraints;
 	if (constraints->active == fw->constraint) {
 		/* Gone with its resource: nothing to tell it. */
 		constraints->active = NULL;
@@ -130,10 +131,10 @@ static void handle_constraint_destroy(
 }
 
 static void handle_new_constraint(struct wl_listener *listener, void *data) {
-	struct fw_constraints *constraints =
+	struct fw_pointer_constraints *constraints =
 			wl_container_of(listener, constraints, new_constraint);
 	struct wlr_pointer_constraint_v1 *constraint = data;
-	struct fw_constraint *fw = calloc(1, sizeof(*fw));
+	struct fw_pointer_constraint *fw = calloc(1, sizeof(*fw));
 	if (fw == NULL) {
 		wl_resource_post_no_memory(constraint->resource);
 		return;
@@ -144,23 +145,24 @@ static void handle_new_constraint(struct wl_listener *listener, void *data) {
 			&fw->set_region, &constraint->events.set_region, handle_set_region);
 	fw_listener_connect(&fw->destroy, &constraint->events.destroy,
 			handle_constraint_destroy);
-	fw_constraints_update(constraints->server);
+	fw_pointer_constraints_update(constraints->server);
 }
 
 static void handle_focus(struct wl_listener *listener, void *data) {
-	struct fw_constraints *constraints =
+	struct fw_pointer_constraints *constraints =
 			wl_container_of(listener, constraints, keyboard_focus);
-	fw_constraints_update(constraints->server);
+	fw_pointer_constraints_update(constraints->server);
 }
 
 static void handle_pointer_focus(struct wl_listener *listener, void *data) {
-	struct fw_constraints *constraints =
+	struct fw_pointer_constraints *constraints =
 			wl_container_of(listener, constraints, pointer_focus);
-	fw_constraints_update(constraints->server);
+	fw_pointer_constraints_update(constraints->server);
 }
 
-bool fw_constraints_init(struct fw_server *server) {
-	struct fw_constraints *constraints = calloc(1, sizeof(*constraints));
+bool fw_pointer_constraints_init(struct fw_server *server) {
+	struct fw_pointer_constraints *constraints =
+			calloc(1, sizeof(*constraints));
 	if (constraints == NULL) {
 		return false;
 	}
@@ -182,8 +184,8 @@ bool fw_constraints_init(struct fw_server *server) {
 	return true;
 }
 
-void fw_constraints_finish(struct fw_server *server) {
-	struct fw_constraints *constraints = server->constraints;
+void fw_pointer_constraints_finish(struct fw_server *server) {
+	struct fw_pointer_constraints *constraints = server->constraints;
 	if (constraints == NULL) {
 		return;
 	}

@@ -3,7 +3,7 @@
 
 /*
  * While the session is locked nothing reads the screen or the clipboard.
- * globals.c shows screencopy, export-dmabuf and data-control to no client
+ * global_filter.c shows screencopy, export-dmabuf and data-control to no client
  * then; this stops what clients bound before the lock, and what any
  * client could still ask for: the selection and primary selection serve
  * nothing (their sources' send closes the reader's fd; a source set while

@@ -18,6 +18,7 @@
  */
 #include "compositor/lock/lock.h"
 #include "compositor/input/cursor.h"
+#include "compositor/input/grab.h"
 #include "compositor/input/seat.h"
 #include "compositor/listener.h"
 #include "compositor/lock/capture.h"
@@ -198,7 +199,7 @@ static struct wlr_surface *pick_lock_surface(struct fw_lock *lock) {
 
 static void end_grabs(struct fw_lock *lock) {
 	struct fw_server *server = lock->server;
-	fw_cursor_end_grab(server, NULL);
+	fw_grab_end(server, NULL);
 	wlr_seat_pointer_end_grab(server->seat);
 	wlr_seat_keyboard_end_grab(server->seat);
 	wlr_seat_touch_end_grab(server->seat);

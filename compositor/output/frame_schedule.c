@@ -1,7 +1,7 @@
 /*
  * Deadline-driven frames: when each output paints, and when each surface's
  * frame done goes out (frame_schedule.h; the arithmetic is in
- * scheduler/frame_timing.c).
+ * scheduler/frame/frame_timing.c).
  *
  * Without this, fairway paints on the output's frame event and sends every
  * frame done right after: a client that draws on its frame done commits
@@ -27,6 +27,7 @@
  * what it drew late and not also the frame after.
  */
 #include "compositor/output/frame_schedule.h"
+#include "compositor/listener.h"
 #include "compositor/output/output.h"
 #include "compositor/server.h"
 #include "scheduler/capped_file.h"
@@ -173,8 +174,8 @@ static void handle_surface_commit(struct wl_listener *listener, void *data) {
 }
 
 static void surface_destroy(struct fw_frame_surface *surface) {
-	wl_list_remove(&surface->commit.link);
-	wl_list_remove(&surface->destroy.link);
+	fw_listener_disconnect(&surface->commit);
+	fw_listener_disconnect(&surface->destroy);
 	wl_list_remove(&surface->link);
 	free(surface);
 }
@@ -214,10 +215,10 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	/* The client's commit answers the frame done, when it comes: one held
 	 * for a target time or a fifo barrier (commit_timing.c, fifo.c) is
 	 * applied later, by fairway, and was drawn in time. */
-	surface->commit.notify = handle_surface_commit;
-	wl_signal_add(&wlr_surface->events.client_commit, &surface->commit);
-	surface->destroy.notify = handle_surface_destroy;
-	wl_signal_add(&wlr_surface->events.destroy, &surface->destroy);
+	fw_listener_connect(&surface->commit, &wlr_surface->events.client_commit,
+			handle_surface_commit);
+	fw_listener_connect(&surface->destroy, &wlr_surface->events.destroy,
+			handle_surface_destroy);
 	wl_list_insert(&schedule->surfaces, &surface->link);
 }
 
@@ -527,8 +528,8 @@ struct fw_frame_output *fw_frame_schedule_output_create(
 	if (frames->timer == NULL) {
 		goto error_fd;
 	}
-	frames->present.notify = handle_present;
-	wl_signal_add(&wlr_output->events.present, &frames->present);
+	fw_listener_connect(
+			&frames->present, &wlr_output->events.present, handle_present);
 	wl_list_insert(&schedule->outputs, &frames->link);
 	return frames;
 
@@ -544,7 +545,7 @@ void fw_frame_schedule_output_destroy(struct fw_frame_output *frames) {
 		return;
 	}
 	wl_list_remove(&frames->link);
-	wl_list_remove(&frames->present.link);
+	fw_listener_disconnect(&frames->present);
 	wl_event_source_remove(frames->timer);
 	close(frames->timer_fd);
 	free(frames);
@@ -559,9 +560,8 @@ struct fw_frame_schedule *fw_frame_schedule_create(struct fw_server *server) {
 	wl_list_init(&schedule->clients);
 	wl_list_init(&schedule->surfaces);
 	wl_list_init(&schedule->outputs);
-	schedule->new_surface.notify = handle_new_surface;
-	wl_signal_add(
-			&server->compositor->events.new_surface, &schedule->new_surface);
+	fw_listener_connect(&schedule->new_surface,
+			&server->compositor->events.new_surface, handle_new_surface);
 	return schedule;
 }
 
@@ -577,7 +577,7 @@ void fw_frame_schedule_destroy(struct fw_frame_schedule *schedule) {
 	wl_list_for_each_safe(client, client_tmp, &schedule->clients, link) {
 		client_free(client);
 	}
-	wl_list_remove(&schedule->new_surface.link);
+	fw_listener_disconnect(&schedule->new_surface);
 	free(schedule);
 }
 

@@ -10,7 +10,7 @@ struct fw_output;
 struct wl_client;
 
 /*
- * --frame-schedule auto: deadline-driven frames (scheduler/frame_timing.h
+ * --frame-schedule auto: deadline-driven frames (scheduler/frame/frame_timing.h
  * has the arithmetic). Each output paints as late as is safe for its tick,
  * and each surface's frame done goes out ahead of the output's deadline by
  * the time its client takes to draw, so that a frame drawn on a frame done

@@ -37,10 +37,9 @@
  * the session lock discarded, is never shown.
  */
 #include "compositor/output/render.h"
-#include "compositor/listener.h"
+#include "compositor/output/paint_frame.h"
 #include "compositor/output/paint_job.h"
 #include "compositor/output/paint_worker.h"
-#include "compositor/output/shm_guard.h"
 #include <drm_fourcc.h>
 #include <math.h>
 #include <pixman.h>
@@ -83,29 +82,12 @@ struct frame {
 	struct wl_array paints; /* struct paint, bottom to top */
 };
 
-/* A frame the paint worker paints. */
-struct inflight {
-	struct fw_render_output *render;
-	struct fw_paint_job job; /* its target: an image over buffer's data */
-	struct wlr_buffer *buffer; /* the swapchain buffer, locked */
-	/* The output as it was: a frame for another is dropped. */
-	struct wlr_swapchain *swapchain;
-	int width, height;
-	struct wlr_scene_output *scene_output; /* NULL once destroyed */
-	/* What the paint covers: the buffer's damage from the ring. */
-	pixman_region32_t damage;
-	/* What the commit tells: the damage not committed when it began. */
-	pixman_region32_t frame_damage;
-	bool discarded;
-	struct wl_listener scene_output_destroy;
-};
-
 struct fw_render_output {
 	struct wlr_output *output;
 	struct fw_paint_worker *worker; /* NULL: paint on the main thread */
 	void (*painted)(void *data, enum fw_render_result result);
 	void *data;
-	struct inflight *inflight; /* NULL while the worker paints nothing */
+	struct fw_paint_frame *frame; /* NULL while the worker paints nothing */
 	const char *painter; /* who painted its last frame, for the log */
 };
 
@@ -468,40 +450,6 @@ static bool can_paint(struct wlr_scene_output *scene_output) {
 			output->transform == WL_OUTPUT_TRANSFORM_NORMAL;
 }
 
-/*
- * Damage for wlr_scene to repaint and report with a later commit, given
- * through the output's damage signal: the scene output's way in for damage
- * that is not the scene's (wlroots' software cursors use it). Without a
- * transform, output and ring coordinates are the same: buffer pixels.
- */
-static void damage_output(
-		struct wlr_output *output, const pixman_region32_t *region) {
-	struct wlr_output_event_damage event = {
-			.output = output,
-			.damage = region,
-	};
-	wl_signal_emit_mutable(&output->events.damage, &event);
-}
-
-static void damage_output_whole(struct wlr_output *output) {
-	pixman_region32_t whole;
-	pixman_region32_init_rect(&whole, 0, 0, output->width, output->height);
-	damage_output(output, &whole);
-	pixman_region32_fini(&whole);
-}
-
-/* Commits the painted buffer with the damage wlr_scene has not committed. */
-static bool commit_buffer(struct wlr_output *output, struct wlr_buffer *buffer,
-		const pixman_region32_t *frame_damage) {
-	struct wlr_output_state state;
-	wlr_output_state_init(&state);
-	wlr_output_state_set_damage(&state, frame_damage);
-	wlr_output_state_set_buffer(&state, buffer);
-	bool ok = wlr_output_commit_state(output, &state);
-	wlr_output_state_finish(&state);
-	return ok;
-}
-
 /* On the main thread, into the buffer through a render pass, and commits. */
 static bool paint_here(struct fw_paint_job *job,
 		struct wlr_scene_output *scene_output, struct wlr_buffer *buffer,
@@ -528,76 +476,17 @@ static bool paint_here(struct fw_paint_job *job,
 		wlr_damage_ring_add_whole(&scene_output->damage_ring);
 		return false;
 	}
-	return commit_buffer(output, buffer, &scene_output->pending_commit_damage);
+	return fw_paint_frame_commit_buffer(
+			output, buffer, &scene_output->pending_commit_damage);
 }
 
-static void inflight_free(struct inflight *f) {
-	fw_paint_job_finish(&f->job);
-	if (f->buffer != NULL) {
-		wlr_buffer_unlock(f->buffer);
-	}
-	pixman_region32_fini(&f->damage);
-	pixman_region32_fini(&f->frame_damage);
-	fw_listener_disconnect(&f->scene_output_destroy);
-	free(f);
-}
-
-/* The worker painted the frame: show it, if it is still the output's. */
-static bool commit_painted(struct inflight *f) {
-	struct wlr_output *output = f->render->output;
-	struct wlr_scene_output *scene_output = f->scene_output;
-	if (f->render->painted == NULL) {
-		/* The output is going. */
-		return false;
-	}
-	if (f->discarded || scene_output == NULL || !output->enabled ||
-			output->swapchain != f->swapchain || output->width != f->width ||
-			output->height != f->height) {
-		if (scene_output != NULL) {
-			damage_output_whole(output);
-		}
-		return false;
-	}
-	/* The software cursors where they are now: the renderer is the main
-	 * thread's. */
-	struct wlr_render_pass *pass =
-			wlr_renderer_begin_buffer_pass(output->renderer, f->buffer, NULL);
-	if (pass == NULL) {
-		damage_output_whole(output);
-		return false;
-	}
-	wlr_output_add_software_cursors_to_render_pass(output, pass, &f->damage);
-	if (!wlr_render_pass_submit(pass)) {
-		wlr_damage_ring_add_whole(&scene_output->damage_ring);
-		damage_output_whole(output);
-		return false;
-	}
-	bool ok = commit_buffer(output, f->buffer, &f->frame_damage);
-	/*
-	 * The commit took the frame's damage off what wlr_scene has still to
-	 * commit, and with it any damage that came during the paint in the same
-	 * places: that damage, which the ring kept for the next frame, goes
-	 * back.
-	 */
-	struct wlr_damage_ring *ring = &scene_output->damage_ring;
-	if (pixman_region32_not_empty(&ring->current)) {
-		pixman_region32_t later;
-		pixman_region32_init(&later);
-		pixman_region32_copy(&later, &ring->current);
-		damage_output(output, &later);
-		pixman_region32_fini(&later);
-	}
-	return ok;
-}
-
-static void handle_painted(struct fw_paint_job *job) {
-	struct inflight *f = wl_container_of(job, f, job);
-	struct fw_render_output *render = f->render;
-	render->inflight = NULL;
+static void handle_painted(struct fw_paint_frame *frame, void *data) {
+	struct fw_render_output *render = data;
+	render->frame = NULL;
 	render->output->frame_pending = false;
-	bool committed = commit_painted(f);
-	bool discarded = f->discarded;
-	inflight_free(f);
+	bool committed = render->painted != NULL && fw_paint_frame_commit(frame);
+	bool discarded = frame->discarded;
+	fw_paint_frame_destroy(frame);
 	if (render->painted == NULL) {
 		/* Its output is going. */
 		return;
@@ -609,72 +498,6 @@ static void handle_painted(struct fw_paint_job *job) {
 			committed           ? FW_RENDER_COMMITTED
 					: discarded ? FW_RENDER_DISCARDED
 								: FW_RENDER_IDLE);
-}
-
-static void handle_scene_output_destroy(
-		struct wl_listener *listener, void *data) {
-	struct inflight *f = wl_container_of(listener, f, scene_output_destroy);
-	f->scene_output = NULL;
-	fw_listener_disconnect(&f->scene_output_destroy);
-}
-
-/*
- * Hands the job to the worker, with its own lock on the frame's buffer,
- * which nothing else uses until it is committed. False if the buffer
- * cannot be painted by pixman alone.
- */
-static bool paint_there(struct fw_render_output *render, struct inflight *f,
-		struct wlr_scene_output *scene_output, struct wlr_buffer *buffer,
-		pixman_region32_t *damage) {
-	struct wlr_output *output = render->output;
-	void *data;
-	uint32_t drm_format;
-	size_t stride;
-	if (!wlr_buffer_begin_data_ptr_access(buffer,
-				WLR_BUFFER_DATA_PTR_ACCESS_READ |
-						WLR_BUFFER_DATA_PTR_ACCESS_WRITE,
-				&data, &drm_format, &stride)) {
-		return false;
-	}
-	wlr_buffer_end_data_ptr_access(buffer);
-	pixman_format_code_t format = fw_paint_job_format(drm_format);
-	if (format == 0 || !fw_shm_guard_arm()) {
-		return false;
-	}
-	f->job.target = pixman_image_create_bits_no_clear(
-			format, buffer->width, buffer->height, data, (int)stride);
-	if (f->job.target == NULL) {
-		return false;
-	}
-	f->job.painted = handle_painted;
-	f->buffer = wlr_buffer_lock(buffer);
-	f->swapchain = output->swapchain;
-	f->width = output->width;
-	f->height = output->height;
-	f->scene_output = scene_output;
-	fw_listener_connect(&f->scene_output_destroy, &scene_output->events.destroy,
-			handle_scene_output_destroy);
-	pixman_region32_copy(&f->damage, damage);
-	pixman_region32_copy(
-			&f->frame_damage, &scene_output->pending_commit_damage);
-	/* No frame event between now and the commit: it would be taken for a
-	 * tick, and its frame could not be painted anyway. */
-	output->frame_pending = true;
-	render->inflight = f;
-	fw_paint_worker_submit(render->worker, &f->job);
-	return true;
-}
-
-static struct inflight *inflight_create(struct fw_render_output *render) {
-	struct inflight *f = calloc(1, sizeof(*f));
-	if (f == NULL) {
-		return NULL;
-	}
-	f->render = render;
-	fw_paint_job_init(&f->job);
-	pixman_region32_init(&f->damage);
-	pixman_region32_init(&f->frame_damage);
-	return f;
 }
 
 struct fw_render_output *fw_render_output_create(struct wlr_output *output,
@@ -695,21 +518,21 @@ void fw_render_output_destroy(struct fw_render_output *render) {
 	if (render == NULL) {
 		return;
 	}
-	if (render->inflight != NULL) {
-		render->inflight->discarded = true;
+	if (render->frame != NULL) {
+		render->frame->discarded = true;
 		render->painted = NULL;
-		fw_paint_worker_finish(render->worker, &render->inflight->job);
+		fw_paint_worker_finish(render->worker, &render->frame->job);
 	}
 	free(render);
 }
 
 bool fw_render_output_busy(const struct fw_render_output *render) {
-	return render->inflight != NULL;
+	return render->frame != NULL;
 }
 
 void fw_render_output_discard(struct fw_render_output *render) {
-	if (render->inflight != NULL) {
-		render->inflight->discarded = true;
+	if (render->frame != NULL) {
+		render->frame->discarded = true;
 	}
 }
 
@@ -758,7 +581,7 @@ enum fw_render_result fw_render_output_paint(struct fw_render_output *render,
 		return scene_commit(render, scene_output, tearing,
 				"wlr_scene (a transform or another renderer)");
 	}
-	if (render->inflight != NULL) {
+	if (render->frame != NULL) {
 		return FW_RENDER_BUSY;
 	}
 	struct wlr_output *output = scene_output->output;
@@ -794,8 +617,9 @@ enum fw_render_result fw_render_output_paint(struct fw_render_output *render,
 	wlr_damage_ring_rotate_buffer(ring, buffer, &damage);
 
 	/* With a worker, the job is built where the worker can have it. */
-	struct inflight *f =
-			render->worker != NULL ? inflight_create(render) : NULL;
+	struct fw_paint_frame *f = render->worker != NULL
+			? fw_paint_frame_create(output, handle_painted, render)
+			: NULL;
 	struct fw_paint_job local, *job = f != NULL ? &f->job : &local;
 	if (f == NULL) {
 		fw_paint_job_init(job);
@@ -803,14 +627,16 @@ enum fw_render_result fw_render_output_paint(struct fw_render_output *render,
 	build_job(&frame, &damage, job);
 	if (f != NULL && !job->failed && !job->has_nodes &&
 			fw_paint_worker_wants(render->worker, job) &&
-			paint_there(render, f, scene_output, buffer, &damage)) {
+			fw_paint_frame_submit(
+					f, render->worker, scene_output, buffer, &damage)) {
+		render->frame = f;
 		result = FW_RENDER_PAINTING;
 	} else {
 		result = paint_here(job, scene_output, buffer, &damage)
 				? FW_RENDER_COMMITTED
 				: FW_RENDER_IDLE;
 		if (f != NULL) {
-			inflight_free(f);
+			fw_paint_frame_destroy(f);
 		} else {
 			fw_paint_job_finish(job);
 		}

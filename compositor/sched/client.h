@@ -133,7 +133,7 @@ bool fw_client_is_xwayland(struct wl_client *client);
  * Looks up the client's process if it is not known yet, for everything
  * in fairway that names one (ratings and hints, application rules, the
  * scheduler protocol, Xwayland): with the gate, as it pinned it
- * (scheduler/peer.h); with --scheduler off, as fairway pinned it when
+ * (scheduler/process/peer.h); with --scheduler off, as fairway pinned it when
  * libwayland accepted it (client_create.h). Either way pid 0 where it
  * could not be pinned. False while it is not known yet (Xwayland before
  * its first request).

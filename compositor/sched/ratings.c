@@ -2,7 +2,7 @@
 #include "compositor/sched/client.h"
 #include "compositor/sched/ratings_damage.h"
 #include "compositor/sched/ratings_internal.h"
-#include "compositor/sched/ratings_xdamage.h"
+#include "compositor/sched/ratings_x11.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "scheduler/capped_file.h"
@@ -165,7 +165,7 @@ static void handle_shown(
 
 /*
  * Committed frames, against which presented ones weigh: the knee. An X
- * client's are the frames it draws (ratings_xdamage.h) where they are
+ * client's are the frames it draws (ratings_x11.h) where they are
  * counted, not Xwayland's commits of its window, which follow the frame
  * callbacks and are at most one a presented frame.
  */
@@ -178,8 +178,7 @@ static void handle_committed(struct wlr_surface *surface, void *data) {
 	struct wlr_xwayland_surface *xsurface = owner->xwayland != NULL
 			? wlr_xwayland_surface_try_from_wlr_surface(surface)
 			: NULL;
-	if (xsurface != NULL &&
-			fw_ratings_xdamage_counts(ratings->xdamage, xsurface)) {
+	if (xsurface != NULL && fw_ratings_x11_counts(ratings->xdamage, xsurface)) {
 		return;
 	}
 	ratings_client_add_commit(&owner->rc, sched_clock_now_ns());
@@ -275,8 +274,7 @@ bool fw_ratings_create(
 	wl_event_source_timer_update(ratings->timer, T_UPDATE_MS);
 	fw_ratings_owner_init(ratings);
 	/* Without it, X clients' commits count as Wayland clients' do. */
-	ratings->xdamage =
-			fw_ratings_xdamage_create(server, handle_x_drawn, ratings);
+	ratings->xdamage = fw_ratings_x11_create(server, handle_x_drawn, ratings);
 	server->ratings = ratings;
 	return true;
 
@@ -298,7 +296,7 @@ void fw_ratings_destroy(struct fw_server *server) {
 	if (ratings->hints_due != NULL) {
 		wl_event_source_remove(ratings->hints_due);
 	}
-	fw_ratings_xdamage_destroy(ratings->xdamage);
+	fw_ratings_x11_destroy(ratings->xdamage);
 	fw_ratings_owner_finish(ratings);
 	fw_ratings_damage_destroy(ratings->damage);
 	/* What is left goes, referenced or not (X clients hold Xwayland's). */

@@ -13,10 +13,11 @@ struct wl_client;
 struct wlr_surface;
 
 /*
- * Rates every client's presented output and input (scheduler/ratings.h)
- * and hands the kernel hints (scheduler/hints.h) once a second. Replays
- * what a crashed fairway left in the journal first. Call once XWayland is
- * set up. The pieces: ratings_internal.h.
+ * Rates every client's presented output and input
+ * (scheduler/ratings/ratings_client.h) and hands the kernel hints
+ * (scheduler/hints/hints.h) once a second. Replays what a crashed fairway left
+ * in the journal first. Call once XWayland is set up. The pieces:
+ * ratings_internal.h.
  */
 bool fw_ratings_create(
 		struct fw_server *server, const struct hints_config *hints);

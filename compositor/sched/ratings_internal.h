@@ -7,7 +7,7 @@
  * - ratings.c: the whole, its timer and what input and frames add;
  * - ratings_process.c: the registry of rated processes and their hints;
  * - ratings_owner.c: which process a client, an X window or Xwayland is;
- * - ratings_xdamage.c (its own header): the frames X clients draw.
+ * - ratings_x11.c (its own header): the frames X clients draw.
  */
 
 #include "scheduler/hints/hints.h"
@@ -56,7 +56,7 @@ struct fw_ratings {
 	struct wl_list rated; /* fw_rated.link */
 	struct wl_list xsurfaces; /* fw_rated_xsurface.link */
 	struct fw_damage_tracker *damage;
-	struct fw_xdamage *xdamage; /* NULL: X drawing is not counted */
+	struct fw_ratings_x11 *xdamage; /* NULL: X drawing is not counted */
 	struct wl_event_source *timer;
 	/* Runs the class changes input asked for, after the input went out. */
 	struct wl_event_source *hints_due;

@@ -3,7 +3,7 @@
 
 /*
  * fairway --restore-hints: gives back every thread attribute a fairway
- * that did not exit cleanly left changed (scheduler/hints.h), from its
+ * that did not exit cleanly left changed (scheduler/hints/hints.h), from its
  * journal, and exits. Prints what it restored, could not restore (each
  * with an error line saying why), refused, found gone, and the journals
  * it skipped. Returns the exit status: 1 if anything was not restored or

@@ -69,11 +69,11 @@ const char *fw_sched_socket_name(const struct fw_sched *sched);
  * off. Takes fd, even on failure; NULL then.
  */
 struct wl_client *fw_sched_adopt_client(struct fw_sched *sched, int fd);
-/* The gate, for its client API (scheduler/gate.h); NULL when off. */
+/* The gate, for its client API (scheduler/gate/gate.h); NULL when off. */
 struct gate *fw_sched_get_gate(const struct fw_sched *sched);
 /* Every client's record (client.h). */
 struct fw_client_list *fw_sched_get_clients(const struct fw_sched *sched);
-/* The --trace writer (scheduler/trace.h), or NULL without one. */
+/* The --trace writer (scheduler/trace/trace.h), or NULL without one. */
 struct gate_trace *fw_sched_get_trace(const struct fw_sched *sched);
 
 /*

@@ -604,7 +604,7 @@ static void manager_bind(
 		wl_client_post_no_memory(client);
 		return;
 	}
-	/* The global filter hides the global (globals.c); this catches a
+	/* The global filter hides the global (lock/global_filter.c); this catches a
 	 * client that binds it by its name all the same. */
 	if (!fw_scheduler_protocol_may_manage(sp, client)) {
 		wl_resource_set_implementation(resource, &manager_impl, NULL, NULL);

@@ -19,7 +19,7 @@ typedef size_t (*fw_scheduler_protocol_app_ids_func)(struct fw_server *server,
 
 /*
  * fairway-scheduler-unstable-v1 (protocol/): the gate's clients, their
- * statistics (scheduler/client_stats.h) and ratings, and their base
+ * statistics (scheduler/gate/client_stats.h) and ratings, and their base
  * priority, for fairway-top and the like; config says who may manage
  * (fw_scheduler_protocol_may_manage), app_ids names their windows.
  * Call once the gate, XWayland and the ratings are up. NULL with --scheduler

@@ -1,5 +1,6 @@
 #include "compositor/shell/view.h"
-#include "compositor/input/cursor.h"
+#include "compositor/input/cursor_scene.h"
+#include "compositor/input/grab.h"
 #include "compositor/input/seat.h"
 #include "compositor/listener.h"
 #include "compositor/lock/lock.h"
@@ -383,7 +384,7 @@ void fw_view_unmap(struct fw_view *view) {
 	struct fw_server *server = view->server;
 	bool was_focused = fw_view_focused(server) == view;
 	view->mapped = false;
-	fw_cursor_end_grab(server, view);
+	fw_grab_end(server, view);
 	if (view->tree != NULL) {
 		wlr_scene_node_set_enabled(&view->tree->node, false);
 	}
@@ -583,6 +584,24 @@ static void clear_band(
 	*span = size;
 }
 
+/*
+ * Puts view's frame with its top-left corner at x, y, around a window of
+ * width by height: moves it and configures it only where that changes
+ * something.
+ */
+static void place_frame(
+		struct fw_view *view, int x, int y, int width, int height) {
+	int b, t, old_width, old_height;
+	fw_view_frame_insets(view, &b, &t);
+	view->impl->get_size(view, &old_width, &old_height);
+	if (x + b != view->x || y + t + b != view->y) {
+		fw_view_move(view, x + b, y + t + b);
+	}
+	if (width != old_width || height != old_height) {
+		view->impl->configure(view, view->x, view->y, width, height);
+	}
+}
+
 /* A window an exclusive zone covers moves out of it, whole if it fits. */
 static void clear_zones(struct fw_view *view, const struct wlr_box *full,
 		const struct wlr_box *area) {
@@ -599,12 +618,7 @@ static void clear_zones(struct fw_view *view, const struct wlr_box *full,
 	if (new_w < 1 || new_h < 1) {
 		return;
 	}
-	if (x + b != view->x || y + t + b != view->y) {
-		fw_view_move(view, x + b, y + t + b);
-	}
-	if (new_w != width || new_h != height) {
-		view->impl->configure(view, view->x, view->y, new_w, new_h);
-	}
+	place_frame(view, x, y, new_w, new_h);
 }
 
 void fw_view_refit_zones(struct fw_server *server, struct fw_output *output) {
@@ -650,12 +664,7 @@ static void fit_placed(struct fw_view *view, struct fw_output *output) {
 	}
 	x = x < area.x ? area.x : x;
 	y = y < area.y ? area.y : y;
-	if (x + b != view->x || y + t + b != view->y) {
-		fw_view_move(view, x + b, y + t + b);
-	}
-	if (fit_width != width || fit_height != height) {
-		view->impl->configure(view, view->x, view->y, fit_width, fit_height);
-	}
+	place_frame(view, x, y, fit_width, fit_height);
 }
 
 void fw_view_refit(struct fw_server *server, struct fw_output *output) {
@@ -783,14 +792,14 @@ void fw_view_close(struct fw_view *view) {
 }
 
 void fw_view_begin_interactive(
-		struct fw_view *view, enum fw_cursor_mode mode, uint32_t edges) {
+		struct fw_view *view, enum fw_grab_mode mode, uint32_t edges) {
 	if (!view->mapped || view->fullscreen) {
 		return;
 	}
 	if (view->maximized) {
 		fw_view_maximize(view, false);
 	}
-	fw_cursor_begin_grab(view->server, view, mode, edges);
+	fw_grab_begin(view->server, view, mode, edges);
 }
 
 struct fw_view *fw_view_at(struct fw_server *server, double lx, double ly,

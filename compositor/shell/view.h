@@ -1,7 +1,7 @@
 #ifndef FAIRWAY_COMPOSITOR_SHELL_VIEW_H
 #define FAIRWAY_COMPOSITOR_SHELL_VIEW_H
 
-#include "compositor/input/cursor.h"
+#include "compositor/input/grab.h"
 #include <stdbool.h>
 #include <wayland-server-core.h>
 #include <wlr/util/box.h>
@@ -106,9 +106,9 @@ void fw_view_fullscreen(struct fw_view *view, bool fullscreen);
  */
 void fw_view_plan_state(struct fw_view *view, bool maximized, bool fullscreen);
 void fw_view_close(struct fw_view *view);
-/* The pointer moves or resizes the window from here on (input/cursor.h). */
+/* The pointer moves or resizes the window from here on (input/grab.h). */
 void fw_view_begin_interactive(
-		struct fw_view *view, enum fw_cursor_mode mode, uint32_t edges);
+		struct fw_view *view, enum fw_grab_mode mode, uint32_t edges);
 /* Whether fairway draws the window's frame (decoration.c decides). */
 void fw_view_set_decorated(struct fw_view *view, bool decorated);
 /* The frame around the window geometry: 0 and 0 without one. */

@@ -1,4 +1,5 @@
 #include "compositor/shell/xdg_shell.h"
+#include "compositor/input/grab.h"
 #include "compositor/listener.h"
 #include "compositor/output/output.h"
 #include "compositor/sched/sched.h"
@@ -300,7 +301,7 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 		struct wlr_box box;
 		wlr_xdg_surface_get_geometry(xdg_surface, &box);
 		int x, y;
-		if (fw_cursor_resize_origin(
+		if (fw_grab_resize_origin(
 					server, &xdg->view, box.width, box.height, &x, &y) &&
 				(x != xdg->view.x || y != xdg->view.y)) {
 			fw_view_move(&xdg->view, x, y);
@@ -330,13 +331,13 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 
 static void handle_request_move(struct wl_listener *listener, void *data) {
 	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, request_move);
-	fw_view_begin_interactive(&xdg->view, FW_CURSOR_MOVE, 0);
+	fw_view_begin_interactive(&xdg->view, FW_GRAB_MOVE, 0);
 }
 
 static void handle_request_resize(struct wl_listener *listener, void *data) {
 	struct fw_xdg_view *xdg = wl_container_of(listener, xdg, request_resize);
 	struct wlr_xdg_toplevel_resize_event *event = data;
-	fw_view_begin_interactive(&xdg->view, FW_CURSOR_RESIZE, event->edges);
+	fw_view_begin_interactive(&xdg->view, FW_GRAB_RESIZE, event->edges);
 }
 
 static void handle_request_maximize(struct wl_listener *listener, void *data) {

@@ -1,11 +1,11 @@
 #include "compositor/shell/xwayland.h"
 #include "compositor/input/seat.h"
-#include "compositor/kill_timer.h"
 #include "compositor/listener.h"
 #include "compositor/output/output.h"
 #include "compositor/sched/client.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
+#include "compositor/shell/kill_timer.h"
 #include "compositor/shell/view.h"
 #include "scheduler/sched_clock.h"
 #include <stdlib.h>
@@ -237,14 +237,14 @@ static void handle_request_configure(struct wl_listener *listener, void *data) {
 
 static void handle_request_move(struct wl_listener *listener, void *data) {
 	struct fw_xwayland_view *xwl = wl_container_of(listener, xwl, request_move);
-	fw_view_begin_interactive(&xwl->view, FW_CURSOR_MOVE, 0);
+	fw_view_begin_interactive(&xwl->view, FW_GRAB_MOVE, 0);
 }
 
 static void handle_request_resize(struct wl_listener *listener, void *data) {
 	struct fw_xwayland_view *xwl =
 			wl_container_of(listener, xwl, request_resize);
 	struct wlr_xwayland_resize_event *event = data;
-	fw_view_begin_interactive(&xwl->view, FW_CURSOR_RESIZE, event->edges);
+	fw_view_begin_interactive(&xwl->view, FW_GRAB_RESIZE, event->edges);
 }
 
 static void handle_request_maximize(struct wl_listener *listener, void *data) {

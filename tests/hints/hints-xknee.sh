@@ -2,7 +2,7 @@
 # The knee for X clients. Xwayland commits an X window once per frame
 # callback, so its commits never show an X client drawing faster than
 # frames are presented: fairway counts what X clients draw through the X
-# DAMAGE extension instead (compositor/sched/ratings_xdamage.c). Under
+# DAMAGE extension instead (compositor/sched/ratings_x11.c). Under
 # --hints on:
 # - x11perf -rect500, which draws 500x500 rectangles without pause, is
 #   past its knee (more than 1.5 frames drawn a presented frame) and is

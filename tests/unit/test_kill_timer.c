@@ -1,4 +1,4 @@
-#include "compositor/kill_timer.h"
+#include "compositor/shell/kill_timer.h"
 #include "tests/unit/check.h"
 #include <signal.h>
 #include <sys/syscall.h>

@@ -1,7 +1,7 @@
 /*
  * Requests the protocols forbid, each of which must end its client with
  * the error the protocol names (raised by wlroots or, where it lets one
- * through, by compositor/protocol_checks.c), and a decoration mode asked
+ * through, by compositor/shell/protocol_checks.c), and a decoration mode asked
  * for before the first commit, which must be answered at that commit.
  */
 #include "tests/wlcs/edges.h"

@@ -1,4 +1,4 @@
-#include "compositor/kill_timer.h"
+#include "compositor/shell/kill_timer.h"
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>

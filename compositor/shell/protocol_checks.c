@@ -13,7 +13,7 @@
  * was truncated under it is refused then, before any frame done reaches
  * its client, and before anything reads it.
  */
-#include "compositor/protocol_checks.h"
+#include "compositor/shell/protocol_checks.h"
 #include "compositor/listener.h"
 #include "compositor/server.h"
 #include "xdg-decoration-unstable-v1-protocol.h"

@@ -1,5 +1,5 @@
-#ifndef FAIRWAY_COMPOSITOR_GLOBALS_H
-#define FAIRWAY_COMPOSITOR_GLOBALS_H
+#ifndef FAIRWAY_COMPOSITOR_LOCK_GLOBAL_FILTER_H
+#define FAIRWAY_COMPOSITOR_LOCK_GLOBAL_FILTER_H
 
 /*
  * Which globals each client is shown, and may bind: the display's one
@@ -7,9 +7,9 @@
  *
  * - The privileged globals (fw_config_privileged_global: screencopy,
  *   export-dmabuf, data-control, virtual input, input-method, foreign
- *   toplevel management and the foreign toplevel list, gamma, output management and power, the
- *   session lock, the scheduler manager, the security context manager)
- *   are shown to no client in a sandbox (fw_client_sandboxed: one that
+ *   toplevel management and the foreign toplevel list, gamma, output management
+ * and power, the session lock, the scheduler manager, the security context
+ * manager) are shown to no client in a sandbox (fw_client_sandboxed: one that
  *   connected through a security context's listener, or an older
  *   Flatpak's) unless the configuration's "sandbox allow" names them for
  *   its engine and app id. The security context manager never is: a
@@ -22,7 +22,7 @@
 
 struct fw_server;
 
-void fw_globals_init(struct fw_server *server);
-void fw_globals_finish(struct fw_server *server);
+void fw_global_filter_init(struct fw_server *server);
+void fw_global_filter_finish(struct fw_server *server);
 
 #endif

@@ -1,4 +1,4 @@
-#include "compositor/demo.h"
+#include "compositor/sched/demo.h"
 #include "compositor/sched/sched.h"
 #include "compositor/server.h"
 #include "compositor/spawn.h"

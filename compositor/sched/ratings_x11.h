@@ -1,10 +1,10 @@
-#ifndef FAIRWAY_COMPOSITOR_SCHED_RATINGS_XDAMAGE_H
-#define FAIRWAY_COMPOSITOR_SCHED_RATINGS_XDAMAGE_H
+#ifndef FAIRWAY_COMPOSITOR_SCHED_RATINGS_X11_H
+#define FAIRWAY_COMPOSITOR_SCHED_RATINGS_X11_H
 
 #include <stdbool.h>
 
 struct fw_server;
-struct fw_xdamage;
+struct fw_ratings_x11;
 struct wlr_xwayland_surface;
 
 /*
@@ -13,7 +13,7 @@ struct wlr_xwayland_surface;
  * so its commits never show an X client that draws faster than frames
  * are presented. fairway's own X connection to Xwayland follows each
  * mapped X window with the X DAMAGE extension instead, and reports each
- * burst of drawing (ratings_xdamage.c says what one is) as one frame
+ * burst of drawing (ratings_x11.c says what one is) as one frame
  * drawn. Nothing here ever waits on the X server: Xwayland may itself be
  * waiting on fairway.
  *
@@ -22,19 +22,19 @@ struct wlr_xwayland_surface;
  */
 
 /* xsurface drew a frame. */
-typedef void (*fw_xdamage_drawn_func)(
+typedef void (*fw_ratings_x11_drawn_func)(
 		struct wlr_xwayland_surface *xsurface, void *data);
 
 /* NULL without memory, or when fairway runs without Xwayland. */
-struct fw_xdamage *fw_ratings_xdamage_create(
-		struct fw_server *server, fw_xdamage_drawn_func drawn, void *data);
+struct fw_ratings_x11 *fw_ratings_x11_create(
+		struct fw_server *server, fw_ratings_x11_drawn_func drawn, void *data);
 /* Accepts NULL. */
-void fw_ratings_xdamage_destroy(struct fw_xdamage *xdamage);
+void fw_ratings_x11_destroy(struct fw_ratings_x11 *xdamage);
 /*
  * Whether xsurface's drawing is being counted, so that its surface's
  * commits must not be. Accepts a NULL xdamage.
  */
-bool fw_ratings_xdamage_counts(
-		struct fw_xdamage *xdamage, struct wlr_xwayland_surface *xsurface);
+bool fw_ratings_x11_counts(
+		struct fw_ratings_x11 *xdamage, struct wlr_xwayland_surface *xsurface);
 
 #endif

@@ -1,4 +1,4 @@
-#include "compositor/globals.h"
+#include "compositor/lock/global_filter.h"
 #include "compositor/config/config.h"
 #include "compositor/lock/lock.h"
 #include "compositor/sched/client.h"
@@ -50,10 +50,10 @@ static bool filter_global(const struct wl_client *const_client,
 			context != NULL ? context->app_id : NULL);
 }
 
-void fw_globals_init(struct fw_server *server) {
+void fw_global_filter_init(struct fw_server *server) {
 	wl_display_set_global_filter(server->display, filter_global, server);
 }
 
-void fw_globals_finish(struct fw_server *server) {
+void fw_global_filter_finish(struct fw_server *server) {
 	wl_display_set_global_filter(server->display, NULL, NULL);
 }

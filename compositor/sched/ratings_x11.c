@@ -1,4 +1,4 @@
-#include "compositor/sched/ratings_xdamage.h"
+#include "compositor/sched/ratings_x11.h"
 #include "compositor/listener.h"
 #include "compositor/server.h"
 #include "scheduler/sched_clock.h"
@@ -70,8 +70,8 @@ struct xconnect {
 	const char *error; /* on failure: why */
 };
 
-struct fw_xdamage_window {
-	struct fw_xdamage *xdamage;
+struct fw_ratings_x11_window {
+	struct fw_ratings_x11 *xdamage;
 	struct wlr_xwayland_surface *xsurface;
 	xcb_damage_damage_t damage; /* XCB_NONE: not followed */
 	int64_t rearm_ns; /* when its damage is re-armed; 0: armed */
@@ -81,12 +81,12 @@ struct fw_xdamage_window {
 	struct wl_listener map;
 	struct wl_listener unmap;
 	struct wl_listener destroy;
-	struct wl_list link; /* fw_xdamage.windows */
+	struct wl_list link; /* fw_ratings_x11.windows */
 };
 
-struct fw_xdamage {
+struct fw_ratings_x11 {
 	struct fw_server *server;
-	fw_xdamage_drawn_func drawn;
+	fw_ratings_x11_drawn_func drawn;
 	void *data;
 	struct xconnect *connecting; /* NULL: no connection under way */
 	struct wl_event_source *connecting_source;
@@ -97,7 +97,7 @@ struct fw_xdamage {
 	xcb_damage_damage_t spare[SPARE_IDS];
 	int spares;
 	bool logged; /* a failure was logged: the next ones only in debug */
-	struct wl_list windows; /* fw_xdamage_window.link */
+	struct wl_list windows; /* fw_ratings_x11_window.link */
 	struct wl_listener ready;
 	struct wl_listener new_surface;
 };
@@ -173,7 +173,7 @@ static void xconnect_abandon(struct xconnect *c) {
 	}
 }
 
-static void log_failure(struct fw_xdamage *xdamage, const char *why) {
+static void log_failure(struct fw_ratings_x11 *xdamage, const char *why) {
 	enum wlr_log_importance level = xdamage->logged ? WLR_DEBUG : WLR_ERROR;
 	wlr_log(level,
 			"X drawing is not counted (%s): X clients' knee is "
@@ -182,24 +182,24 @@ static void log_failure(struct fw_xdamage *xdamage, const char *why) {
 	xdamage->logged = true;
 }
 
-static bool window_mapped(struct fw_xdamage_window *window) {
+static bool window_mapped(struct fw_ratings_x11_window *window) {
 	struct wlr_surface *surface = window->xsurface->surface;
 	return surface != NULL && surface->mapped;
 }
 
-static void window_follow(struct fw_xdamage_window *window) {
+static void window_follow(struct fw_ratings_x11_window *window) {
 	xcb_connection_t *conn = window->xdamage->conn;
 	if (conn == NULL || window->damage != XCB_NONE || !window_mapped(window)) {
 		return;
 	}
-	struct fw_xdamage *xdamage = window->xdamage;
+	struct fw_ratings_x11 *xdamage = window->xdamage;
 	window->damage = xdamage->spares > 0 ? xdamage->spare[--xdamage->spares]
 										 : xcb_generate_id(conn);
 	xcb_damage_create(conn, window->damage, window->xsurface->window_id, LEVEL);
 	xcb_flush(conn);
 }
 
-static void window_unfollow(struct fw_xdamage_window *window) {
+static void window_unfollow(struct fw_ratings_x11_window *window) {
 	xcb_connection_t *conn = window->xdamage->conn;
 	if (window->damage == XCB_NONE) {
 		return;
@@ -208,7 +208,7 @@ static void window_unfollow(struct fw_xdamage_window *window) {
 		/* Already gone with its window, maybe: the error is ignored. */
 		xcb_damage_destroy(conn, window->damage);
 		xcb_flush(conn);
-		struct fw_xdamage *xdamage = window->xdamage;
+		struct fw_ratings_x11 *xdamage = window->xdamage;
 		if (xdamage->spares < SPARE_IDS) {
 			xdamage->spare[xdamage->spares++] = window->damage;
 		}
@@ -218,13 +218,13 @@ static void window_unfollow(struct fw_xdamage_window *window) {
 }
 
 /* The connection broke: nothing is counted until Xwayland is back. */
-static void lose_connection(struct fw_xdamage *xdamage, const char *why) {
+static void lose_connection(struct fw_ratings_x11 *xdamage, const char *why) {
 	wl_event_source_remove(xdamage->conn_source);
 	xdamage->conn_source = NULL;
 	xcb_disconnect(xdamage->conn);
 	xdamage->conn = NULL;
 	xdamage->spares = 0;
-	struct fw_xdamage_window *window;
+	struct fw_ratings_x11_window *window;
 	wl_list_for_each(window, &xdamage->windows, link) {
 		window->damage = XCB_NONE;
 		window->rearm_ns = 0;
@@ -234,9 +234,9 @@ static void lose_connection(struct fw_xdamage *xdamage, const char *why) {
 }
 
 /* The timer for the earliest re-arm due, or none. */
-static void schedule_rearm(struct fw_xdamage *xdamage, int64_t now) {
+static void schedule_rearm(struct fw_ratings_x11 *xdamage, int64_t now) {
 	int64_t due = 0;
-	struct fw_xdamage_window *window;
+	struct fw_ratings_x11_window *window;
 	wl_list_for_each(window, &xdamage->windows, link) {
 		if (window->rearm_ns != 0 && (due == 0 || window->rearm_ns < due)) {
 			due = window->rearm_ns;
@@ -252,9 +252,9 @@ static void schedule_rearm(struct fw_xdamage *xdamage, int64_t now) {
 }
 
 static int handle_rearm(void *data) {
-	struct fw_xdamage *xdamage = data;
+	struct fw_ratings_x11 *xdamage = data;
 	int64_t now = sched_clock_now_ns();
-	struct fw_xdamage_window *window;
+	struct fw_ratings_x11_window *window;
 	wl_list_for_each(window, &xdamage->windows, link) {
 		if (window->rearm_ns != 0 && window->rearm_ns <= now) {
 			window->rearm_ns = 0;
@@ -273,9 +273,9 @@ static int handle_rearm(void *data) {
 }
 
 static void handle_x_event(
-		struct fw_xdamage *xdamage, xcb_generic_event_t *event) {
+		struct fw_ratings_x11 *xdamage, xcb_generic_event_t *event) {
 	uint8_t type = event->response_type & 0x7f;
-	struct fw_xdamage_window *window;
+	struct fw_ratings_x11_window *window;
 	if (type == 0) {
 		/* A window that went before its damage object came or went. */
 		xcb_generic_error_t *error = (xcb_generic_error_t *)event;
@@ -308,7 +308,7 @@ static void handle_x_event(
 }
 
 static int handle_x_readable(int fd, uint32_t mask, void *data) {
-	struct fw_xdamage *xdamage = data;
+	struct fw_ratings_x11 *xdamage = data;
 	xcb_connection_t *conn = xdamage->conn;
 	xcb_generic_event_t *event;
 	while ((event = xcb_poll_for_event(conn)) != NULL) {
@@ -330,7 +330,7 @@ static int handle_x_readable(int fd, uint32_t mask, void *data) {
 }
 
 static int handle_connected(int fd, uint32_t mask, void *data) {
-	struct fw_xdamage *xdamage = data;
+	struct fw_ratings_x11 *xdamage = data;
 	struct xconnect *c = xdamage->connecting;
 	wl_event_source_remove(xdamage->connecting_source);
 	xdamage->connecting_source = NULL;
@@ -359,14 +359,14 @@ static int handle_connected(int fd, uint32_t mask, void *data) {
 	xdamage->first_event = first_event;
 	wlr_log(WLR_DEBUG, "Counting X drawing on %s through DAMAGE",
 			xdamage->server->xwayland->display_name);
-	struct fw_xdamage_window *window;
+	struct fw_ratings_x11_window *window;
 	wl_list_for_each(window, &xdamage->windows, link) {
 		window_follow(window);
 	}
 	return 0;
 }
 
-static void start_connecting(struct fw_xdamage *xdamage) {
+static void start_connecting(struct fw_ratings_x11 *xdamage) {
 	const char *display = xdamage->server->xwayland->display_name;
 	struct xconnect *c = calloc(1, sizeof(*c));
 	if (c == NULL) {
@@ -423,7 +423,7 @@ error_free:
 
 /* Xwayland is up, maybe again: a connection to it, once. */
 static void handle_ready(struct wl_listener *listener, void *data) {
-	struct fw_xdamage *xdamage = wl_container_of(listener, xdamage, ready);
+	struct fw_ratings_x11 *xdamage = wl_container_of(listener, xdamage, ready);
 	if (xdamage->conn != NULL) {
 		/* To an Xwayland that went: it will not answer. */
 		lose_connection(xdamage, "Xwayland started again");
@@ -434,18 +434,20 @@ static void handle_ready(struct wl_listener *listener, void *data) {
 }
 
 static void handle_window_map(struct wl_listener *listener, void *data) {
-	struct fw_xdamage_window *window = wl_container_of(listener, window, map);
+	struct fw_ratings_x11_window *window =
+			wl_container_of(listener, window, map);
 	window_follow(window);
 }
 
 static void handle_window_unmap(struct wl_listener *listener, void *data) {
-	struct fw_xdamage_window *window = wl_container_of(listener, window, unmap);
+	struct fw_ratings_x11_window *window =
+			wl_container_of(listener, window, unmap);
 	window_unfollow(window);
 }
 
 /* The window has a surface now: its map and unmap are the surface's. */
 static void handle_window_associate(struct wl_listener *listener, void *data) {
-	struct fw_xdamage_window *window =
+	struct fw_ratings_x11_window *window =
 			wl_container_of(listener, window, associate);
 	struct wlr_surface *surface = window->xsurface->surface;
 	fw_listener_connect(&window->map, &surface->events.map, handle_window_map);
@@ -456,14 +458,14 @@ static void handle_window_associate(struct wl_listener *listener, void *data) {
 
 /* wlroots unmaps the surface first; the surface may be going too. */
 static void handle_window_dissociate(struct wl_listener *listener, void *data) {
-	struct fw_xdamage_window *window =
+	struct fw_ratings_x11_window *window =
 			wl_container_of(listener, window, dissociate);
 	window_unfollow(window);
 	fw_listener_disconnect(&window->map);
 	fw_listener_disconnect(&window->unmap);
 }
 
-static void window_destroy(struct fw_xdamage_window *window) {
+static void window_destroy(struct fw_ratings_x11_window *window) {
 	window_unfollow(window);
 	fw_listener_disconnect(&window->associate);
 	fw_listener_disconnect(&window->dissociate);
@@ -475,15 +477,15 @@ static void window_destroy(struct fw_xdamage_window *window) {
 }
 
 static void handle_window_destroy(struct wl_listener *listener, void *data) {
-	struct fw_xdamage_window *window =
+	struct fw_ratings_x11_window *window =
 			wl_container_of(listener, window, destroy);
 	window_destroy(window);
 }
 
 static void handle_new_surface(struct wl_listener *listener, void *data) {
-	struct fw_xdamage *xdamage =
+	struct fw_ratings_x11 *xdamage =
 			wl_container_of(listener, xdamage, new_surface);
-	struct fw_xdamage_window *window = calloc(1, sizeof(*window));
+	struct fw_ratings_x11_window *window = calloc(1, sizeof(*window));
 	if (window == NULL) {
 		return;
 	}
@@ -499,13 +501,13 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	wl_list_insert(&xdamage->windows, &window->link);
 }
 
-struct fw_xdamage *fw_ratings_xdamage_create(
-		struct fw_server *server, fw_xdamage_drawn_func drawn, void *data) {
+struct fw_ratings_x11 *fw_ratings_x11_create(
+		struct fw_server *server, fw_ratings_x11_drawn_func drawn, void *data) {
 	struct wlr_xwayland *xwayland = server->xwayland;
 	if (xwayland == NULL) {
 		return NULL;
 	}
-	struct fw_xdamage *xdamage = calloc(1, sizeof(*xdamage));
+	struct fw_ratings_x11 *xdamage = calloc(1, sizeof(*xdamage));
 	if (xdamage == NULL) {
 		return NULL;
 	}
@@ -529,13 +531,13 @@ struct fw_xdamage *fw_ratings_xdamage_create(
 	return xdamage;
 }
 
-void fw_ratings_xdamage_destroy(struct fw_xdamage *xdamage) {
+void fw_ratings_x11_destroy(struct fw_ratings_x11 *xdamage) {
 	if (xdamage == NULL) {
 		return;
 	}
 	fw_listener_disconnect(&xdamage->ready);
 	fw_listener_disconnect(&xdamage->new_surface);
-	struct fw_xdamage_window *window, *tmp;
+	struct fw_ratings_x11_window *window, *tmp;
 	wl_list_for_each_safe(window, tmp, &xdamage->windows, link) {
 		window_destroy(window);
 	}
@@ -552,12 +554,12 @@ void fw_ratings_xdamage_destroy(struct fw_xdamage *xdamage) {
 	free(xdamage);
 }
 
-bool fw_ratings_xdamage_counts(
-		struct fw_xdamage *xdamage, struct wlr_xwayland_surface *xsurface) {
+bool fw_ratings_x11_counts(
+		struct fw_ratings_x11 *xdamage, struct wlr_xwayland_surface *xsurface) {
 	if (xdamage == NULL || xdamage->conn == NULL) {
 		return false;
 	}
-	struct fw_xdamage_window *window;
+	struct fw_ratings_x11_window *window;
 	wl_list_for_each(window, &xdamage->windows, link) {
 		if (window->xsurface == xsurface) {
 			return window->damage != XCB_NONE;
