@@ -6,7 +6,7 @@
  * once the frame's feedback came. With --targets aligned (the default) the
  * target is on the output's refresh cycle as the feedback shows it: the
  * last presented time plus --ahead refreshes, less --margin of a refresh,
- * as a video player or Vulkan's FIFO present mode aims at a refresh it has
+ * as a video player or Vulkan's present timing aims at a refresh it has
  * learned from feedback; the margin keeps a target that lands a little
  * after a refresh (jitter, rounding, a compositor's own margin) from
  * waiting for the next one. With --targets random it is now plus --ahead
