@@ -2,12 +2,18 @@
  * fairway-pace: frames paced by the clock (wp_commit_timing_v1) or by the
  * refresh (wp_fifo_v1), checked with presentation feedback.
  *
- * --mode timing commits each frame with a target time, now plus --ahead
- * refreshes plus a random offset within a refresh, as a video player
- * queues a frame for its time, and draws the next once the frame's
- * feedback came. It prints presented minus target (p50, p99, max, in ms)
- * and how many frames were presented before their target ("negative"),
- * which the protocol forbids.
+ * --mode timing commits each frame with a target time and draws the next
+ * once the frame's feedback came. With --targets aligned (the default) the
+ * target is on the output's refresh cycle as the feedback shows it: the
+ * last presented time plus --ahead refreshes, less --margin of a refresh,
+ * as a video player or Vulkan's present timing aims at a refresh it has
+ * learned from feedback; the margin keeps a target that lands a little
+ * after a refresh (jitter, rounding, a compositor's own margin) from
+ * waiting for the next one. With --targets random it is now plus --ahead
+ * refreshes plus a random offset within one, which spreads presented
+ * minus target over a whole refresh by construction. It prints presented
+ * minus target (p50, p99, max, in ms) and how many frames were presented
+ * before their target ("negative"), which the protocol forbids.
  *
  * --mode fifo commits frames back to back, each with set_barrier and
  * wait_barrier, as Mesa's Vulkan FIFO present mode does, without waiting
@@ -62,6 +68,7 @@ struct pace {
 	struct fw_window *window;
 	struct fw_shm_pool *pool;
 	uint64_t refresh_ns; /* 0 until known */
+	uint64_t last_presented_ns; /* the latest presentation time seen */
 	uint64_t feedback_refresh_ns; /* as the first frame's feedback said */
 	uint32_t flags; /* every wp_presentation_feedback.kind seen */
 	struct frame *frames; /* [count + 1]: the first is the warm-up frame */
@@ -97,6 +104,9 @@ static void handle_presented(void *data,
 	uint64_t sec = (uint64_t)tv_sec_hi << 32 | tv_sec_lo;
 	feedback->frame->presented_ns = sec * 1000000000u + tv_nsec;
 	feedback->frame->state = FRAME_PRESENTED;
+	if (feedback->frame->presented_ns > p->last_presented_ns) {
+		p->last_presented_ns = feedback->frame->presented_ns;
+	}
 	if (feedback->frame == &p->frames[0]) {
 		p->feedback_refresh_ns = refresh;
 	}
@@ -193,14 +203,36 @@ static bool wait_resolved(struct pace *p, unsigned resolved) {
 	return true;
 }
 
-static bool run_timing(struct pace *p, unsigned ahead) {
+struct targets {
+	bool aligned;
+	unsigned ahead;
+	uint64_t margin_ns;
+};
+
+static uint64_t next_target(struct pace *p, const struct targets *targets) {
+	uint64_t now = fw_now_ns();
+	if (!targets->aligned) {
+		return now + targets->ahead * p->refresh_ns +
+				next_random(p) % p->refresh_ns;
+	}
+	/* The first refresh at least --ahead after the last one seen that is
+	 * still to come: a frame drawn late aims at the next refresh, not one
+	 * past. */
+	uint64_t after = targets->ahead * p->refresh_ns - targets->margin_ns;
+	uint64_t target = p->last_presented_ns + after;
+	if (target <= now) {
+		target += ((now - target) / p->refresh_ns + 1) * p->refresh_ns;
+	}
+	return target;
+}
+
+static bool run_timing(struct pace *p, const struct targets *targets) {
 	for (unsigned i = 1; i <= p->count && !fw_stop_requested(); i++) {
 		struct fw_buffer *buffer = acquire(p);
 		if (buffer == NULL || !draw(p, buffer, i)) {
 			return false;
 		}
-		uint64_t target = fw_now_ns() + ahead * p->refresh_ns +
-				next_random(p) % p->refresh_ns;
+		uint64_t target = next_target(p, targets);
 		p->frames[i].target_ns = target;
 		uint64_t sec = target / 1000000000u;
 		wp_commit_timer_v1_set_timestamp(p->timer, (uint32_t)(sec >> 32),
@@ -234,7 +266,7 @@ static int compare_u64(const void *a, const void *b) {
 	return (x > y) - (x < y);
 }
 
-static void report(struct pace *p, const char *mode) {
+static void report(struct pace *p, const char *mode, const char *targets) {
 	struct fw_stats late;
 	fw_stats_init(&late);
 	uint64_t presented = 0, discarded = 0, negative = 0, same = 0;
@@ -279,6 +311,7 @@ static void report(struct pace *p, const char *mode) {
 			fw_ns_to_ms((int64_t)p->feedback_refresh_ns));
 	fw_json_uint(&json, "flags", p->flags);
 	if (strcmp(mode, "timing") == 0) {
+		fw_json_string(&json, "targets", targets);
 		fw_json_uint(&json, "negative", negative);
 		fw_json_summary(&json, "presented_minus_target_ms", &summary, false);
 	} else {
@@ -291,9 +324,11 @@ static void report(struct pace *p, const char *mode) {
 
 int main(int argc, char **argv) {
 	static const char *const modes[] = {"timing", "fifo", NULL};
+	static const char *const target_kinds[] = {"aligned", "random", NULL};
 	const char *mode = "timing";
+	const char *target_kind = "aligned";
 	unsigned frames = 300, ahead = 1, seed = 1;
-	double refresh_hz = 60;
+	double refresh_hz = 60, margin = 0.125;
 	struct fw_size size = {.width = 200, .height = 150};
 	const struct fw_option options[] = {
 			{"mode", FW_OPTION_STRING, &mode, "timing|fifo",
@@ -302,10 +337,19 @@ int main(int argc, char **argv) {
 					0, modes},
 			{"frames", FW_OPTION_UINT, &frames, "N",
 					"frames to commit (default 300)", 1, NULL},
+			{"targets", FW_OPTION_STRING, &target_kind, "aligned|random",
+					"timing: on the refresh cycle the feedback shows, or "
+					"at random within a refresh (default aligned)",
+					0, target_kinds},
 			{"ahead", FW_OPTION_UINT, &ahead, "K",
-					"timing: targets K refreshes ahead, plus a random "
-					"offset within one (default 1)",
+					"timing: targets K refreshes after the last presented "
+					"frame, or K refreshes from now plus a random offset "
+					"within one (default 1)",
 					0, NULL},
+			{"margin", FW_OPTION_DOUBLE, &margin, "F",
+					"timing, aligned: targets this fraction of a refresh "
+					"before the refresh (default 0.125)",
+					-1, NULL},
 			{"seed", FW_OPTION_UINT, &seed, "N",
 					"seed of the random offsets and colours (default 1)", 1,
 					NULL},
@@ -323,6 +367,11 @@ int main(int argc, char **argv) {
 			.option_count = sizeof(options) / sizeof(options[0]),
 	};
 	fw_options_parse(&prog, argc, argv);
+	if (margin < 0 || margin >= 1) {
+		fprintf(stderr, "%s: --margin must be at least 0 and below 1\n",
+				prog.name);
+		return 1;
+	}
 	fw_stop_install();
 
 	struct pace p = {.prog = prog.name, .count = frames, .rng = seed};
@@ -384,11 +433,16 @@ int main(int argc, char **argv) {
 	if (p.refresh_ns == 0) {
 		p.refresh_ns = (uint64_t)(1e9 / refresh_hz);
 	}
-	bool ok = timing ? run_timing(&p, ahead) : run_fifo(&p);
+	struct targets targets = {
+			.aligned = strcmp(target_kind, "aligned") == 0,
+			.ahead = ahead,
+			.margin_ns = (uint64_t)(margin * (double)p.refresh_ns),
+	};
+	bool ok = timing ? run_timing(&p, &targets) : run_fifo(&p);
 	if (!ok && !fw_stop_requested()) {
 		fprintf(stderr, "%s: feedback stopped coming\n", prog.name);
 	}
-	report(&p, mode);
+	report(&p, mode, target_kind);
 	ret = ok || fw_stop_requested() ? 0 : 1;
 
 out_objects:

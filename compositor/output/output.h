@@ -35,6 +35,10 @@ struct fw_output {
 	int64_t present_ns;
 	int64_t present_refresh_ns;
 	bool present_vsync;
+	/* When the last frame was committed, and its commit_seq: headless
+	 * presents it then. */
+	int64_t commit_ns;
+	uint32_t commit_ns_seq;
 
 	struct wl_listener present;
 	struct wl_listener present_commit;

@@ -5,6 +5,7 @@
 #include "presentation-time-protocol.h"
 #include <stdlib.h>
 #include <time.h>
+#include <wlr/backend/headless.h>
 #include <wlr/backend/x11.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_output.h>
@@ -24,11 +25,12 @@
  * What the feedback says of the frame follows what the backend did: the
  * time and the flags of its present event (VSYNC, HW_CLOCK and
  * HW_COMPLETION from DRM, a parent compositor's own for a nested output,
- * none from headless), with ZERO_COPY only for the surface whose buffer
- * was the output's (a direct scan-out), not for the surfaces painted into
- * a buffer of fairway's. The refresh is the backend's, or the output's
- * mode where the backend gives none (headless, whose frames fairway paces
- * at that period), and 0 while adaptive sync lets it vary.
+ * none from headless, whose time is its commit's), with ZERO_COPY only
+ * for the surface whose buffer was the output's (a direct scan-out), not
+ * for the surfaces painted into a buffer of fairway's. The refresh is the
+ * backend's, or the output's mode where the backend gives none (headless,
+ * whose frames fairway paces at that period), and 0 while adaptive sync
+ * lets it vary.
  */
 struct fw_pending_feedback {
 	struct wl_list link; /* fw_output.pending_feedback */
@@ -80,6 +82,10 @@ void fw_presentation_sample(struct fw_output *output) {
 	fw_output_for_each_surface(output, sample_surface, &data);
 }
 
+static int64_t timespec_ns(const struct timespec *ts) {
+	return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+}
+
 static void handle_commit(struct wl_listener *listener, void *data) {
 	struct fw_output *output =
 			wl_container_of(listener, output, present_commit);
@@ -87,6 +93,10 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 	if (!(event->state->committed & WLR_OUTPUT_STATE_BUFFER)) {
 		return;
 	}
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	output->commit_ns = timespec_ns(&now);
+	output->commit_ns_seq = output->wlr_output->commit_seq;
 	struct fw_pending_feedback *pending;
 	wl_list_for_each(pending, &output->pending_feedback, link) {
 		if (pending->commit_seq == output->wlr_output->commit_seq) {
@@ -94,10 +104,6 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 					pending->buffer == event->state->buffer;
 		}
 	}
-}
-
-static int64_t timespec_ns(const struct timespec *ts) {
-	return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
 }
 
 static int64_t refresh_ns(struct wlr_output *wlr_output,
@@ -128,11 +134,18 @@ static uint32_t present_flags(struct wlr_output *wlr_output,
 static void handle_present(struct wl_listener *listener, void *data) {
 	struct fw_output *output = wl_container_of(listener, output, present);
 	struct wlr_output_event_present *event = data;
-	struct timespec now;
 	struct wlr_output_event_present copy = *event;
-	if (copy.presented && copy.when == NULL) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		copy.when = &now;
+	struct timespec when;
+	if (copy.presented && wlr_output_is_headless(output->wlr_output) &&
+			output->commit_ns_seq == copy.commit_seq &&
+			output->commit_ns != 0) {
+		/* Headless shows a frame when it is committed; wlroots reports it
+		 * later, once the loop is idle (it times the event then), which
+		 * under load can be milliseconds: a client that aims at the
+		 * refreshes after it would aim that much late. */
+		when.tv_sec = output->commit_ns / 1000000000;
+		when.tv_nsec = output->commit_ns % 1000000000;
+		copy.when = &when;
 	}
 	if (copy.presented) {
 		copy.refresh = (int)refresh_ns(output->wlr_output, &copy);
