@@ -238,8 +238,11 @@ def plots(module, data, out_dir):
                 xcol = (f"($1*{1 + 0.01 * off!r})" if spec.get("logx")
                     else f"($1+{step * off!r})")
                 col = 2 + 3 * i
+                # One look per compositor across the plots, whichever
+                # are missing from this one.
+                lt = data["compositors"].index(c) + 1
                 parts.append(f"'{dat}' using {xcol}:{col}:{col + 1}:"
-                    f"{col + 2} with yerrorlines lw 2 title '{c}'")
+                    f"{col + 2} with yerrorlines lt {lt} lw 2 title '{c}'")
             script.append("plot " + ", ".join(parts))
             r = subprocess.run([gnuplot], input="\n".join(script) + "\n",
                 text=True, capture_output=True)
