@@ -92,13 +92,27 @@ class Proc:
         except (ProcessLookupError, PermissionError):
             pass
 
+    def signal_strays(self, pids, sig):
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+
     def stop(self, grace=5.0):
         """SIGTERM the process group, SIGKILL after grace, then make sure
-        nothing of the group is left (helpers such as cage's child)."""
+        nothing of the group is left (helpers such as cage's child).
+        Children that left the group (fairway-stress --sessions' workers,
+        each in a session of its own) get the same signals: the parent
+        waits for their reports and would otherwise sit out the grace."""
+        strays = []
         if self.poll() is None:
+            strays = children_elsewhere(self.pid)
             self.signal_group(signal.SIGTERM)
+            self.signal_strays(strays, signal.SIGTERM)
             if self.wait(grace) is None:
                 self.signal_group(signal.SIGKILL)
+                self.signal_strays(strays, signal.SIGKILL)
                 self.wait(5.0)
         self.signal_group(signal.SIGKILL)
         return self.rc
@@ -124,6 +138,23 @@ class Proc:
         if self.rusage is None:
             return None
         return self.rusage.ru_utime + self.rusage.ru_stime
+
+
+def children_elsewhere(pid):
+    """The children of pid outside its process group."""
+    out = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                stat = f.read()
+            fields = stat[stat.rindex(")") + 2:].split()
+            if int(fields[1]) == pid and int(fields[2]) != pid:
+                out.append(int(name))
+        except (OSError, ValueError, IndexError):
+            pass  # gone meanwhile
+    return out
 
 
 def loadavg():

@@ -157,7 +157,8 @@ def tables(module, data):
 
 
 def _plot_series(module, data, spec, mode):
-    """x values and, per compositor, the median at each x."""
+    """x values and, per compositor, (median, min, max) over the repeats
+    at each x. spec["where"]: the params a row must have to count."""
     cells = collect(module, data)
     rows = _rows(data)
     points = {}
@@ -172,8 +173,11 @@ def _plot_series(module, data, spec, mode):
                 continue
             if mode is not None and p.get("mode") not in (mode, None):
                 continue
-            v = median(cell, spec["metric"])
-            points.setdefault(x, {})[comp] = v
+            if any(p.get(k) != v for k, v in spec.get("where", {}).items()):
+                continue
+            vals = cell["values"].get(spec["metric"])
+            points.setdefault(x, {})[comp] = (statistics.median(vals),
+                min(vals), max(vals)) if vals else None
     return sorted(points), points
 
 
@@ -194,17 +198,20 @@ def plots(module, data, out_dir):
                 if any(points[x].get(c) is not None for x in xs)]
             if not xs or not comps:
                 continue
-            stem = f"{name}-{spec['metric']}" + (f"-{mode}" if mode else "")
+            stem = f"{name}-{spec.get('stem', spec['metric'])}" + (
+                f"-{mode}" if mode else "")
             dat = os.path.join(plot_dir, stem + ".dat")
             with open(dat, "w") as f:
-                f.write("# x " + " ".join(comps) + "\n")
+                f.write("# x, then median min max of each of: "
+                    + " ".join(comps) + "\n")
                 for x in xs:
                     vals = [points[x].get(c) for c in comps]
-                    f.write(f"{x} " + " ".join("NaN" if v is None else
-                        repr(v) for v in vals) + "\n")
+                    f.write(f"{x} " + " ".join("NaN NaN NaN" if v is None
+                        else " ".join(repr(a) for a in v)
+                        for v in vals) + "\n")
             png = stem + ".png"
             title = spec["ylabel"] + (f", {mode} flood" if mode else "")
-            xlabel = {"K": "flooding clients K",
+            xlabel = spec.get("xlabel") or {"K": "flooding clients K",
                 "interval": "--sched-interval (ms), max slice 3x"}.get(
                 spec["x"], spec["x"])
             script = [
@@ -214,13 +221,28 @@ def plots(module, data, out_dir):
                 f"set xlabel '{xlabel}'",
                 f"set ylabel '{spec['ylabel']}'",
                 "set datafile missing 'NaN'",
-                "set key top left",
+                "set key outside right top",
+                "set offsets graph 0.05, graph 0.05, 0, 0",
                 "set grid",
             ]
             if spec.get("logx"):
                 script.append("set logscale x")
-            parts = [f"'{dat}' using 1:{i + 2} with linespoints lw 2 "
-                f"title '{c}'" for i, c in enumerate(comps)]
+            if spec.get("logy"):
+                script.append("set logscale y")
+            # The median, and a bar over the repeats' range; each
+            # compositor a little aside so that the bars stay apart.
+            step = (xs[-1] - xs[0]) / 150.0 if len(xs) > 1 else 0.02
+            parts = []
+            for i, c in enumerate(comps):
+                off = i - (len(comps) - 1) / 2.0
+                xcol = (f"($1*{1 + 0.01 * off!r})" if spec.get("logx")
+                    else f"($1+{step * off!r})")
+                col = 2 + 3 * i
+                # One look per compositor across the plots, whichever
+                # are missing from this one.
+                lt = data["compositors"].index(c) + 1
+                parts.append(f"'{dat}' using {xcol}:{col}:{col + 1}:"
+                    f"{col + 2} with yerrorlines lt {lt} lw 2 title '{c}'")
             script.append("plot " + ", ".join(parts))
             r = subprocess.run([gnuplot], input="\n".join(script) + "\n",
                 text=True, capture_output=True)
@@ -263,7 +285,41 @@ def write(module, data, out_dir):
         module.report_tables(data) if hasattr(module, "report_tables")
         else tables(module, data),
     ]
+    if hasattr(module, "ROUNDS"):
+        lines.append(rounds(module, data))
     for png, title in made:
         lines += [f"![{title}]({png})", ""]
     with open(os.path.join(out_dir, f"{name}.md"), "w") as f:
         f.write("\n".join(lines))
+
+
+def rounds(module, data):
+    """Each repeat's figure, in the order run, for the metrics a scenario
+    names in ROUNDS: the medians above hide how far rounds differ."""
+    labels = {m: label for m, label, _ in module.METRICS}
+    cells = {}
+    for rec in data["runs"]:
+        if rec.get("na") or rec.get("error"):
+            vals = {}
+        else:
+            vals = module.metrics(rec)
+        cells.setdefault((rec["row"], rec["compositor"]), []).append(vals)
+    out = []
+    for metric in module.ROUNDS:
+        body = []
+        for row in _rows(data):
+            line = [row]
+            for comp in data["compositors"]:
+                runs = cells.get((row, comp), [])
+                line.append(" ".join(fmt(r.get(metric)) for r in runs))
+            if any(v not in ("", "—") for v in
+                    " ".join(line[1:]).split()):
+                body.append("| " + " | ".join(line) + " |")
+        if not body:
+            continue
+        out.append(f"**{labels[metric]}, every repeat in order**\n")
+        head = [module.ROW_LABEL] + data["compositors"]
+        out.append("| " + " | ".join(head) + " |")
+        out.append("|" + "---|" * len(head))
+        out += body + [""]
+    return "\n".join(out)

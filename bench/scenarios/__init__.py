@@ -1,4 +1,5 @@
 """One module per scenario; ORDER is the order `bench/run all` uses."""
 
 ORDER = ["interactive", "animation", "roundtrip", "throughput", "interval",
-        "scale", "stressors", "equalize", "startup", "storm", "remote", "tail"]
+        "scale", "stressors", "hogs", "equalize", "startup", "storm",
+        "remote", "tail"]

@@ -28,6 +28,9 @@ PLOTS = [
         "ylabel": "echo p99 (ms)"},
 ]
 
+# Every repeat's figure, not only the median (report.write).
+ROUNDS = ["echo_p50", "echo_p99"]
+
 
 def cases(opts):
     out = []

@@ -15,7 +15,13 @@ METRICS = [
     ("count", "round trips answered", "higher"),
 ] + COST_METRICS
 
-PLOTS = []
+PLOTS = [
+    {"metric": "p99", "x": "K", "by_mode": True, "logy": True,
+        "ylabel": "probe round trip p99 (ms)"},
+]
+
+# Every repeat's figure, not only the median (report.write).
+ROUNDS = ["p50", "p99"]
 
 
 def cases(opts):

@@ -14,7 +14,8 @@ from .hints import hint_args, hints_na
 TITLE = "stressors: fairway-anim against W fairway-stress workers, " \
     "hints off vs on (Fig. 7)"
 FAIRWAY_ONLY = False
-COMPOSITORS = ["fairway", "fairway-raised", "fairway-unraised"] + PEERS
+COMPOSITORS = ["fairway", "fairway-off", "fairway-raised",
+    "fairway-unraised"] + PEERS
 ROW_LABEL = "workers, hints"
 
 METRICS = [
@@ -23,7 +24,15 @@ METRICS = [
     ("interval_stddev", "anim interval stddev (ms)", "lower"),
 ]
 
-PLOTS = []
+PLOTS = [
+    {"metric": "fps", "x": "W", "where": {"hints": state},
+        "stem": f"fps-hints-{state}", "ylabel": f"anim frames/s, hints "
+        f"{state}", "xlabel": "fairway-stress workers W (one session)"}
+    for state in ("off", "on")
+]
+
+# Every repeat's figure, not only the median (report.write).
+ROUNDS = ["fps"]
 
 
 def workers(quick):
