@@ -22,8 +22,8 @@
 #include <wayland-client.h>
 
 #include "fw-test-buffer.h"
+#include "fw-test-window.h"
 #include "presentation-time-client-protocol.h"
-#include "xdg-shell-client-protocol.h"
 
 #define BUFFERS 3
 
@@ -34,21 +34,15 @@ struct frame {
 };
 
 struct client {
-	struct wl_display *display;
-	struct wl_compositor *compositor;
-	struct wl_shm *shm;
-	struct xdg_wm_base *wm_base;
+	struct fw_test_globals globals;
 	struct wp_presentation *presentation;
 	clockid_t clock;
 
-	struct wl_surface *surface;
-	struct xdg_surface *xdg_surface;
-	struct xdg_toplevel *toplevel;
+	struct fw_test_window window;
 	struct wl_list buffers;
 	struct test_buffer *slots[BUFFERS];
 	struct wl_callback *frame_callback; /* the one asked for last */
 	struct wl_list feedbacks; /* feedback.link, not yet resolved */
-	bool configured;
 
 	int width, height;
 	int wanted; /* frames to draw on frame done */
@@ -74,65 +68,16 @@ static const struct wp_presentation_listener presentation_listener = {
 		.clock_id = handle_clock_id,
 };
 
-static void handle_global(void *data, struct wl_registry *registry,
-		uint32_t name, const char *interface, uint32_t version) {
+static void bind_global(void *data, struct wl_registry *registry, uint32_t name,
+		const char *interface, uint32_t version) {
 	struct client *c = data;
-	if (strcmp(interface, wl_compositor_interface.name) == 0) {
-		c->compositor =
-				wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-	} else if (strcmp(interface, wl_shm_interface.name) == 0) {
-		c->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
-	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
-		c->wm_base =
-				wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
-	} else if (strcmp(interface, wp_presentation_interface.name) == 0) {
+	if (strcmp(interface, wp_presentation_interface.name) == 0) {
 		c->presentation =
 				wl_registry_bind(registry, name, &wp_presentation_interface, 1);
 		wp_presentation_add_listener(
 				c->presentation, &presentation_listener, c);
 	}
 }
-
-static void handle_global_remove(
-		void *data, struct wl_registry *registry, uint32_t name) {
-}
-
-static const struct wl_registry_listener registry_listener = {
-		.global = handle_global,
-		.global_remove = handle_global_remove,
-};
-
-static void handle_ping(
-		void *data, struct xdg_wm_base *wm_base, uint32_t serial) {
-	xdg_wm_base_pong(wm_base, serial);
-}
-
-static const struct xdg_wm_base_listener wm_base_listener = {
-		.ping = handle_ping,
-};
-
-static void handle_xdg_configure(
-		void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
-	struct client *c = data;
-	xdg_surface_ack_configure(xdg_surface, serial);
-	c->configured = true;
-}
-
-static const struct xdg_surface_listener xdg_surface_listener = {
-		.configure = handle_xdg_configure,
-};
-
-static void handle_toplevel_configure(void *data, struct xdg_toplevel *toplevel,
-		int32_t width, int32_t height, struct wl_array *states) {
-}
-
-static void handle_toplevel_close(void *data, struct xdg_toplevel *toplevel) {
-}
-
-static const struct xdg_toplevel_listener toplevel_listener = {
-		.configure = handle_toplevel_configure,
-		.close = handle_toplevel_close,
-};
 
 struct feedback {
 	struct client *client;
@@ -216,18 +161,18 @@ static void draw(struct client *c, int frame) {
 	struct test_buffer **slot;
 	while ((slot = free_slot(c)) == NULL) {
 		/* All three held: wait for a release, as a real client must. */
-		if (wl_display_dispatch(c->display) < 0) {
+		if (wl_display_dispatch(c->globals.display) < 0) {
 			c->failed = true;
 			return;
 		}
 	}
 	int index = (int)(slot - c->slots);
-	if (!test_buffer_show(c->shm, &c->buffers, c->surface, slot, c->width,
-				c->height, colors[index], 255)) {
+	if (!test_buffer_show(c->globals.shm, &c->buffers, c->window.surface, slot,
+				c->width, c->height, colors[index], 255)) {
 		c->failed = true;
 		return;
 	}
-	c->frame_callback = wl_surface_frame(c->surface);
+	c->frame_callback = wl_surface_frame(c->window.surface);
 	wl_callback_add_listener(c->frame_callback, &frame_listener, c);
 	struct feedback *feedback = calloc(1, sizeof(*feedback));
 	if (feedback == NULL) {
@@ -237,12 +182,12 @@ static void draw(struct client *c, int frame) {
 	feedback->client = c;
 	feedback->frame = frame;
 	feedback->wp_feedback =
-			wp_presentation_feedback(c->presentation, c->surface);
+			wp_presentation_feedback(c->presentation, c->window.surface);
 	wl_list_insert(&c->feedbacks, &feedback->link);
 	wp_presentation_feedback_add_listener(
 			feedback->wp_feedback, &feedback_listener, feedback);
-	wl_surface_commit(c->surface);
-	wl_display_flush(c->display);
+	wl_surface_commit(c->window.surface);
+	wl_display_flush(c->globals.display);
 }
 
 static int compare_ns(const void *a, const void *b) {
@@ -339,34 +284,28 @@ int main(int argc, char *argv[]) {
 	c.frames = calloc((size_t)c.wanted, sizeof(*c.frames));
 	wl_list_init(&c.buffers);
 	wl_list_init(&c.feedbacks);
-	c.display = wl_display_connect(NULL);
-	if (c.frames == NULL || c.display == NULL) {
-		fprintf(stderr, "fw-frame-client: cannot connect\n");
+	if (c.frames == NULL) {
+		fprintf(stderr, "fw-frame-client: out of memory\n");
 		return 1;
 	}
-	struct wl_registry *registry = wl_display_get_registry(c.display);
-	wl_registry_add_listener(registry, &registry_listener, &c);
-	wl_display_roundtrip(c.display);
-	wl_display_roundtrip(c.display);
-	if (c.compositor == NULL || c.shm == NULL || c.wm_base == NULL ||
-			c.presentation == NULL) {
+	c.globals.bind = bind_global;
+	c.globals.data = &c;
+	if (!fw_test_window_connect(&c.globals, "fw-frame-client")) {
+		return 1;
+	}
+	wl_display_roundtrip(c.globals.display);
+	if (c.globals.compositor == NULL || c.globals.shm == NULL ||
+			c.globals.wm_base == NULL || c.presentation == NULL) {
 		fprintf(stderr, "fw-frame-client: compositor lacks a global\n");
 		return 1;
 	}
-	xdg_wm_base_add_listener(c.wm_base, &wm_base_listener, &c);
-	c.surface = wl_compositor_create_surface(c.compositor);
-	c.xdg_surface = xdg_wm_base_get_xdg_surface(c.wm_base, c.surface);
-	xdg_surface_add_listener(c.xdg_surface, &xdg_surface_listener, &c);
-	c.toplevel = xdg_surface_get_toplevel(c.xdg_surface);
-	xdg_toplevel_add_listener(c.toplevel, &toplevel_listener, &c);
-	xdg_toplevel_set_title(c.toplevel, "fw-frame-client");
-	wl_surface_commit(c.surface);
-	while (!c.configured && wl_display_dispatch(c.display) >= 0) {
-	}
+	fw_test_window_create(&c.window, &c.globals, "fw-frame-client");
+	/* A compositor lost here is said below, as one lost later. */
+	fw_test_window_map(&c.window, c.globals.display);
 	/* The first frame maps the window; each frame done draws the next. */
 	draw(&c, -1);
 	while (!c.failed && c.resolved < c.wanted &&
-			wl_display_dispatch(c.display) >= 0) {
+			wl_display_dispatch(c.globals.display) >= 0) {
 	}
 	int status = 0;
 	if (c.failed || c.resolved < c.wanted) {
@@ -386,15 +325,9 @@ int main(int argc, char *argv[]) {
 	wl_list_for_each_safe(buffer, buffer_tmp, &c.buffers, link) {
 		test_buffer_free(buffer);
 	}
-	xdg_toplevel_destroy(c.toplevel);
-	xdg_surface_destroy(c.xdg_surface);
-	wl_surface_destroy(c.surface);
+	fw_test_window_destroy(&c.window);
 	wp_presentation_destroy(c.presentation);
-	xdg_wm_base_destroy(c.wm_base);
-	wl_shm_destroy(c.shm);
-	wl_compositor_destroy(c.compositor);
-	wl_registry_destroy(registry);
-	wl_display_disconnect(c.display);
+	fw_test_window_disconnect(&c.globals);
 	free(c.frames);
 	return status;
 }

@@ -18,22 +18,20 @@
 #include "content-type-v1-client-protocol.h"
 #include "fairway-scheduler-unstable-v1-client-protocol.h"
 #include "fw-test-buffer.h"
+#include "fw-test-window.h"
 #include "presentation-time-client-protocol.h"
-#include "xdg-shell-client-protocol.h"
 
 #define SIZE 200
 #define STAT_CLASS 22
 
 struct app {
-	struct wl_compositor *compositor;
-	struct wl_shm *shm;
-	struct xdg_wm_base *wm_base;
+	struct fw_test_globals globals;
 	struct wp_presentation *presentation;
 	struct wp_content_type_manager_v1 *content_types;
 	struct fairway_scheduler_manager_v1 *manager;
 	struct wl_list buffers;
 	struct test_buffer *buffer;
-	bool configured, presented, discarded;
+	bool presented, discarded;
 	int rounds;
 	int64_t class; /* its own, -1 until a stats event came */
 	struct fairway_scheduler_client_v1 *self;
@@ -114,18 +112,10 @@ static const struct fairway_scheduler_manager_v1_listener manager_listener = {
 		.round_done = handle_round_done,
 };
 
-static void handle_global(void *data, struct wl_registry *registry,
-		uint32_t name, const char *interface, uint32_t version) {
+static void bind_global(void *data, struct wl_registry *registry, uint32_t name,
+		const char *interface, uint32_t version) {
 	struct app *app = data;
-	if (strcmp(interface, wl_compositor_interface.name) == 0) {
-		app->compositor =
-				wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-	} else if (strcmp(interface, wl_shm_interface.name) == 0) {
-		app->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
-	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
-		app->wm_base =
-				wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
-	} else if (strcmp(interface, wp_presentation_interface.name) == 0) {
+	if (strcmp(interface, wp_presentation_interface.name) == 0) {
 		app->presentation =
 				wl_registry_bind(registry, name, &wp_presentation_interface, 1);
 	} else if (strcmp(interface, wp_content_type_manager_v1_interface.name) ==
@@ -140,36 +130,6 @@ static void handle_global(void *data, struct wl_registry *registry,
 				app->manager, &manager_listener, app);
 	}
 }
-
-static void handle_global_remove(
-		void *data, struct wl_registry *registry, uint32_t name) {
-	// The globals used here stay for the compositor's life.
-}
-
-static const struct wl_registry_listener registry_listener = {
-		.global = handle_global,
-		.global_remove = handle_global_remove,
-};
-
-static void handle_ping(
-		void *data, struct xdg_wm_base *wm_base, uint32_t serial) {
-	xdg_wm_base_pong(wm_base, serial);
-}
-
-static const struct xdg_wm_base_listener wm_base_listener = {
-		.ping = handle_ping,
-};
-
-static void handle_configure(
-		void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
-	struct app *app = data;
-	xdg_surface_ack_configure(xdg_surface, serial);
-	app->configured = true;
-}
-
-static const struct xdg_surface_listener xdg_surface_listener = {
-		.configure = handle_configure,
-};
 
 static void handle_sync_output(void *data,
 		struct wp_presentation_feedback *feedback, struct wl_output *output) {
@@ -233,46 +193,38 @@ int main(int argc, char *argv[]) {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	struct app app = {.class = -1};
 	wl_list_init(&app.buffers);
-	struct wl_display *display = wl_display_connect(NULL);
-	if (display == NULL) {
-		fprintf(stderr, "fw-test-content: cannot connect\n");
+	app.globals.bind = bind_global;
+	app.globals.data = &app;
+	if (!fw_test_window_connect(&app.globals, "fw-test-content")) {
 		return 1;
 	}
-	struct wl_registry *registry = wl_display_get_registry(display);
-	wl_registry_add_listener(registry, &registry_listener, &app);
-	if (wl_display_roundtrip(display) < 0 ||
-			wl_display_roundtrip(display) < 0) {
+	struct wl_display *display = app.globals.display;
+	if (wl_display_roundtrip(display) < 0) {
 		return 1;
 	}
-	if (app.compositor == NULL || app.shm == NULL || app.wm_base == NULL ||
-			app.presentation == NULL || app.content_types == NULL ||
-			app.manager == NULL || app.self == NULL) {
+	if (app.globals.compositor == NULL || app.globals.shm == NULL ||
+			app.globals.wm_base == NULL || app.presentation == NULL ||
+			app.content_types == NULL || app.manager == NULL ||
+			app.self == NULL) {
 		fprintf(stderr, "fw-test-content: a global is missing%s\n",
 				app.manager == NULL ? " (the scheduler manager)" : "");
 		return 1;
 	}
-	xdg_wm_base_add_listener(app.wm_base, &wm_base_listener, &app);
 	fairway_scheduler_manager_v1_subscribe_all(app.manager, 100);
-	struct wl_surface *surface = wl_compositor_create_surface(app.compositor);
+	struct fw_test_window window = {0};
+	fw_test_window_create(&window, &app.globals, "fw-test-content");
+	struct wl_surface *surface = window.surface;
 	struct wp_content_type_v1 *content_type =
 			wp_content_type_manager_v1_get_surface_content_type(
 					app.content_types, surface);
 	wp_content_type_v1_set_content_type(content_type, type);
-	struct xdg_surface *xdg_surface =
-			xdg_wm_base_get_xdg_surface(app.wm_base, surface);
-	xdg_surface_add_listener(xdg_surface, &xdg_surface_listener, &app);
-	struct xdg_toplevel *toplevel = xdg_surface_get_toplevel(xdg_surface);
-	xdg_toplevel_set_title(toplevel, "fw-test-content");
-	wl_surface_commit(surface);
-	while (!app.configured) {
-		if (wl_display_dispatch(display) < 0) {
-			return 1;
-		}
+	if (fw_test_window_map(&window, display) < 0) {
+		return 1;
 	}
 	for (int frame = 1; frame <= frames;) {
 		uint32_t color = frame % 2 ? 0xff3060c0 : 0xffc06030;
-		if (!test_buffer_show(app.shm, &app.buffers, surface, &app.buffer, SIZE,
-					SIZE, color, 255)) {
+		if (!test_buffer_show(app.globals.shm, &app.buffers, surface,
+					&app.buffer, SIZE, SIZE, color, 255)) {
 			return 1;
 		}
 		struct wp_presentation_feedback *feedback =

@@ -14,8 +14,7 @@
  * compositor stretches its buffer.
  */
 #include "fractional-scale-v1-client-protocol.h"
-#include "viewporter-client-protocol.h"
-#include "xdg-shell-client-protocol.h"
+#include "fw-test-window.h"
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,54 +26,27 @@
 #include <wayland-client.h>
 
 struct client {
-	struct wl_compositor *compositor;
-	struct wl_shm *shm;
-	struct xdg_wm_base *wm_base;
-	struct wp_viewporter *viewporter;
+	struct fw_test_globals globals;
 	struct wp_fractional_scale_manager_v1 *fractional_manager;
 
-	struct wl_surface *surface;
-	struct xdg_surface *xdg_surface;
-	struct xdg_toplevel *toplevel;
+	struct fw_test_window window;
 	struct wp_viewport *viewport;
 	struct wp_fractional_scale_v1 *fractional;
 
 	int width, height; /* logical */
 	uint32_t scale; /* 120ths */
-	bool configured;
 	bool ignore_scale; /* draws at scale 1 whatever it is told */
 	bool closed;
 };
 
-static void registry_global(void *data, struct wl_registry *registry,
-		uint32_t name, const char *interface, uint32_t version) {
+static void bind_global(void *data, struct wl_registry *registry, uint32_t name,
+		const char *interface, uint32_t version) {
 	struct client *client = data;
-	if (strcmp(interface, wl_compositor_interface.name) == 0) {
-		client->compositor =
-				wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-	} else if (strcmp(interface, wl_shm_interface.name) == 0) {
-		client->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
-	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
-		client->wm_base =
-				wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
-	} else if (strcmp(interface, wp_viewporter_interface.name) == 0) {
-		client->viewporter =
-				wl_registry_bind(registry, name, &wp_viewporter_interface, 1);
-	} else if (strcmp(interface,
-					   wp_fractional_scale_manager_v1_interface.name) == 0) {
+	if (strcmp(interface, wp_fractional_scale_manager_v1_interface.name) == 0) {
 		client->fractional_manager = wl_registry_bind(
 				registry, name, &wp_fractional_scale_manager_v1_interface, 1);
 	}
 }
-
-static void registry_global_remove(
-		void *data, struct wl_registry *registry, uint32_t name) {
-}
-
-static const struct wl_registry_listener registry_listener = {
-		.global = registry_global,
-		.global_remove = registry_global_remove,
-};
 
 static void buffer_release(void *data, struct wl_buffer *buffer) {
 	wl_buffer_destroy(buffer);
@@ -112,7 +84,8 @@ static void draw(struct client *client) {
 		}
 	}
 	munmap(pixels, size);
-	struct wl_shm_pool *pool = wl_shm_create_pool(client->shm, fd, (int)size);
+	struct wl_shm_pool *pool =
+			wl_shm_create_pool(client->globals.shm, fd, (int)size);
 	struct wl_buffer *buffer = wl_shm_pool_create_buffer(
 			pool, 0, width, height, stride, WL_SHM_FORMAT_XRGB8888);
 	wl_shm_pool_destroy(pool);
@@ -123,9 +96,9 @@ static void draw(struct client *client) {
 		wp_viewport_set_destination(
 				client->viewport, client->width, client->height);
 	}
-	wl_surface_attach(client->surface, buffer, 0, 0);
-	wl_surface_damage_buffer(client->surface, 0, 0, width, height);
-	wl_surface_commit(client->surface);
+	wl_surface_attach(client->window.surface, buffer, 0, 0);
+	wl_surface_damage_buffer(client->window.surface, 0, 0, width, height);
+	wl_surface_commit(client->window.surface);
 	printf("drawn %d %d %d %d\n", client->width, client->height, width, height);
 	fflush(stdout);
 }
@@ -139,7 +112,7 @@ static void preferred_scale(
 		return;
 	}
 	client->scale = scale;
-	if (client->configured) {
+	if (client->window.configured) {
 		draw(client);
 	}
 }
@@ -148,26 +121,10 @@ static const struct wp_fractional_scale_v1_listener fractional_listener = {
 		.preferred_scale = preferred_scale,
 };
 
-static void wm_base_ping(
-		void *data, struct xdg_wm_base *wm_base, uint32_t serial) {
-	xdg_wm_base_pong(wm_base, serial);
-}
-
-static const struct xdg_wm_base_listener wm_base_listener = {
-		.ping = wm_base_ping,
-};
-
-static void xdg_surface_configure(
-		void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
-	struct client *client = data;
-	xdg_surface_ack_configure(xdg_surface, serial);
-	client->configured = true;
+static void window_configure(struct fw_test_window *window) {
+	struct client *client = wl_container_of(window, client, window);
 	draw(client);
 }
-
-static const struct xdg_surface_listener xdg_surface_listener = {
-		.configure = xdg_surface_configure,
-};
 
 static void toplevel_configure(void *data, struct xdg_toplevel *toplevel,
 		int32_t width, int32_t height, struct wl_array *states) {
@@ -220,44 +177,40 @@ int main(int argc, char *argv[]) {
 		return 2;
 	}
 
-	struct wl_display *display = wl_display_connect(NULL);
-	if (display == NULL) {
-		fprintf(stderr, "fw-test-fractional: cannot connect\n");
+	client.globals.bind = bind_global;
+	client.globals.data = &client;
+	if (!fw_test_window_connect(&client.globals, "fw-test-fractional")) {
 		return 1;
 	}
-	struct wl_registry *registry = wl_display_get_registry(display);
-	wl_registry_add_listener(registry, &registry_listener, &client);
-	wl_display_roundtrip(display);
-	if (client.compositor == NULL || client.shm == NULL ||
-			client.wm_base == NULL || client.viewporter == NULL) {
+	if (client.globals.compositor == NULL || client.globals.shm == NULL ||
+			client.globals.wm_base == NULL ||
+			client.globals.viewporter == NULL) {
 		fprintf(stderr, "fw-test-fractional: a global is missing\n");
 		return 1;
 	}
-	xdg_wm_base_add_listener(client.wm_base, &wm_base_listener, NULL);
-	client.surface = wl_compositor_create_surface(client.compositor);
+	client.window.configure = window_configure;
+	fw_test_window_create(
+			&client.window, &client.globals, "fw-test-fractional");
+	struct wl_surface *surface = client.window.surface;
 	client.viewport =
-			wp_viewporter_get_viewport(client.viewporter, client.surface);
+			wp_viewporter_get_viewport(client.globals.viewporter, surface);
 	if (client.fractional_manager != NULL) {
 		client.fractional = wp_fractional_scale_manager_v1_get_fractional_scale(
-				client.fractional_manager, client.surface);
+				client.fractional_manager, surface);
 		wp_fractional_scale_v1_add_listener(
 				client.fractional, &fractional_listener, &client);
 	} else {
 		printf("no-fractional-scale\n");
 		fflush(stdout);
 	}
-	client.xdg_surface =
-			xdg_wm_base_get_xdg_surface(client.wm_base, client.surface);
-	xdg_surface_add_listener(
-			client.xdg_surface, &xdg_surface_listener, &client);
-	client.toplevel = xdg_surface_get_toplevel(client.xdg_surface);
-	xdg_toplevel_add_listener(client.toplevel, &toplevel_listener, &client);
-	xdg_toplevel_set_title(client.toplevel, "fw-test-fractional");
+	struct xdg_toplevel *toplevel = client.window.toplevel;
+	xdg_toplevel_add_listener(toplevel, &toplevel_listener, &client);
 	if (fullscreen) {
-		xdg_toplevel_set_fullscreen(client.toplevel, NULL);
+		xdg_toplevel_set_fullscreen(toplevel, NULL);
 	}
-	wl_surface_commit(client.surface);
+	wl_surface_commit(surface);
 
+	struct wl_display *display = client.globals.display;
 	while (!client.closed && wl_display_dispatch(display) >= 0) {
 	}
 	return 0;

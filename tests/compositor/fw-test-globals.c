@@ -22,10 +22,8 @@
 #include "alpha-modifier-v1-client-protocol.h"
 #include "cursor-shape-v1-client-protocol.h"
 #include "ext-foreign-toplevel-list-v1-client-protocol.h"
-#include "single-pixel-buffer-v1-client-protocol.h"
+#include "fw-test-window.h"
 #include "tearing-control-v1-client-protocol.h"
-#include "viewporter-client-protocol.h"
-#include "xdg-shell-client-protocol.h"
 
 #define SIZE 200
 
@@ -35,18 +33,15 @@ struct listed {
 };
 
 struct app {
-	struct wl_compositor *compositor;
+	struct fw_test_globals globals;
 	struct wl_seat *seat;
-	struct xdg_wm_base *wm_base;
-	struct wp_viewporter *viewporter;
-	struct wp_single_pixel_buffer_manager_v1 *pixels;
 	struct wp_alpha_modifier_v1 *alpha;
 	struct wp_cursor_shape_manager_v1 *shapes;
 	struct ext_foreign_toplevel_list_v1 *list;
 	struct wp_tearing_control_manager_v1 *tearing;
 	struct wp_cursor_shape_device_v1 *shape_device;
 	struct wl_list listed;
-	bool configured, drawn;
+	bool drawn;
 };
 
 static void handle_title(void *data,
@@ -142,25 +137,11 @@ static const struct wl_pointer_listener pointer_listener = {
 		.axis = handle_axis,
 };
 
-static void handle_global(void *data, struct wl_registry *registry,
-		uint32_t name, const char *interface, uint32_t version) {
+static void bind_global(void *data, struct wl_registry *registry, uint32_t name,
+		const char *interface, uint32_t version) {
 	struct app *app = data;
-	if (strcmp(interface, wl_compositor_interface.name) == 0) {
-		app->compositor =
-				wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-	} else if (strcmp(interface, wl_seat_interface.name) == 0 &&
-			app->seat == NULL) {
+	if (strcmp(interface, wl_seat_interface.name) == 0 && app->seat == NULL) {
 		app->seat = wl_registry_bind(registry, name, &wl_seat_interface, 1);
-	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
-		app->wm_base =
-				wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
-	} else if (strcmp(interface, wp_viewporter_interface.name) == 0) {
-		app->viewporter =
-				wl_registry_bind(registry, name, &wp_viewporter_interface, 1);
-	} else if (strcmp(interface,
-					   wp_single_pixel_buffer_manager_v1_interface.name) == 0) {
-		app->pixels = wl_registry_bind(registry, name,
-				&wp_single_pixel_buffer_manager_v1_interface, 1);
 	} else if (strcmp(interface, wp_alpha_modifier_v1_interface.name) == 0) {
 		app->alpha = wl_registry_bind(
 				registry, name, &wp_alpha_modifier_v1_interface, 1);
@@ -181,36 +162,6 @@ static void handle_global(void *data, struct wl_registry *registry,
 	}
 }
 
-static void handle_global_remove(
-		void *data, struct wl_registry *registry, uint32_t name) {
-	// The globals used here stay for the compositor's life.
-}
-
-static const struct wl_registry_listener registry_listener = {
-		.global = handle_global,
-		.global_remove = handle_global_remove,
-};
-
-static void handle_ping(
-		void *data, struct xdg_wm_base *wm_base, uint32_t serial) {
-	xdg_wm_base_pong(wm_base, serial);
-}
-
-static const struct xdg_wm_base_listener wm_base_listener = {
-		.ping = handle_ping,
-};
-
-static void handle_configure(
-		void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
-	struct app *app = data;
-	xdg_surface_ack_configure(xdg_surface, serial);
-	app->configured = true;
-}
-
-static const struct xdg_surface_listener xdg_surface_listener = {
-		.configure = handle_configure,
-};
-
 static void handle_frame_done(
 		void *data, struct wl_callback *callback, uint32_t time) {
 	struct app *app = data;
@@ -222,44 +173,34 @@ static const struct wl_callback_listener frame_listener = {
 		.done = handle_frame_done,
 };
 
-static int dispatch_until(struct wl_display *display, bool *flag) {
-	while (!*flag) {
-		if (wl_display_dispatch(display) < 0) {
-			return -1;
-		}
-	}
-	return 0;
-}
-
 int main(int argc, char *argv[]) {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	struct app app = {0};
 	wl_list_init(&app.listed);
-	struct wl_display *display = wl_display_connect(NULL);
-	if (display == NULL) {
-		fprintf(stderr, "fw-test-globals: cannot connect\n");
+	app.globals.bind = bind_global;
+	app.globals.data = &app;
+	if (!fw_test_window_connect(&app.globals, "fw-test-globals")) {
 		return 1;
 	}
-	struct wl_registry *registry = wl_display_get_registry(display);
-	wl_registry_add_listener(registry, &registry_listener, &app);
-	if (wl_display_roundtrip(display) < 0) {
-		return 1;
-	}
-	if (app.compositor == NULL || app.seat == NULL || app.wm_base == NULL ||
-			app.viewporter == NULL || app.pixels == NULL || app.alpha == NULL ||
+	struct wl_display *display = app.globals.display;
+	if (app.globals.compositor == NULL || app.seat == NULL ||
+			app.globals.wm_base == NULL || app.globals.viewporter == NULL ||
+			app.globals.pixels == NULL || app.alpha == NULL ||
 			app.shapes == NULL || app.list == NULL || app.tearing == NULL) {
 		fprintf(stderr, "fw-test-globals: a global is missing\n");
 		return 1;
 	}
-	xdg_wm_base_add_listener(app.wm_base, &wm_base_listener, &app);
 	struct wl_pointer *pointer = wl_seat_get_pointer(app.seat);
 	wl_pointer_add_listener(pointer, &pointer_listener, &app);
 	app.shape_device =
 			wp_cursor_shape_manager_v1_get_pointer(app.shapes, pointer);
 
-	struct wl_surface *surface = wl_compositor_create_surface(app.compositor);
+	struct fw_test_window window = {0};
+	fw_test_window_create(&window, &app.globals, "fw-test-globals");
+	xdg_toplevel_set_app_id(window.toplevel, "org.fairway.TestGlobals");
+	struct wl_surface *surface = window.surface;
 	struct wp_viewport *viewport =
-			wp_viewporter_get_viewport(app.viewporter, surface);
+			wp_viewporter_get_viewport(app.globals.viewporter, surface);
 	struct wp_alpha_modifier_surface_v1 *alpha =
 			wp_alpha_modifier_v1_get_surface(app.alpha, surface);
 	/* Kept, and nothing changes: headless cannot flip at once. */
@@ -268,19 +209,12 @@ int main(int argc, char *argv[]) {
 					app.tearing, surface);
 	wp_tearing_control_v1_set_presentation_hint(
 			tearing, WP_TEARING_CONTROL_V1_PRESENTATION_HINT_ASYNC);
-	struct xdg_surface *xdg_surface =
-			xdg_wm_base_get_xdg_surface(app.wm_base, surface);
-	xdg_surface_add_listener(xdg_surface, &xdg_surface_listener, &app);
-	struct xdg_toplevel *toplevel = xdg_surface_get_toplevel(xdg_surface);
-	xdg_toplevel_set_title(toplevel, "fw-test-globals");
-	xdg_toplevel_set_app_id(toplevel, "org.fairway.TestGlobals");
-	wl_surface_commit(surface);
-	if (dispatch_until(display, &app.configured) < 0) {
+	if (fw_test_window_map(&window, display) < 0) {
 		return 1;
 	}
 	struct wl_buffer *red =
 			wp_single_pixel_buffer_manager_v1_create_u32_rgba_buffer(
-					app.pixels, UINT32_MAX, 0, 0, UINT32_MAX);
+					app.globals.pixels, UINT32_MAX, 0, 0, UINT32_MAX);
 	wl_surface_attach(surface, red, 0, 0);
 	wp_viewport_set_destination(viewport, SIZE, SIZE);
 	wp_alpha_modifier_surface_v1_set_multiplier(alpha, UINT32_MAX / 2);
@@ -288,7 +222,7 @@ int main(int argc, char *argv[]) {
 	struct wl_callback *frame = wl_surface_frame(surface);
 	wl_callback_add_listener(frame, &frame_listener, &app);
 	wl_surface_commit(surface);
-	if (dispatch_until(display, &app.drawn) < 0) {
+	if (fw_test_window_dispatch_until(display, &app.drawn) < 0) {
 		return 1;
 	}
 	printf("shown\n");

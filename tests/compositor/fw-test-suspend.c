@@ -12,69 +12,20 @@
 #include <string.h>
 #include <wayland-client.h>
 
-#include "single-pixel-buffer-v1-client-protocol.h"
-#include "viewporter-client-protocol.h"
-#include "xdg-shell-client-protocol.h"
+#include "fw-test-window.h"
 
 struct window {
-	struct wl_surface *surface;
-	struct xdg_surface *xdg_surface;
-	struct xdg_toplevel *toplevel;
+	struct fw_test_window base;
 	struct wp_viewport *viewport;
 	int width, height; /* the configure's, 0: its own */
 	int drawn_width, drawn_height;
-	bool pending_suspended, suspended, configured;
+	bool pending_suspended, suspended;
 	bool printed_capabilities; /* or prints none */
 	int changes; /* suspended states it was told, after the first */
 };
 
 struct app {
-	struct wl_compositor *compositor;
-	struct xdg_wm_base *wm_base;
-	struct wp_viewporter *viewporter;
-	struct wp_single_pixel_buffer_manager_v1 *pixels;
-	uint32_t wm_base_version;
-};
-
-static void handle_global(void *data, struct wl_registry *registry,
-		uint32_t name, const char *interface, uint32_t version) {
-	struct app *app = data;
-	if (strcmp(interface, wl_compositor_interface.name) == 0) {
-		app->compositor =
-				wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
-		app->wm_base_version = version;
-		if (version >= 6) {
-			app->wm_base =
-					wl_registry_bind(registry, name, &xdg_wm_base_interface, 6);
-		}
-	} else if (strcmp(interface, wp_viewporter_interface.name) == 0) {
-		app->viewporter =
-				wl_registry_bind(registry, name, &wp_viewporter_interface, 1);
-	} else if (strcmp(interface,
-					   wp_single_pixel_buffer_manager_v1_interface.name) == 0) {
-		app->pixels = wl_registry_bind(registry, name,
-				&wp_single_pixel_buffer_manager_v1_interface, 1);
-	}
-}
-
-static void handle_global_remove(
-		void *data, struct wl_registry *registry, uint32_t name) {
-	// The globals used here stay for the compositor's life.
-}
-
-static const struct wl_registry_listener registry_listener = {
-		.global = handle_global,
-		.global_remove = handle_global_remove,
-};
-
-static void handle_ping(
-		void *data, struct xdg_wm_base *wm_base, uint32_t serial) {
-	xdg_wm_base_pong(wm_base, serial);
-}
-
-static const struct xdg_wm_base_listener wm_base_listener = {
-		.ping = handle_ping,
+	struct fw_test_globals globals;
 };
 
 static void handle_toplevel_configure(void *data, struct xdg_toplevel *toplevel,
@@ -120,38 +71,27 @@ static const struct xdg_toplevel_listener toplevel_listener = {
 		.wm_capabilities = handle_wm_capabilities,
 };
 
-static void handle_configure(
-		void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
-	struct window *window = data;
-	xdg_surface_ack_configure(xdg_surface, serial);
-	if (window->configured && window->pending_suspended != window->suspended) {
+static void handle_configure(struct fw_test_window *base) {
+	struct window *window = wl_container_of(base, window, base);
+	if (window->base.configured &&
+			window->pending_suspended != window->suspended) {
 		window->changes++;
 		printf("suspended %d\n", window->pending_suspended);
 	}
 	window->suspended = window->pending_suspended;
-	window->configured = true;
 }
-
-static const struct xdg_surface_listener xdg_surface_listener = {
-		.configure = handle_configure,
-};
 
 static void window_create(struct app *app, struct window *window,
 		const char *title, bool fullscreen) {
-	window->surface = wl_compositor_create_surface(app->compositor);
-	window->viewport =
-			wp_viewporter_get_viewport(app->viewporter, window->surface);
-	window->xdg_surface =
-			xdg_wm_base_get_xdg_surface(app->wm_base, window->surface);
-	xdg_surface_add_listener(
-			window->xdg_surface, &xdg_surface_listener, window);
-	window->toplevel = xdg_surface_get_toplevel(window->xdg_surface);
-	xdg_toplevel_add_listener(window->toplevel, &toplevel_listener, window);
-	xdg_toplevel_set_title(window->toplevel, title);
+	window->base.configure = handle_configure;
+	fw_test_window_create(&window->base, &app->globals, title);
+	window->viewport = wp_viewporter_get_viewport(
+			app->globals.viewporter, window->base.surface);
+	xdg_toplevel_add_listener(
+			window->base.toplevel, &toplevel_listener, window);
 	if (fullscreen) {
-		xdg_toplevel_set_fullscreen(window->toplevel, NULL);
+		xdg_toplevel_set_fullscreen(window->base.toplevel, NULL);
 	}
-	wl_surface_commit(window->surface);
 }
 
 /* Shows an opaque colour at the configured size, or 300x200. */
@@ -163,62 +103,46 @@ static void window_draw(
 	window->drawn_height = window->height;
 	struct wl_buffer *buffer =
 			wp_single_pixel_buffer_manager_v1_create_u32_rgba_buffer(
-					app->pixels, r, g, 0, UINT32_MAX);
-	struct wl_region *opaque = wl_compositor_create_region(app->compositor);
+					app->globals.pixels, r, g, 0, UINT32_MAX);
+	struct wl_region *opaque =
+			wl_compositor_create_region(app->globals.compositor);
 	wl_region_add(opaque, 0, 0, width, height);
-	wl_surface_set_opaque_region(window->surface, opaque);
+	struct wl_surface *surface = window->base.surface;
+	wl_surface_set_opaque_region(surface, opaque);
 	wl_region_destroy(opaque);
-	wl_surface_attach(window->surface, buffer, 0, 0);
+	wl_surface_attach(surface, buffer, 0, 0);
 	wp_viewport_set_destination(window->viewport, width, height);
-	wl_surface_damage_buffer(window->surface, 0, 0, INT32_MAX, INT32_MAX);
-	wl_surface_commit(window->surface);
+	wl_surface_damage_buffer(surface, 0, 0, INT32_MAX, INT32_MAX);
+	wl_surface_commit(surface);
 	wl_buffer_destroy(buffer);
 }
 
 static void window_destroy(struct window *window) {
-	xdg_toplevel_destroy(window->toplevel);
-	xdg_surface_destroy(window->xdg_surface);
 	wp_viewport_destroy(window->viewport);
-	wl_surface_destroy(window->surface);
-}
-
-static int dispatch_until(struct wl_display *display, bool *flag) {
-	while (!*flag) {
-		if (wl_display_dispatch(display) < 0) {
-			return -1;
-		}
-	}
-	return 0;
+	fw_test_window_destroy(&window->base);
 }
 
 int main(void) {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	struct app app = {0};
-	struct wl_display *display = wl_display_connect(NULL);
-	if (display == NULL) {
-		fprintf(stderr, "fw-test-suspend: cannot connect\n");
+	struct app app = {.globals = {.wm_base_wanted = 6}};
+	if (!fw_test_window_connect(&app.globals, "fw-test-suspend")) {
 		return 1;
 	}
-	struct wl_registry *registry = wl_display_get_registry(display);
-	wl_registry_add_listener(registry, &registry_listener, &app);
-	if (wl_display_roundtrip(display) < 0) {
-		return 1;
-	}
-	if (app.wm_base == NULL) {
+	struct wl_display *display = app.globals.display;
+	if (app.globals.wm_base == NULL) {
 		fprintf(stderr, "fw-test-suspend: xdg_wm_base is version %u\n",
-				app.wm_base_version);
+				app.globals.wm_base_offered);
 		return 1;
 	}
-	if (app.compositor == NULL || app.viewporter == NULL ||
-			app.pixels == NULL) {
+	if (app.globals.compositor == NULL || app.globals.viewporter == NULL ||
+			app.globals.pixels == NULL) {
 		fprintf(stderr, "fw-test-suspend: a global is missing\n");
 		return 1;
 	}
-	xdg_wm_base_add_listener(app.wm_base, &wm_base_listener, &app);
 
 	struct window a = {0}, b = {.printed_capabilities = true};
 	window_create(&app, &a, "fw-test-suspend A", false);
-	if (dispatch_until(display, &a.configured) < 0) {
+	if (fw_test_window_map(&a.base, display) < 0) {
 		return 1;
 	}
 	window_draw(&app, &a, UINT32_MAX, 0);
@@ -226,7 +150,7 @@ int main(void) {
 		return 1;
 	}
 	window_create(&app, &b, "fw-test-suspend B", true);
-	if (dispatch_until(display, &b.configured) < 0) {
+	if (fw_test_window_map(&b.base, display) < 0) {
 		return 1;
 	}
 	window_draw(&app, &b, 0, UINT32_MAX);

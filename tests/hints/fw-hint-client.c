@@ -1,4 +1,4 @@
-#include "xdg-shell-client-protocol.h"
+#include "fw-test-window.h"
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -26,18 +26,12 @@
  */
 
 struct hint_client {
-	struct wl_display *display;
-	struct wl_compositor *compositor;
-	struct wl_shm *shm;
-	struct xdg_wm_base *wm_base;
-	struct wl_surface *surface;
-	struct xdg_surface *xdg_surface;
-	struct xdg_toplevel *toplevel;
+	struct fw_test_globals globals;
+	struct fw_test_window window;
 	struct wl_buffer *buffer;
 	struct wl_seat *seat;
 	struct wl_pointer *pointer;
 	int width, height;
-	bool configured;
 };
 
 /*
@@ -86,52 +80,14 @@ static const struct wl_seat_listener seat_listener = {
 		.capabilities = seat_capabilities,
 };
 
-static void handle_global(void *data, struct wl_registry *registry,
-		uint32_t name, const char *interface, uint32_t version) {
+static void bind_global(void *data, struct wl_registry *registry, uint32_t name,
+		const char *interface, uint32_t version) {
 	struct hint_client *c = data;
-	if (strcmp(interface, wl_compositor_interface.name) == 0) {
-		c->compositor =
-				wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-	} else if (strcmp(interface, wl_shm_interface.name) == 0) {
-		c->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
-	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
-		c->wm_base =
-				wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
-	} else if (strcmp(interface, wl_seat_interface.name) == 0 &&
-			c->seat == NULL) {
+	if (strcmp(interface, wl_seat_interface.name) == 0 && c->seat == NULL) {
 		c->seat = wl_registry_bind(registry, name, &wl_seat_interface, 1);
 		wl_seat_add_listener(c->seat, &seat_listener, c);
 	}
 }
-
-static void handle_global_remove(
-		void *data, struct wl_registry *registry, uint32_t name) {
-}
-
-static const struct wl_registry_listener registry_listener = {
-		.global = handle_global,
-		.global_remove = handle_global_remove,
-};
-
-static void handle_ping(
-		void *data, struct xdg_wm_base *wm_base, uint32_t serial) {
-	xdg_wm_base_pong(wm_base, serial);
-}
-
-static const struct xdg_wm_base_listener wm_base_listener = {
-		.ping = handle_ping,
-};
-
-static void handle_configure(
-		void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
-	struct hint_client *c = data;
-	xdg_surface_ack_configure(xdg_surface, serial);
-	c->configured = true;
-}
-
-static const struct xdg_surface_listener xdg_surface_listener = {
-		.configure = handle_configure,
-};
 
 static struct wl_buffer *create_buffer(struct hint_client *c) {
 	int stride = c->width * 4, size = stride * c->height;
@@ -149,7 +105,7 @@ static struct wl_buffer *create_buffer(struct hint_client *c) {
 		pixels[i] = 0xff3060a0;
 	}
 	munmap(pixels, (size_t)size);
-	struct wl_shm_pool *pool = wl_shm_create_pool(c->shm, fd, size);
+	struct wl_shm_pool *pool = wl_shm_create_pool(c->globals.shm, fd, size);
 	struct wl_buffer *buffer = wl_shm_pool_create_buffer(
 			pool, 0, c->width, c->height, stride, WL_SHM_FORMAT_XRGB8888);
 	wl_shm_pool_destroy(pool);
@@ -165,38 +121,29 @@ static void *idle_thread(void *arg) {
 }
 
 static int map_window(struct hint_client *c) {
-	c->display = wl_display_connect(NULL);
-	if (c->display == NULL) {
-		fprintf(stderr, "fw-hint-client: cannot connect\n");
+	c->globals.bind = bind_global;
+	c->globals.data = c;
+	if (!fw_test_window_connect(&c->globals, "fw-hint-client")) {
 		return 1;
 	}
-	struct wl_registry *registry = wl_display_get_registry(c->display);
-	wl_registry_add_listener(registry, &registry_listener, c);
-	wl_display_roundtrip(c->display);
-	if (c->compositor == NULL || c->shm == NULL || c->wm_base == NULL) {
+	if (c->globals.compositor == NULL || c->globals.shm == NULL ||
+			c->globals.wm_base == NULL) {
 		fprintf(stderr, "fw-hint-client: missing globals\n");
 		return 1;
 	}
-	xdg_wm_base_add_listener(c->wm_base, &wm_base_listener, c);
-	c->surface = wl_compositor_create_surface(c->compositor);
-	c->xdg_surface = xdg_wm_base_get_xdg_surface(c->wm_base, c->surface);
-	xdg_surface_add_listener(c->xdg_surface, &xdg_surface_listener, c);
-	c->toplevel = xdg_surface_get_toplevel(c->xdg_surface);
-	xdg_toplevel_set_title(c->toplevel, "fw-hint-client");
-	wl_surface_commit(c->surface);
-	while (!c->configured) {
-		if (wl_display_dispatch(c->display) < 0) {
-			return 1;
-		}
+	fw_test_window_create(&c->window, &c->globals, "fw-hint-client");
+	if (fw_test_window_map(&c->window, c->globals.display) < 0) {
+		return 1;
 	}
 	c->buffer = create_buffer(c);
 	if (c->buffer == NULL) {
 		return 1;
 	}
-	wl_surface_attach(c->surface, c->buffer, 0, 0);
-	wl_surface_damage_buffer(c->surface, 0, 0, c->width, c->height);
-	wl_surface_commit(c->surface);
-	wl_display_roundtrip(c->display);
+	struct wl_surface *surface = c->window.surface;
+	wl_surface_attach(surface, c->buffer, 0, 0);
+	wl_surface_damage_buffer(surface, 0, 0, c->width, c->height);
+	wl_surface_commit(surface);
+	wl_display_roundtrip(c->globals.display);
 	return 0;
 }
 
@@ -209,8 +156,8 @@ static pid_t spawn(
 		return pid;
 	}
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (c->display != NULL) {
-		close(wl_display_get_fd(c->display));
+	if (c->globals.display != NULL) {
+		close(wl_display_get_fd(c->globals.display));
 	}
 	if (kind == CHILD_EXIT) {
 		_exit(0);
@@ -274,7 +221,8 @@ int main(int argc, char *argv[]) {
 	/* The compositor's events are not needed: only stdin is read. */
 	char line[256];
 	while (fgets(line, sizeof(line), stdin) != NULL) {
-		if (strncmp(line, "connect", 7) == 0 && client.display == NULL) {
+		if (strncmp(line, "connect", 7) == 0 &&
+				client.globals.display == NULL) {
 			if (map_window(&client) != 0) {
 				return 1;
 			}
@@ -283,9 +231,9 @@ int main(int argc, char *argv[]) {
 		} else if (strncmp(line, "spawn", 5) == 0) {
 			spawn_children(&client, line);
 		} else if (strncmp(line, "disconnect", 10) == 0 &&
-				client.display != NULL) {
-			wl_display_disconnect(client.display);
-			client.display = NULL;
+				client.globals.display != NULL) {
+			wl_display_disconnect(client.globals.display);
+			client.globals.display = NULL;
 			printf("disconnected\n");
 			fflush(stdout);
 		}
