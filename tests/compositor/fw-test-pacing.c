@@ -23,6 +23,7 @@
 #include "commit-timing-v1-client-protocol.h"
 #include "fifo-v1-client-protocol.h"
 #include "fw-test-buffer.h"
+#include "fw-test-window.h"
 
 #define HIDDEN_AHEAD_NS 500000000
 #define HIDDEN_WAIT_MS 10000
@@ -34,16 +35,11 @@ struct globals {
 	struct wp_fifo_manager_v1 *fifo;
 };
 
-static void handle_global(void *data, struct wl_registry *registry,
-		uint32_t name, const char *interface, uint32_t version) {
+/* The two pacing globals; fw_test_window_connect binds the rest. */
+static void bind_pacing(void *data, struct wl_registry *registry, uint32_t name,
+		const char *interface, uint32_t version) {
 	struct globals *g = data;
-	if (strcmp(interface, wl_compositor_interface.name) == 0) {
-		g->compositor =
-				wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-	} else if (strcmp(interface, wl_shm_interface.name) == 0) {
-		g->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
-	} else if (strcmp(interface, wp_commit_timing_manager_v1_interface.name) ==
-			0) {
+	if (strcmp(interface, wp_commit_timing_manager_v1_interface.name) == 0) {
 		g->timing = wl_registry_bind(
 				registry, name, &wp_commit_timing_manager_v1_interface, 1);
 	} else if (strcmp(interface, wp_fifo_manager_v1_interface.name) == 0) {
@@ -51,15 +47,6 @@ static void handle_global(void *data, struct wl_registry *registry,
 				registry, name, &wp_fifo_manager_v1_interface, 1);
 	}
 }
-
-static void handle_global_remove(
-		void *data, struct wl_registry *registry, uint32_t name) {
-}
-
-static const struct wl_registry_listener registry_listener = {
-		.global = handle_global,
-		.global_remove = handle_global_remove,
-};
 
 /* Sends what CASE names; false for an unknown one. */
 static int misuse(struct globals *g, const char *name) {
@@ -176,16 +163,16 @@ int main(int argc, char *argv[]) {
 		fprintf(stderr, "usage: fw-test-pacing CASE\n");
 		return 2;
 	}
-	struct wl_display *display = wl_display_connect(NULL);
-	if (display == NULL) {
-		fprintf(stderr, "cannot connect\n");
+	struct globals g = {0};
+	struct fw_test_globals common = {.bind = bind_pacing, .data = &g};
+	if (!fw_test_window_connect(&common, "fw-test-pacing")) {
 		return 1;
 	}
-	struct globals g = {0};
-	struct wl_registry *registry = wl_display_get_registry(display);
-	wl_registry_add_listener(registry, &registry_listener, &g);
-	if (wl_display_roundtrip(display) < 0 || g.compositor == NULL ||
-			g.shm == NULL || g.timing == NULL || g.fifo == NULL) {
+	struct wl_display *display = common.display;
+	g.compositor = common.compositor;
+	g.shm = common.shm;
+	if (g.compositor == NULL || g.shm == NULL || g.timing == NULL ||
+			g.fifo == NULL) {
 		fprintf(stderr, "missing globals\n");
 		return 1;
 	}
