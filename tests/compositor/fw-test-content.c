@@ -64,8 +64,14 @@ static void handle_client_period(void *data,
 static void handle_stats(void *data, struct fairway_scheduler_client_v1 *handle,
 		struct wl_array *values) {
 	struct app *app = data;
-	if (handle == app->self && values->size > STAT_CLASS * sizeof(int64_t)) {
-		app->class = ((int64_t *)values->data)[STAT_CLASS];
+	if (handle == app->self &&
+			values->size >= (STAT_CLASS + 1) * sizeof(int64_t)) {
+		// The wire aligns an array to 4 bytes only.
+		int64_t class;
+		memcpy(&class,
+				(const char *)values->data + STAT_CLASS * sizeof(int64_t),
+				sizeof(class));
+		app->class = class;
 	}
 }
 
