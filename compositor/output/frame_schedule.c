@@ -74,6 +74,8 @@ struct fw_frame_surface {
 	/* A frame done is planned for the frame being prepared, then. */
 	bool planned;
 	int64_t planned_ns;
+	/* The output whose paint waits for this surface's commit (catch_up). */
+	struct fw_frame_output *owed_by;
 	struct wl_listener commit;
 	struct wl_listener destroy;
 	struct wl_list link;
@@ -97,6 +99,10 @@ struct fw_frame_output {
 	int64_t armed_ns; /* what the timer is set to; 0: disarmed */
 	int64_t paint_at_ns; /* a planned paint; 0: none */
 	int64_t paint_tick_ns; /* the tick that paint is for */
+	/* The planned paint was put off (catch_up) for owed surfaces: how
+	 * many have yet to commit. */
+	bool put_off;
+	int owed;
 	int64_t paint_start_ns; /* when the last paint began */
 	int64_t painted_ns; /* when the last paint ended */
 	int64_t callbacks_at_ns; /* the next frame done due; 0: none */
@@ -153,6 +159,19 @@ static struct fw_frame_client *client_get(struct fw_frame_schedule *schedule,
 	return client;
 }
 
+static void arm(struct fw_frame_output *frames);
+
+/* An owed surface committed: the paint waits for the others only. */
+static void settle(struct fw_frame_surface *surface) {
+	struct fw_frame_output *frames = surface->owed_by;
+	surface->owed_by = NULL;
+	if (frames != NULL && --frames->owed == 0 && frames->put_off) {
+		/* At once, but after this commit is applied. */
+		frames->paint_at_ns = sched_clock_now_ns();
+		arm(frames);
+	}
+}
+
 static void handle_surface_commit(struct wl_listener *listener, void *data) {
 	struct fw_frame_surface *surface =
 			wl_container_of(listener, surface, commit);
@@ -171,9 +190,11 @@ static void handle_surface_commit(struct wl_listener *listener, void *data) {
 	surface->sent_ns = 0;
 	surface->awaited = false;
 	surface->paint_start_ns = surface->paint_end_ns = 0;
+	settle(surface);
 }
 
 static void surface_destroy(struct fw_frame_surface *surface) {
+	settle(surface);
 	fw_listener_disconnect(&surface->commit);
 	fw_listener_disconnect(&surface->destroy);
 	wl_list_remove(&surface->link);
@@ -307,7 +328,8 @@ static void send_frame_done(struct walk *walk, struct wlr_surface *wlr_surface,
 	 * everyone (a quarter of a millisecond), time the client draws in. */
 	wlr_surface_send_frame_done(wlr_surface, &when);
 	wl_client_flush(wl_resource_get_client(wlr_surface->resource));
-	surface->due_ns = due_ns;
+	/* Its plan allowed for fairway's usual lateness in sending. */
+	surface->due_ns = due_ns + frame_output_send_pred(&walk->frames->timing);
 	surface->sent_ns = walk->now;
 	surface->awaited = true;
 	surface->paint_start_ns = surface->paint_end_ns = 0;
@@ -422,6 +444,82 @@ static int64_t nominal_ns(struct wlr_output *wlr_output) {
 			: 0;
 }
 
+struct owed {
+	struct fw_frame_output *frames;
+	int64_t now;
+	bool stalled; /* the tick itself came late */
+	int64_t until; /* when the last owed draw is done; 0: none owed */
+};
+
+/* A surface still drawing that fairway made late waits with the paint
+ * (frame_client_owed_until). */
+static void owe_surface(struct wlr_surface *wlr_surface, void *data) {
+	struct owed *owed = data;
+	struct fw_frame_surface *surface = surface_from_wlr(wlr_surface);
+	if (surface == NULL || surface->client == NULL || !surface->awaited ||
+			surface->owed_by != NULL) {
+		return;
+	}
+	int64_t until = frame_client_owed_until(&surface->client->timing, owed->now,
+			owed->stalled, surface->due_ns, surface->sent_ns);
+	if (until < 0) {
+		return;
+	}
+	surface->owed_by = owed->frames;
+	owed->frames->owed++;
+	if (until > owed->until) {
+		owed->until = until;
+	}
+}
+
+/* The paint is on: no surface holds it any longer. */
+static void forgive(struct fw_frame_output *frames) {
+	struct fw_frame_surface *surface;
+	wl_list_for_each(surface, &frames->schedule->surfaces, link) {
+		if (surface->owed_by == frames) {
+			surface->owed_by = NULL;
+		}
+	}
+	frames->owed = 0;
+}
+
+/*
+ * A tick came late, or when fairway had sent a frame done later than
+ * planned or not at all: fairway woke late (a busy loop, or a virtual
+ * machine whose host left its CPUs halted for milliseconds). Frame dones
+ * still due go out first. Where the paint is the presentation, nothing
+ * fixes the tick's time, so the paint then waits for the clients fairway
+ * made late, until each has committed or has had the draw time it was
+ * promised, a quarter of a period at most: their frames are shown a
+ * little late rather than a whole period late. Where a vblank fixes the
+ * tick, the paint keeps its time. Returns whether the paint was put off.
+ */
+static bool catch_up(struct fw_frame_output *frames, int64_t now) {
+	if (frames->callbacks_at_ns != 0 && frames->callbacks_at_ns <= now) {
+		walk_output(frames, now, false);
+	}
+	struct frame_output_timing *timing = &frames->timing;
+	if (timing->vsync) {
+		return false;
+	}
+	struct owed owed = {
+			.frames = frames,
+			.now = now,
+			.stalled = frame_output_stalled(timing, now),
+	};
+	fw_output_for_each_surface(frames->output, owe_surface, &owed);
+	if (frames->owed == 0) {
+		return false;
+	}
+	int64_t most = now + frame_output_period(timing) / 4;
+	timing->caught_up++;
+	frames->put_off = true;
+	frames->paint_at_ns = owed.until < most ? owed.until : most;
+	frames->paint_tick_ns = frames->paint_at_ns;
+	arm(frames);
+	return true;
+}
+
 /* Where presentation is the commit, the tick is now, and so is the paint. */
 static void paint_tick(
 		struct fw_frame_output *frames, int64_t now, int64_t late_ns) {
@@ -441,6 +539,13 @@ static int handle_timer(int fd, uint32_t mask, void *data) {
 	int64_t now = sched_clock_now_ns();
 	if (frames->paint_at_ns != 0 && now >= frames->paint_at_ns) {
 		int64_t late = now - frames->paint_at_ns;
+		if (frames->put_off) {
+			/* The paint catch_up put off: it waited enough. */
+			frames->put_off = false;
+			forgive(frames);
+		} else if (catch_up(frames, now)) {
+			return 0;
+		}
 		if (frames->timing.vsync) {
 			paint(frames, frames->paint_tick_ns, late);
 		} else {
@@ -489,6 +594,9 @@ void fw_frame_schedule_output_frame(struct fw_frame_output *frames) {
 			frames->paint_at_ns = timing->next_tick_ns;
 			frames->paint_tick_ns = timing->next_tick_ns;
 			arm(frames);
+			return;
+		}
+		if (catch_up(frames, now)) {
 			return;
 		}
 		/* The frame event is the tick: late when after the one planned. */
@@ -544,6 +652,7 @@ void fw_frame_schedule_output_destroy(struct fw_frame_output *frames) {
 	if (frames == NULL) {
 		return;
 	}
+	forgive(frames);
 	wl_list_remove(&frames->link);
 	fw_listener_disconnect(&frames->present);
 	wl_event_source_remove(frames->timer);

@@ -46,6 +46,7 @@ int frame_output_json(const struct frame_output_timing *output,
 			"\"paint_pred_ms\":%s,\"paint_p50_ms\":%s,\"paint_p90_ms\":%s,"
 			"\"deadline_before_tick_ms\":%s,\"ticks\":%" PRIu64
 			",\"paints\":%" PRIu64 ",\"skipped\":%" PRIu64
+			",\"caught_up\":%" PRIu64
 			",\"send_pred_ms\":%s,\"send_late\":%s,\"paint_late\":%s}",
 			t, name, output->vsync ? "true" : "false",
 			ms(frame_output_period(output), period, sizeof(period)),
@@ -55,7 +56,7 @@ int frame_output_json(const struct frame_output_timing *output,
 			ms(frame_samples_percentile(&output->paints, 90), paint_p90,
 					sizeof(paint_p90)),
 			ms(deadline_lead, lead, sizeof(lead)), output->ticks,
-			output->paints.added, output->skipped,
+			output->paints.added, output->skipped, output->caught_up,
 			ms(frame_output_send_pred(output), send_pred, sizeof(send_pred)),
 			send_late, paint_late);
 }

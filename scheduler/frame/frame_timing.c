@@ -353,6 +353,21 @@ void frame_client_missed(struct frame_client_timing *client, int64_t late_ns) {
 	}
 }
 
+bool frame_output_stalled(
+		const struct frame_output_timing *output, int64_t now_ns) {
+	return output->next_tick_ns != 0 &&
+			now_ns - output->next_tick_ns > frame_output_send_pred(output);
+}
+
+int64_t frame_client_owed_until(const struct frame_client_timing *client,
+		int64_t now_ns, bool stalled, int64_t due_ns, int64_t sent_ns) {
+	int64_t draw = frame_client_draw_pred(client);
+	if (draw < 0 || (!stalled && sent_ns <= due_ns)) {
+		return -1;
+	}
+	return now_ns + 2 * draw;
+}
+
 int64_t frame_callback_time(int64_t earliest_ns, int64_t deadline_ns,
 		int64_t draw_ns, int64_t reserve_ns) {
 	if (draw_ns < 0) {

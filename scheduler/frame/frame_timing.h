@@ -79,6 +79,8 @@ struct frame_output_timing {
 	uint64_t ticks;
 	/* Frame events that came while a paint was already planned. */
 	uint64_t skipped;
+	/* Paints put off for frame dones that fairway sent late. */
+	uint64_t caught_up;
 	/* The frame being prepared: its tick and its deadline; 0 when none. */
 	int64_t next_tick_ns, deadline_ns;
 	/* How late frame done events went out, recent and all. */
@@ -194,7 +196,9 @@ bool frame_client_sent(struct frame_client_timing *client, bool early);
 
 /* A commit that answers a frame done, and what became of its frame. */
 struct frame_answer {
-	int64_t planned_ns; /* when the frame done was due */
+	/* When the frame done was due, with the lateness in sending that its
+	 * plan allowed for. */
+	int64_t planned_ns;
 	int64_t sent_ns; /* when it went out */
 	int64_t commit_ns;
 	int64_t period_ns; /* of the output it came from */
@@ -216,6 +220,25 @@ bool frame_client_committed(
  * went out, late_ns after it was due: fairway's lateness, not the
  * client's. */
 void frame_client_missed(struct frame_client_timing *client, int64_t late_ns);
+
+/*
+ * Catching up, where the paint is the presentation (no vsync). A tick at
+ * now_ns stalled: it came later than planned by more than fairway allows
+ * itself in sending (frame_output_send_pred), so fairway, and maybe its
+ * clients, were held up.
+ */
+bool frame_output_stalled(
+		const struct frame_output_timing *output, int64_t now_ns);
+/*
+ * Until when the paint of a tick at now_ns waits for a client still
+ * drawing whose frame done was due at due_ns (with the lateness its plan
+ * allowed) and went out at sent_ns: twice its predicted draw from now,
+ * where fairway sent late or the tick stalled, since a draw right after
+ * a stall runs slower than those its prediction was made of. -1: it is
+ * owed nothing (sent in time without a stall, or no prediction).
+ */
+int64_t frame_client_owed_until(const struct frame_client_timing *client,
+		int64_t now_ns, bool stalled, int64_t due_ns, int64_t sent_ns);
 
 /*
  * When to send a frame done for the frame due at deadline_ns: draw_ns

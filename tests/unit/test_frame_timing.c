@@ -324,6 +324,39 @@ static void test_send_lateness(void) {
 
 /* Clients with recent input draw last, just before the deadline; others
  * are asked before them, by what the input clients need. */
+/* A tick that came late, or a frame done that went out late, holds the
+ * paint for the clients still drawing, where no vsync fixes the tick. */
+static void test_catch_up(void) {
+	struct frame_output_timing out;
+	frame_output_init(&out, PERIOD);
+	int64_t tick = frame_output_plan(&out, MS(1000));
+	for (int i = 0; i < 10; i++) {
+		frame_output_add_send(&out, US(100));
+	}
+	CHECK(!frame_output_stalled(&out, tick));
+	CHECK(!frame_output_stalled(&out, tick + US(100)));
+	CHECK(frame_output_stalled(&out, tick + US(101)));
+
+	struct frame_client_timing client;
+	frame_client_init(&client);
+	int64_t due = tick - MS(1), sent = due;
+	/* No prediction yet: owed nothing. */
+	CHECK_INT(frame_client_owed_until(&client, tick, true, due, sent), -1);
+	CHECK(frame_client_sent(&client, false));
+	CHECK(answer(&client, 0, 0, US(200), 0, 0));
+	CHECK(answer(&client, 0, 0, US(400), 0, 0));
+	int64_t pred = frame_client_draw_pred(&client);
+	CHECK_INT(pred, US(700));
+	/* Sent in time, no stall: a client still drawing is its own miss. */
+	CHECK_INT(frame_client_owed_until(&client, tick, false, due, sent), -1);
+	/* Sent late, or a stall: twice its draw, from the tick. */
+	CHECK_INT(frame_client_owed_until(&client, tick, false, due, due + 1),
+			tick + 2 * pred);
+	CHECK_INT(frame_client_owed_until(&client, tick + MS(3), true, due, sent),
+			tick + MS(3) + 2 * pred);
+	frame_client_finish(&client);
+}
+
 static void test_first_claim(void) {
 	struct frame_client_timing typing, other;
 	frame_client_init(&typing);
@@ -402,6 +435,7 @@ int main(void) {
 	RUN_TEST(test_margin_holds);
 	RUN_TEST(test_late_buckets);
 	RUN_TEST(test_send_lateness);
+	RUN_TEST(test_catch_up);
 	RUN_TEST(test_first_claim);
 	RUN_TEST(test_flooder_does_not_move_deadline);
 	RUN_TEST(test_json);
