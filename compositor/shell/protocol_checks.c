@@ -16,6 +16,7 @@
 #include "compositor/shell/protocol_checks.h"
 #include "compositor/listener.h"
 #include "compositor/server.h"
+#include "scheduler/sched_clock.h"
 #include "xdg-decoration-unstable-v1-protocol.h"
 #include "xdg-shell-protocol.h"
 #include <stdint.h>
@@ -48,6 +49,11 @@ struct fw_checked_surface {
 	struct wl_resource *attached; /* NULL: none, or attach(NULL) */
 	struct wl_listener attached_destroy;
 	struct wl_listener client_commit;
+	/* The size of the pool this surface's buffers came from, when it was
+	 * last read (check_shm_buffer); fd -1: none. */
+	int pool_fd;
+	off_t pool_size;
+	int64_t pool_checked_ns;
 };
 
 struct fw_decoration_origin {
@@ -281,25 +287,42 @@ static void handle_request(void *data, enum wl_protocol_logger_type type,
  * is read, and raises nothing: a pool truncated under a buffer would only
  * show black. A buffer that ends past its pool's file is refused at its
  * commit with wl_shm.invalid_fd on the buffer, as libwayland raises it
- * when a read faults.
+ * when a read faults. A pool's size is read at most once a millisecond
+ * for each surface: a client that commits thousands of times a second
+ * pays for the system call once a millisecond, not at each commit. A pool
+ * truncated within that millisecond is refused at the first commit after
+ * it, and fairway's own paint (the default) guards its reads meanwhile
+ * (output/shm_guard.h).
  */
+#define POOL_CHECK_NS (SCHED_NS_PER_MS)
+
 static void check_shm_buffer(struct fw_checked_surface *checked) {
 	struct wlr_surface *surface = checked->surface;
 	struct wl_resource *resource = checked->attached;
 	struct wlr_buffer *buffer = surface->pending.buffer;
 	struct wlr_shm_attributes shm;
-	struct stat st;
 	if (!(surface->pending.committed & WLR_SURFACE_STATE_BUFFER) ||
 			resource == NULL || buffer == NULL ||
-			!wlr_buffer_get_shm(buffer, &shm) || shm.height <= 0 ||
-			fstat(shm.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+			!wlr_buffer_get_shm(buffer, &shm) || shm.height <= 0) {
 		return;
 	}
+	int64_t now = sched_clock_now_ns();
+	if (shm.fd != checked->pool_fd ||
+			now - checked->pool_checked_ns >= POOL_CHECK_NS) {
+		struct stat st;
+		if (fstat(shm.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+			checked->pool_fd = -1;
+			return;
+		}
+		checked->pool_fd = shm.fd;
+		checked->pool_size = st.st_size;
+		checked->pool_checked_ns = now;
+	}
 	off_t end = shm.offset + (off_t)shm.stride * shm.height;
-	if (end > st.st_size) {
+	if (end > checked->pool_size) {
 		wlr_surface_reject_pending(surface, resource, WL_SHM_ERROR_INVALID_FD,
 				"the buffer ends at byte %jd of a %jd-byte pool", (intmax_t)end,
-				(intmax_t)st.st_size);
+				(intmax_t)checked->pool_size);
 	}
 }
 
@@ -338,6 +361,7 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 		return;
 	}
 	checked->surface = surface;
+	checked->pool_fd = -1;
 	wlr_addon_init(
 			&checked->addon, &surface->addons, checks, &checked_surface_impl);
 	fw_listener_connect(&checked->client_commit, &surface->events.client_commit,
