@@ -37,7 +37,9 @@ int main(int argc, char *argv[]) {
 	/* Before anything is spawned: they must be seen to start from the
 	 * defaults, whatever the flag would do. */
 	if (config.raise_priority) {
-		fw_self_priority_raise();
+		if (!config.raise_realtime || !fw_self_priority_realtime()) {
+			fw_self_priority_raise();
+		}
 		fw_self_priority_raise_group();
 	}
 	if (!fw_server_start(server)) {

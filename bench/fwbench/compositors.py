@@ -16,12 +16,13 @@ ALL = ["fairway", "fairway-noframe", "fairway-off", "sway", "labwc", "cage",
 # fairway-memory and fairway-socketpair force the gate's transport to
 # libwayland (see docs/architecture.md) instead of the self-test's choice;
 # fairway-raised and fairway-unraised run with and without
-# --raise-priority (its main thread at nice -10, where privileged);
+# --raise-priority (its main thread at nice -10, where privileged), and
+# fairway-rr with --raise-priority rr (SCHED_RR);
 # sway-rr is sway as distributions that give it CAP_SYS_NICE ship it: sway
 # then runs its main thread SCHED_RR, which it cannot without the
 # capability (Debian's sway has none).
 EXTRA = ["fairway-scene", "fairway-memory", "fairway-socketpair",
-    "fairway-raised", "fairway-unraised", "sway-rr"]
+    "fairway-raised", "fairway-unraised", "fairway-rr", "sway-rr"]
 PEERS = ["sway", "sway-rr", "labwc", "cage", "weston"]
 FAIRWAY_ARGS = {
     "fairway": ["--scheduler", "on"],
@@ -35,6 +36,7 @@ FAIRWAY_ARGS = {
         "socketpair"],
     "fairway-raised": ["--scheduler", "on", "--raise-priority", "on"],
     "fairway-unraised": ["--scheduler", "on", "--raise-priority", "off"],
+    "fairway-rr": ["--scheduler", "on", "--raise-priority", "rr"],
 }
 WIDTH, HEIGHT = 1280, 720
 

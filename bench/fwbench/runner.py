@@ -190,8 +190,13 @@ def run_one(ctx, scenario, case, comp_name, repeat):
         # own, as a desktop runs them.
         sessions = bool(case.get("sessions"))
         rec["sessions"] = sessions
+        # The compositor may stay in the harness's session while its
+        # clients have their own (a compositor started from a shell).
+        comp_session = bool(case.get("compositor_session", sessions))
+        rec["compositor_session"] = comp_session
         running = compositors.start(comp_name, ctx.build, ctx.account, tmp,
-                fairway_args, session=sessions)
+                fairway_args, session=comp_session)
+        running.sessions = sessions
         comp = running.proc
         if not running.wait_socket():
             rec["error"] = ("compositor made no socket: " +

@@ -10,11 +10,16 @@ So here the compositor, the measured client and each of the W
 display manager starts a compositor and a desktop its applications
 (bench/group-ab measures the same on fairway alone, hints off against on).
 
+FWBENCH_HOGS_LAYOUT=shell starts the compositor in the harness's own
+session instead, as from a login shell or a terminal: fairway cannot
+raise a group it shares, so its group weighs as much as one hog's.
+
 The animation draws for --work-ms of CPU a frame every --delay-ms, as
 group-ab's; the echo client drives its pointer at 250 Hz. Every
 compositor runs its defaults: fairway's hints and its raised priority
 where it may (it runs as the harness's user), the peers as they ship."""
 
+import os
 import sys
 
 from fwbench.metrics import (COST_METRICS, client_json, cost,
@@ -75,6 +80,8 @@ def cases(opts):
                 "params": {"prog": prog, "W": w},
                 "measured": [{"prog": prog, "args": MEASURED[prog]}],
                 "sessions": True,
+                "compositor_session":
+                    os.environ.get("FWBENCH_HOGS_LAYOUT") != "shell",
             }
             if w:
                 case["background"] = [{"prog": "stress",

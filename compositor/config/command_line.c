@@ -56,9 +56,9 @@ static const char usage_text[] =
 		"                       policy=other|batch|idle nice=N|keep slice_us=N\n"
 		"                       uclamp_min=N, or CLASS:keep\n"
 		"  --restore-hints      restore what a crashed fairway left and exit\n"
-		"  --raise-priority on|off  run fairway's main thread at nice -10\n"
-		"                       where privilege allows, not inherited by\n"
-		"                       children (default on)\n"
+		"  --raise-priority on|off|rr  run fairway's main thread at nice\n"
+		"                       -10 (rr: SCHED_RR) where privilege allows,\n"
+		"                       not inherited by children (default on)\n"
 		"  --config FILE        read this configuration file (default:\n"
 		"                       $XDG_CONFIG_HOME/fairway/config, else\n"
 		"                       " FW_SYSCONFDIR
@@ -323,7 +323,11 @@ int fw_command_line_parse(struct fw_config *config, int argc, char *argv[]) {
 			config->restore_hints = true;
 			break;
 		case OPT_RAISE_PRIORITY:
-			if (!parse_switch(optarg, "on", "off", &config->raise_priority)) {
+			config->raise_realtime = strcmp(optarg, "rr") == 0;
+			if (config->raise_realtime) {
+				config->raise_priority = true;
+			} else if (!parse_switch(
+							   optarg, "on", "off", &config->raise_priority)) {
 				return usage_error("bad --raise-priority value", optarg);
 			}
 			break;

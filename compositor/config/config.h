@@ -124,6 +124,7 @@ struct fw_config {
 	struct hints_config hints;
 	bool restore_hints; /* --restore-hints: replay the journal, exit */
 	bool raise_priority; /* --raise-priority (self_priority.h) */
+	bool raise_realtime; /* --raise-priority rr */
 	enum wlr_log_importance log_level;
 	char **command; /* NULL-terminated argv, NULL without COMMAND */
 	const char *config_path; /* --config, else NULL: the usual places */

@@ -2,6 +2,7 @@
 #include "scheduler/hints/hint_attr.h"
 #include "scheduler/hints/hint_group.h"
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -53,6 +54,83 @@ bool fw_self_priority_raise(void) {
 			"Own priority: main thread at nice %d, reset on fork "
 			"(clients and later threads start from the defaults)",
 			FW_SELF_NICE);
+	return true;
+}
+
+/* The thread fw_self_priority_realtime made SCHED_RR. */
+static pid_t realtime_tid;
+
+/*
+ * A signal handler of its own, not the event loop's: SIGXCPU comes
+ * because the main thread has not returned to its loop for
+ * FW_SELF_RTTIME_US, so a loop's signalfd would be read only once it
+ * does. Only system calls here, and errno kept.
+ */
+static void handle_sigxcpu(int signum) {
+	int saved = errno;
+	struct hint_sched_attr attr = {
+			.size = sizeof(attr),
+			.sched_policy = 0,
+			.sched_flags = HINT_FLAG_RESET_ON_FORK,
+			.sched_nice = FW_SELF_NICE,
+	};
+	if (syscall(SYS_sched_setattr, realtime_tid, &attr, 0) == 0) {
+		static const char msg[] = "fairway: Own priority: main thread ran "
+								  "too long at SCHED_RR, now at nice -10\n";
+		ssize_t n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+		(void)n;
+	}
+	errno = saved;
+}
+
+bool fw_self_priority_realtime(void) {
+	struct rlimit rtprio = {0};
+	getrlimit(RLIMIT_RTPRIO, &rtprio);
+	if (!hint_have_cap_sys_nice() && rtprio.rlim_cur < 1) {
+		wlr_log(WLR_INFO,
+				"Own priority: not SCHED_RR, no CAP_SYS_NICE and "
+				"RLIMIT_RTPRIO %llu",
+				(unsigned long long)rtprio.rlim_cur);
+		return false;
+	}
+	/*
+	 * Soft: SIGXCPU, caught. Hard: SIGKILL, never reached once the soft
+	 * one put the thread back to a fair policy; at most rtkit's 200 ms,
+	 * so that a child that asks rtkit for real time is not refused for
+	 * the limit it inherited.
+	 */
+	struct rlimit rttime = {FW_SELF_RTTIME_US, 4 * FW_SELF_RTTIME_US};
+	struct rlimit had = {0};
+	getrlimit(RLIMIT_RTTIME, &had);
+	if (had.rlim_max != RLIM_INFINITY && had.rlim_max < rttime.rlim_max) {
+		rttime.rlim_max = had.rlim_max;
+		if (rttime.rlim_cur > rttime.rlim_max) {
+			rttime.rlim_cur = rttime.rlim_max;
+		}
+	}
+	struct sigaction action = {.sa_handler = handle_sigxcpu};
+	sigemptyset(&action.sa_mask);
+	if (setrlimit(RLIMIT_RTTIME, &rttime) != 0 ||
+			sigaction(SIGXCPU, &action, NULL) != 0) {
+		wlr_log_errno(WLR_INFO, "Own priority: not SCHED_RR, no RLIMIT_RTTIME");
+		return false;
+	}
+	realtime_tid = (pid_t)syscall(SYS_gettid);
+	struct hint_sched_attr attr = {
+			.size = sizeof(attr),
+			.sched_policy = 2, /* SCHED_RR */
+			.sched_flags = HINT_FLAG_RESET_ON_FORK,
+			.sched_priority = 1,
+	};
+	if (syscall(SYS_sched_setattr, 0, &attr, 0) != 0) {
+		wlr_log(WLR_INFO, "Own priority: cannot take SCHED_RR: %s",
+				strerror(errno));
+		return false;
+	}
+	wlr_log(WLR_INFO,
+			"Own priority: main thread SCHED_RR 1, reset on fork, back to "
+			"nice %d after %d ms without blocking",
+			FW_SELF_NICE, FW_SELF_RTTIME_US / 1000);
 	return true;
 }
 

@@ -21,6 +21,19 @@
 bool fw_self_priority_raise(void);
 
 /*
+ * --raise-priority rr: the main thread SCHED_RR at priority 1 instead,
+ * as sway 1.8 and later run theirs, with SCHED_FLAG_RESET_ON_FORK so that
+ * no client or later thread (the paint worker) starts real-time. Where it
+ * may (CAP_SYS_NICE, or RLIMIT_RTPRIO 1 or more). RLIMIT_RTTIME is set so
+ * that a main thread that runs FW_SELF_RTTIME_US without blocking gets
+ * SIGXCPU, and its handler puts the thread back to nice FW_SELF_NICE at
+ * once: a loop gone wrong then starves nothing. True if the thread is
+ * SCHED_RR now; false, with one log line why, leaves it as it was.
+ */
+#define FW_SELF_RTTIME_US (50 * 1000)
+bool fw_self_priority_realtime(void);
+
+/*
  * A custom EEVDF slice for the main thread, FW_SELF_SLICE_NS, where the
  * kernel has them (Linux 6.12 and later; before, it changes nothing). A
  * slice shorter than the default gives fairway's wakeups an earlier

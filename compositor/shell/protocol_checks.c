@@ -306,8 +306,11 @@ static void check_shm_buffer(struct fw_checked_surface *checked) {
 			!wlr_buffer_get_shm(buffer, &shm) || shm.height <= 0) {
 		return;
 	}
+	off_t end = shm.offset + (off_t)shm.stride * shm.height;
 	int64_t now = sched_clock_now_ns();
-	if (shm.fd != checked->pool_fd ||
+	/* A refusal is always made on a size read now: the fd may be a new
+	 * pool's under an old number, and a pool may have grown. */
+	if (shm.fd != checked->pool_fd || end > checked->pool_size ||
 			now - checked->pool_checked_ns >= POOL_CHECK_NS) {
 		struct stat st;
 		if (fstat(shm.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -318,7 +321,6 @@ static void check_shm_buffer(struct fw_checked_surface *checked) {
 		checked->pool_size = st.st_size;
 		checked->pool_checked_ns = now;
 	}
-	off_t end = shm.offset + (off_t)shm.stride * shm.height;
 	if (end > checked->pool_size) {
 		wlr_surface_reject_pending(surface, resource, WL_SHM_ERROR_INVALID_FD,
 				"the buffer ends at byte %jd of a %jd-byte pool", (intmax_t)end,

@@ -7,6 +7,9 @@
 # kernel does, checked by hand on 6.18.)
 # --raise-priority off leaves it at nice 0. Without CAP_SYS_NICE and with
 # RLIMIT_NICE 0 nothing changes, and the log says why, once.
+# --raise-priority rr makes the main thread SCHED_RR with reset on fork:
+# the program fairway spawns and its other threads are fair; without the
+# privilege for it, fairway tries for nice -10 instead.
 . "$(dirname "$0")/lib-hints.sh"
 need_privilege
 need_prog setpriv
@@ -79,4 +82,44 @@ main_thread "$fw" '^policy=0 nice=0 ' ||
 [ "$(grep -c 'Own priority: staying at nice 0' "$FW_TMP/fairway-u.err")" = 1 ] ||
 	fail "expected one log line saying why not: $(grep 'Own priority' "$FW_TMP/fairway-u.err")"
 log "unprivileged: $FW_SEEN"
+stop_pid "$FW_PID"
+FW_PID=""
+
+# Real time for the main thread only.
+echo "exec $mark" >"$FW_TMP/config-rr"
+fw_start --no-xwayland -V --raise-priority rr --config "$FW_TMP/config-rr"
+fw=$(fairway_pid)
+wait_until 10 "fairway's main thread SCHED_RR" \
+	main_thread "$fw" '^policy=2 .*reset=1'
+log "rr: $FW_SEEN"
+has_line "$FW_TMP/fairway-$FW_STARTS.err" 'Own priority: main thread SCHED_RR 1' ||
+	fail "no log line for SCHED_RR"
+wait_until 10 "the program fairway spawns" spawned
+main_thread "$child" '^policy=0 nice=0 ' ||
+	fail "the spawned program inherited real time: $FW_SEEN"
+# No thread but the main one is real-time (the paint worker, libwayland's).
+others=$("$FW_SCHED_ATTR" "$fw" 2>/dev/null | grep -v "^$fw " | grep -v ' policy=0 ' || true)
+[ -z "$others" ] || fail "other fairway threads are not fair: $others"
+kill "$child"
+fw_stop
+
+# Without CAP_SYS_NICE and RLIMIT_RTPRIO: fair, said once, and the nice
+# it then tries for (none here either: RLIMIT_NICE 0).
+FW_STARTS=$((FW_STARTS + 1))
+prlimit --rtprio=0 --nice=0 -- \
+	setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice \
+	timeout 60 "$FAIRWAY" --backend headless --socket "$FW_SOCKET-r" --no-xwayland --raise-priority rr -V \
+	>"$FW_TMP/fairway-r.out" 2>"$FW_TMP/fairway-r.err" &
+FW_PID=$!
+wait_until 30 "the fairway without real time up" \
+	has_line "$FW_TMP/fairway-r.out" '^WAYLAND_DISPLAY='
+fw=$(pgrep -P "$FW_PID" | head -n 1)
+[ -n "$fw" ] || fw=$(pgrep -P "$(pgrep -P "$FW_PID" | head -n 1)" | head -n 1)
+main_thread "$fw" '^policy=0 nice=0 ' ||
+	fail "without RLIMIT_RTPRIO, fairway is not fair: $FW_SEEN"
+[ "$(grep -c 'Own priority: not SCHED_RR' "$FW_TMP/fairway-r.err")" = 1 ] ||
+	fail "expected one log line saying why not: $(grep 'Own priority' "$FW_TMP/fairway-r.err")"
+has_line "$FW_TMP/fairway-r.err" 'Own priority: staying at nice 0' ||
+	fail "no nice tried after real time was refused"
+log "rr unprivileged: $FW_SEEN"
 pass
