@@ -167,6 +167,12 @@ static void handle_associate(struct wl_listener *listener, void *data) {
 	struct wlr_surface *surface = xwl->xsurface->surface;
 	fw_listener_connect(&xwl->map, &surface->events.map, handle_map);
 	fw_listener_connect(&xwl->unmap, &surface->events.unmap, handle_unmap);
+	/* Xwayland may commit the window's first buffer before the window
+	 * manager pairs the surface with its window: the surface is mapped
+	 * already, and no map event is coming. */
+	if (surface->mapped) {
+		handle_map(&xwl->map, NULL);
+	}
 }
 
 static void handle_dissociate(struct wl_listener *listener, void *data) {
@@ -373,6 +379,10 @@ static void unmanaged_associate(struct wl_listener *listener, void *data) {
 	fw_listener_connect(&unmanaged->map, &surface->events.map, unmanaged_map);
 	fw_listener_connect(
 			&unmanaged->unmap, &surface->events.unmap, unmanaged_unmap);
+	/* Mapped before it was paired with its window (handle_associate). */
+	if (surface->mapped) {
+		unmanaged_map(&unmanaged->map, NULL);
+	}
 }
 
 static void unmanaged_dissociate(struct wl_listener *listener, void *data) {
