@@ -489,8 +489,8 @@ static void forgive(struct fw_frame_output *frames) {
  * machine whose host left its CPUs halted for milliseconds). Frame dones
  * still due go out first. Where the paint is the presentation, nothing
  * fixes the tick's time, so the paint then waits for the clients fairway
- * made late, until each has committed or has had the draw time it was
- * promised, a quarter of a period at most: their frames are shown a
+ * made late, until each has committed or has had twice the draw time it
+ * was promised, a quarter of a period at most: their frames are shown a
  * little late rather than a whole period late. Where a vblank fixes the
  * tick, the paint keeps its time. Returns whether the paint was put off.
  */
