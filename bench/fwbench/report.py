@@ -105,6 +105,28 @@ def _cell_text(cell, metric, notes, ratio=None):
     return "—"
 
 
+class _Part:
+    """A scenario's report for some of its metrics: its rows and its
+    metrics() as they are, only METRICS narrowed."""
+
+    def __init__(self, module, metrics):
+        self.METRICS = metrics
+        self.ROW_LABEL = module.ROW_LABEL
+        self.metrics = module.metrics
+
+
+def tables_by_prog(module, parts, data):
+    """A heading and tables for each measured program that ran: parts is
+    (prog, metrics) pairs, each run's program its params' "prog"."""
+    out = []
+    for prog, metrics in parts:
+        runs = [r for r in data["runs"] if r["params"].get("prog") == prog]
+        if runs:
+            out.append(f"#### {prog}\n")
+            out.append(tables(_Part(module, metrics), dict(data, runs=runs)))
+    return "\n".join(out)
+
+
 def tables(module, data):
     cells = collect(module, data)
     rows = _rows(data)

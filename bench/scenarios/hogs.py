@@ -113,22 +113,8 @@ def metrics(rec):
     return m
 
 
-class _Part:
-    """This module's report, for one client's rows and metrics."""
-
-    def __init__(self, metrics):
-        self.METRICS = metrics
-        self.ROW_LABEL = ROW_LABEL
-        self.metrics = sys.modules[__name__].metrics
-
-
 def report_tables(data):
     from fwbench import report
-    out = []
-    for prog, part in (("anim", ANIM_METRICS), ("echo", ECHO_METRICS)):
-        runs = [r for r in data["runs"] if r["params"].get("prog") == prog]
-        if runs:
-            out.append(f"#### {prog}\n")
-            out.append(report.tables(_Part(part + SHARED_METRICS),
-                dict(data, runs=runs)))
-    return "\n".join(out)
+    return report.tables_by_prog(sys.modules[__name__],
+        (("anim", ANIM_METRICS + SHARED_METRICS),
+            ("echo", ECHO_METRICS + SHARED_METRICS)), data)

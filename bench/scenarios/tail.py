@@ -250,22 +250,9 @@ def rounds(data):
         + [""])
 
 
-class _Part:
-    """This module's report, for one client's rows and metrics."""
-
-    def __init__(self, metrics):
-        self.METRICS = metrics
-        self.ROW_LABEL = ROW_LABEL
-        self.metrics = sys.modules[__name__].metrics
-
-
 def report_tables(data):
     from fwbench import report
-    out = []
-    for prog, part in (("follow", ECHO_METRICS + COST_METRICS),
-            ("probe", PROBE_METRICS + COST_METRICS)):
-        runs = [r for r in data["runs"] if r["params"].get("prog") == prog]
-        if runs:
-            out.append(f"#### {prog}\n")
-            out.append(report.tables(_Part(part), dict(data, runs=runs)))
-    return "\n".join(out) + "\n" + rounds(data)
+    return report.tables_by_prog(sys.modules[__name__],
+        (("follow", ECHO_METRICS + COST_METRICS),
+            ("probe", PROBE_METRICS + COST_METRICS)), data) + "\n" + \
+        rounds(data)

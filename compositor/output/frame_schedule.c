@@ -514,8 +514,8 @@ static bool catch_up(struct fw_frame_output *frames, int64_t now) {
 	int64_t most = now + frame_output_period(timing) / 4;
 	timing->caught_up++;
 	frames->put_off = true;
+	/* Without vsync the paint's tick is when it happens (paint_tick). */
 	frames->paint_at_ns = owed.until < most ? owed.until : most;
-	frames->paint_tick_ns = frames->paint_at_ns;
 	arm(frames);
 	return true;
 }

@@ -10,6 +10,17 @@
 #include <unistd.h>
 #include <wlr/util/log.h>
 
+/* A fair policy at FW_SELF_NICE, not inherited by what the thread makes. */
+static struct hint_sched_attr raised_attr(uint32_t policy) {
+	return (struct hint_sched_attr){
+			.size = sizeof(struct hint_sched_attr),
+			.sched_policy = policy,
+			.sched_flags = HINT_FLAG_RESET_ON_FORK,
+			.sched_nice = FW_SELF_NICE,
+			/* 0: the default slice, as the thread had. */
+	};
+}
+
 bool fw_self_priority_raise(void) {
 	struct hint_sched_attr attr = {0};
 	if (syscall(SYS_sched_getattr, 0, &attr, sizeof(attr), 0) != 0) {
@@ -38,13 +49,7 @@ bool fw_self_priority_raise(void) {
 				20 - FW_SELF_NICE);
 		return false;
 	}
-	attr = (struct hint_sched_attr){
-			.size = sizeof(attr),
-			.sched_policy = attr.sched_policy,
-			.sched_flags = HINT_FLAG_RESET_ON_FORK,
-			.sched_nice = FW_SELF_NICE,
-			/* 0: the default slice, as the thread had. */
-	};
+	attr = raised_attr(attr.sched_policy);
 	if (syscall(SYS_sched_setattr, 0, &attr, 0) != 0) {
 		wlr_log(WLR_INFO, "Own priority: cannot take nice %d: %s", FW_SELF_NICE,
 				strerror(errno));
@@ -68,12 +73,7 @@ static pid_t realtime_tid;
  */
 static void handle_sigxcpu(int signum) {
 	int saved = errno;
-	struct hint_sched_attr attr = {
-			.size = sizeof(attr),
-			.sched_policy = 0,
-			.sched_flags = HINT_FLAG_RESET_ON_FORK,
-			.sched_nice = FW_SELF_NICE,
-	};
+	struct hint_sched_attr attr = raised_attr(0);
 	if (syscall(SYS_sched_setattr, realtime_tid, &attr, 0) == 0) {
 		static const char msg[] = "fairway: Own priority: main thread ran "
 								  "too long at SCHED_RR, now at nice -10\n";

@@ -24,6 +24,31 @@ main_thread() {
 	echo "$FW_SEEN" | grep -q -e "$2"
 }
 
+# start_unprivileged NAME PRLIMIT_ARGS...  -- FAIRWAY_ARGS...: fairway
+# without CAP_SYS_NICE and under those limits; its pid in $fw.
+start_unprivileged() {
+	name=$1
+	shift
+	limits=""
+	while [ "$1" != "--" ]; do
+		limits="$limits $1"
+		shift
+	done
+	shift
+	FW_STARTS=$((FW_STARTS + 1))
+	# shellcheck disable=SC2086
+	prlimit $limits -- \
+		setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice \
+		timeout 60 "$FAIRWAY" --backend headless --socket "$FW_SOCKET-$name" \
+		--no-xwayland -V "$@" \
+		>"$FW_TMP/fairway-$name.out" 2>"$FW_TMP/fairway-$name.err" &
+	FW_PID=$!
+	wait_until 30 "the fairway $name up" \
+		has_line "$FW_TMP/fairway-$name.out" '^WAYLAND_DISPLAY='
+	fw=$(pgrep -P "$FW_PID" | head -n 1)
+	[ -n "$fw" ] || fw=$(pgrep -P "$(pgrep -P "$FW_PID" | head -n 1)" | head -n 1)
+}
+
 # A mark of its own: exec runs it detached, a child of init.
 mark="sleep 61.$$"
 echo "exec $mark" >"$FW_TMP/config"
@@ -67,16 +92,7 @@ fw_stop
 
 # Without the privilege: left as it is, said once.
 FW_PID=""
-FW_STARTS=$((FW_STARTS + 1))
-setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice \
-	prlimit --nice=0 -- timeout 60 "$FAIRWAY" --backend headless \
-	--socket "$FW_SOCKET-u" --no-xwayland --raise-priority on -V \
-	>"$FW_TMP/fairway-u.out" 2>"$FW_TMP/fairway-u.err" &
-FW_PID=$!
-wait_until 30 "the unprivileged fairway up" \
-	has_line "$FW_TMP/fairway-u.out" '^WAYLAND_DISPLAY='
-fw=$(pgrep -P "$FW_PID" | head -n 1)
-[ -n "$fw" ] || fw=$(pgrep -P "$(pgrep -P "$FW_PID" | head -n 1)" | head -n 1)
+start_unprivileged u --nice=0 -- --raise-priority on
 main_thread "$fw" '^policy=0 nice=0 ' ||
 	fail "unprivileged fairway changed its nice: $FW_SEEN"
 [ "$(grep -c 'Own priority: staying at nice 0' "$FW_TMP/fairway-u.err")" = 1 ] ||
@@ -105,16 +121,7 @@ fw_stop
 
 # Without CAP_SYS_NICE and RLIMIT_RTPRIO: fair, said once, and the nice
 # it then tries for (none here either: RLIMIT_NICE 0).
-FW_STARTS=$((FW_STARTS + 1))
-prlimit --rtprio=0 --nice=0 -- \
-	setpriv --inh-caps=-sys_nice --bounding-set=-sys_nice \
-	timeout 60 "$FAIRWAY" --backend headless --socket "$FW_SOCKET-r" --no-xwayland --raise-priority rr -V \
-	>"$FW_TMP/fairway-r.out" 2>"$FW_TMP/fairway-r.err" &
-FW_PID=$!
-wait_until 30 "the fairway without real time up" \
-	has_line "$FW_TMP/fairway-r.out" '^WAYLAND_DISPLAY='
-fw=$(pgrep -P "$FW_PID" | head -n 1)
-[ -n "$fw" ] || fw=$(pgrep -P "$(pgrep -P "$FW_PID" | head -n 1)" | head -n 1)
+start_unprivileged r --rtprio=0 --nice=0 -- --raise-priority rr
 main_thread "$fw" '^policy=0 nice=0 ' ||
 	fail "without RLIMIT_RTPRIO, fairway is not fair: $FW_SEEN"
 [ "$(grep -c 'Own priority: not SCHED_RR' "$FW_TMP/fairway-r.err")" = 1 ] ||
