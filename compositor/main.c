@@ -37,9 +37,7 @@ int main(int argc, char *argv[]) {
 	/* Before anything is spawned: they must be seen to start from the
 	 * defaults, whatever the flag would do. */
 	if (config.raise_priority) {
-		if (!config.raise_realtime || !fw_self_priority_realtime()) {
-			fw_self_priority_raise();
-		}
+		fw_self_priority_raise();
 		fw_self_priority_raise_group();
 	}
 	if (!fw_server_start(server)) {
@@ -49,8 +47,12 @@ int main(int argc, char *argv[]) {
 	}
 	if (config.raise_priority) {
 		fw_self_priority_slice();
+		if (config.raise_realtime) {
+			fw_self_priority_realtime(server->loop);
+		}
 	}
 	int status = fw_server_run(server);
+	fw_self_priority_realtime_finish();
 	fw_server_destroy(server);
 	fw_self_priority_lower_group();
 	return status;

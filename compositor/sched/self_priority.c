@@ -2,12 +2,15 @@
 #include "scheduler/hints/hint_attr.h"
 #include "scheduler/hints/hint_group.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
+#include <wayland-server-core.h>
 #include <wlr/util/log.h>
 
 /* A fair policy at FW_SELF_NICE, not inherited by what the thread makes. */
@@ -62,8 +65,25 @@ bool fw_self_priority_raise(void) {
 	return true;
 }
 
-/* The thread fw_self_priority_realtime made SCHED_RR. */
-static pid_t realtime_tid;
+/*
+ * --raise-priority rr. Process-wide, as the signal handler must find it:
+ * there is one main thread.
+ */
+static struct {
+	pid_t tid;
+	/* What the thread had before SCHED_RR, and goes back to on SIGXCPU. */
+	struct hint_sched_attr fair;
+	/* The handler writes a byte, the loop reads it and plans the retry. */
+	int wake[2];
+	struct wl_event_source *wake_source;
+	struct wl_event_source *retry_timer;
+	int retry_ms;
+	struct timespec raised_at;
+} realtime = {.wake = {-1, -1}};
+
+/* Back to SCHED_RR at most this often after a SIGXCPU, doubling. */
+#define REALTIME_RETRY_MIN_MS 1000
+#define REALTIME_RETRY_MAX_MS (64 * 1000)
 
 /*
  * A signal handler of its own, not the event loop's: SIGXCPU comes
@@ -73,17 +93,85 @@ static pid_t realtime_tid;
  */
 static void handle_sigxcpu(int signum) {
 	int saved = errno;
-	struct hint_sched_attr attr = raised_attr(0);
-	if (syscall(SYS_sched_setattr, realtime_tid, &attr, 0) == 0) {
-		static const char msg[] = "fairway: Own priority: main thread ran "
-								  "too long at SCHED_RR, now at nice -10\n";
-		ssize_t n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	if (syscall(SYS_sched_setattr, realtime.tid, &realtime.fair, 0) == 0) {
+		ssize_t n = write(realtime.wake[1], "x", 1);
 		(void)n;
 	}
 	errno = saved;
 }
 
-bool fw_self_priority_realtime(void) {
+static bool take_realtime(void) {
+	struct hint_sched_attr attr = {
+			.size = sizeof(attr),
+			.sched_policy = 2, /* SCHED_RR */
+			.sched_flags = HINT_FLAG_RESET_ON_FORK,
+			.sched_priority = 1,
+	};
+	if (syscall(SYS_sched_setattr, realtime.tid, &attr, 0) != 0) {
+		return false;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &realtime.raised_at);
+	return true;
+}
+
+/*
+ * A long burst is not a loop gone wrong for ever: a keymap compiled, a
+ * first paint of a large output, a sanitizer's build. The thread takes
+ * SCHED_RR again after a while, later each time it loses it soon after.
+ */
+static int handle_demoted(int fd, uint32_t mask, void *data) {
+	char buf[16];
+	while (read(fd, buf, sizeof(buf)) > 0) {
+	}
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	bool soon = now.tv_sec - realtime.raised_at.tv_sec <
+			REALTIME_RETRY_MAX_MS / 1000;
+	if (realtime.retry_ms == 0 || !soon) {
+		realtime.retry_ms = REALTIME_RETRY_MIN_MS;
+	} else if (realtime.retry_ms < REALTIME_RETRY_MAX_MS) {
+		realtime.retry_ms *= 2;
+	}
+	wlr_log(WLR_INFO,
+			"Own priority: main thread ran %d ms without blocking, back to "
+			"nice %d; SCHED_RR again in %d s",
+			FW_SELF_RTTIME_US / 1000, realtime.fair.sched_nice,
+			realtime.retry_ms / 1000);
+	wl_event_source_timer_update(realtime.retry_timer, realtime.retry_ms);
+	return 0;
+}
+
+static int handle_retry(void *data) {
+	if (take_realtime()) {
+		wlr_log(WLR_INFO, "Own priority: main thread SCHED_RR again");
+	} else {
+		wlr_log(WLR_INFO, "Own priority: cannot take SCHED_RR again: %s",
+				strerror(errno));
+	}
+	return 0;
+}
+
+/* What the thread has now, as fairway itself set it: the fair policy,
+ * its nice, its slice if fairway chose one. */
+static bool read_fair(struct hint_sched_attr *fair) {
+	struct hint_sched_attr now = {0};
+	if (syscall(SYS_sched_getattr, 0, &now, sizeof(now), 0) != 0 ||
+			!hint_fair_policy(now.sched_policy)) {
+		return false;
+	}
+	*fair = (struct hint_sched_attr){
+			.size = sizeof(*fair),
+			.sched_policy = now.sched_policy,
+			.sched_flags = HINT_FLAG_RESET_ON_FORK,
+			.sched_nice = now.sched_nice,
+			.sched_runtime = now.sched_runtime == FW_SELF_SLICE_NS
+					? FW_SELF_SLICE_NS
+					: 0,
+	};
+	return true;
+}
+
+bool fw_self_priority_realtime(struct wl_event_loop *loop) {
 	struct rlimit rtprio = {0};
 	getrlimit(RLIMIT_RTPRIO, &rtprio);
 	if (!hint_have_cap_sys_nice() && rtprio.rlim_cur < 1) {
@@ -91,6 +179,10 @@ bool fw_self_priority_realtime(void) {
 				"Own priority: not SCHED_RR, no CAP_SYS_NICE and "
 				"RLIMIT_RTPRIO %llu",
 				(unsigned long long)rtprio.rlim_cur);
+		return false;
+	}
+	if (!read_fair(&realtime.fair)) {
+		wlr_log(WLR_INFO, "Own priority: not SCHED_RR, policy not fair now");
 		return false;
 	}
 	/*
@@ -108,30 +200,63 @@ bool fw_self_priority_realtime(void) {
 			rttime.rlim_cur = rttime.rlim_max;
 		}
 	}
+	if (pipe2(realtime.wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+		wlr_log_errno(WLR_INFO, "Own priority: not SCHED_RR, pipe");
+		goto error;
+	}
+	realtime.wake_source = wl_event_loop_add_fd(
+			loop, realtime.wake[0], WL_EVENT_READABLE, handle_demoted, NULL);
+	realtime.retry_timer = wl_event_loop_add_timer(loop, handle_retry, NULL);
+	if (realtime.wake_source == NULL || realtime.retry_timer == NULL) {
+		wlr_log(WLR_INFO, "Own priority: not SCHED_RR, no event source");
+		goto error;
+	}
 	struct sigaction action = {.sa_handler = handle_sigxcpu};
 	sigemptyset(&action.sa_mask);
 	if (setrlimit(RLIMIT_RTTIME, &rttime) != 0 ||
 			sigaction(SIGXCPU, &action, NULL) != 0) {
 		wlr_log_errno(WLR_INFO, "Own priority: not SCHED_RR, no RLIMIT_RTTIME");
-		return false;
+		goto error;
 	}
-	realtime_tid = (pid_t)syscall(SYS_gettid);
-	struct hint_sched_attr attr = {
-			.size = sizeof(attr),
-			.sched_policy = 2, /* SCHED_RR */
-			.sched_flags = HINT_FLAG_RESET_ON_FORK,
-			.sched_priority = 1,
-	};
-	if (syscall(SYS_sched_setattr, 0, &attr, 0) != 0) {
+	realtime.tid = (pid_t)syscall(SYS_gettid);
+	if (!take_realtime()) {
 		wlr_log(WLR_INFO, "Own priority: cannot take SCHED_RR: %s",
 				strerror(errno));
-		return false;
+		goto error;
 	}
 	wlr_log(WLR_INFO,
 			"Own priority: main thread SCHED_RR 1, reset on fork, back to "
 			"nice %d after %d ms without blocking",
-			FW_SELF_NICE, FW_SELF_RTTIME_US / 1000);
+			realtime.fair.sched_nice, FW_SELF_RTTIME_US / 1000);
 	return true;
+
+error:
+	fw_self_priority_realtime_finish();
+	return false;
+}
+
+void fw_self_priority_realtime_finish(void) {
+	if (realtime.tid != 0) {
+		struct sigaction action = {.sa_handler = SIG_DFL};
+		sigemptyset(&action.sa_mask);
+		sigaction(SIGXCPU, &action, NULL);
+		syscall(SYS_sched_setattr, realtime.tid, &realtime.fair, 0);
+		realtime.tid = 0;
+	}
+	if (realtime.retry_timer != NULL) {
+		wl_event_source_remove(realtime.retry_timer);
+		realtime.retry_timer = NULL;
+	}
+	if (realtime.wake_source != NULL) {
+		wl_event_source_remove(realtime.wake_source);
+		realtime.wake_source = NULL;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (realtime.wake[i] >= 0) {
+			close(realtime.wake[i]);
+			realtime.wake[i] = -1;
+		}
+	}
 }
 
 void fw_self_priority_slice(void) {

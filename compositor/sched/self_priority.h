@@ -3,6 +3,8 @@
 
 #include <stdbool.h>
 
+struct wl_event_loop;
+
 /*
  * fairway's own thread above its clients: sway 1.8 makes itself
  * SCHED_RR, mutter and KWin raise their KMS threads. fairway lowers its
@@ -21,17 +23,23 @@
 bool fw_self_priority_raise(void);
 
 /*
- * --raise-priority rr: the main thread SCHED_RR at priority 1 instead,
+ * --raise-priority rr: the main thread SCHED_RR at priority 1 as well,
  * as sway 1.8 and later run theirs, with SCHED_FLAG_RESET_ON_FORK so that
  * no client or later thread (the paint worker) starts real-time. Where it
  * may (CAP_SYS_NICE, or RLIMIT_RTPRIO 1 or more). RLIMIT_RTTIME is set so
  * that a main thread that runs FW_SELF_RTTIME_US without blocking gets
- * SIGXCPU, and its handler puts the thread back to nice FW_SELF_NICE at
- * once: a loop gone wrong then starves nothing. True if the thread is
- * SCHED_RR now; false, with one log line why, leaves it as it was.
+ * SIGXCPU, and its handler puts the thread back at once to the fair
+ * attributes it had (fw_self_priority_raise's): a loop gone wrong then
+ * starves nothing. The loop takes SCHED_RR again a second later, later
+ * each time it loses it again soon. Call it once the server has started,
+ * so that the burst of starting (a keymap compiled, a first paint) is not
+ * taken for one. True if the thread is SCHED_RR now; false, with one log
+ * line why, leaves it as it was.
  */
 #define FW_SELF_RTTIME_US (50 * 1000)
-bool fw_self_priority_realtime(void);
+bool fw_self_priority_realtime(struct wl_event_loop *loop);
+/* Back to the fair attributes; the loop's sources removed. */
+void fw_self_priority_realtime_finish(void);
 
 /*
  * A custom EEVDF slice for the main thread, FW_SELF_SLICE_NS, where the

@@ -8,8 +8,9 @@
 # --raise-priority off leaves it at nice 0. Without CAP_SYS_NICE and with
 # RLIMIT_NICE 0 nothing changes, and the log says why, once.
 # --raise-priority rr makes the main thread SCHED_RR with reset on fork:
-# the program fairway spawns and its other threads are fair; without the
-# privilege for it, fairway tries for nice -10 instead.
+# the program fairway spawns and its other threads are fair; SIGXCPU puts
+# it back to nice -10 for a second; without the privilege for it, fairway
+# stays at nice -10 (or says why not).
 . "$(dirname "$0")/lib-hints.sh"
 need_privilege
 need_prog setpriv
@@ -116,6 +117,15 @@ main_thread "$child" '^policy=0 nice=0 ' ||
 # No thread but the main one is real-time (the paint worker, libwayland's).
 others=$("$FW_SCHED_ATTR" "$fw" 2>/dev/null | grep -v "^$fw " | grep -v ' policy=0 ' || true)
 [ -z "$others" ] || fail "other fairway threads are not fair: $others"
+# SIGXCPU, as RLIMIT_RTTIME sends it after 50 ms without blocking: back
+# to nice -10 at once, and SCHED_RR again a second later.
+kill -XCPU "$fw"
+wait_until 10 "the log line for SIGXCPU" has_line "$FW_TMP/fairway-$FW_STARTS.err" \
+	'without blocking, back to nice -10; SCHED_RR again in 1 s'
+wait_until 10 "the log line for SCHED_RR again" \
+	has_line "$FW_TMP/fairway-$FW_STARTS.err" 'Own priority: main thread SCHED_RR again'
+main_thread "$fw" '^policy=2 .*reset=1' ||
+	fail "not SCHED_RR again after SIGXCPU: $FW_SEEN"
 kill "$child"
 fw_stop
 
