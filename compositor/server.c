@@ -17,6 +17,7 @@
 #include "compositor/output/nested.h"
 #include "compositor/output/output.h"
 #include "compositor/output/paint_worker.h"
+#include "compositor/output/shm.h"
 #include "compositor/protocols.h"
 #include "compositor/sched/app_rules.h"
 #include "compositor/sched/client.h"
@@ -54,6 +55,7 @@
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_layer_shell_v1.h>
+#include <wlr/types/wlr_linux_dmabuf_v1.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_presentation_time.h>
 #include <wlr/types/wlr_scene.h>
@@ -309,7 +311,15 @@ struct fw_server *fw_server_create(const struct fw_config *config) {
 		wlr_log(WLR_ERROR, "Cannot create a renderer");
 		goto error;
 	}
-	if (!wlr_renderer_init_wl_display(server->renderer, server->display)) {
+	if (!fw_shm_create(server->display, server->renderer)) {
+		goto error;
+	}
+	/* As wlr_renderer_init_wl_display, which would make wlroots' wl_shm. */
+	if (wlr_renderer_get_texture_formats(
+				server->renderer, WLR_BUFFER_CAP_DMABUF) != NULL &&
+			wlr_renderer_get_drm_fd(server->renderer) >= 0 &&
+			wlr_linux_dmabuf_v1_create_with_renderer(
+					server->display, 4, server->renderer) == NULL) {
 		goto error;
 	}
 	server->allocator =

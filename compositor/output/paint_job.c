@@ -216,9 +216,9 @@ static void run_op(struct fw_paint_job *job, struct fw_paint_op *op) {
 }
 
 /*
- * Without fairway's guard, each source is read inside its buffer's data
- * access, where wlroots' own guard maps zeros over a truncated pool: the
- * frame is safe, though its client goes untold.
+ * Without the paint guard, each source is read inside its buffer's data
+ * access, where the buffer's own guard maps zeros over a truncated pool:
+ * fairway's wl_shm then tells its client, another kind of buffer does not.
  */
 static void run_op_in_access(struct fw_paint_job *job, struct fw_paint_op *op) {
 	struct wlr_buffer *buffer = source_at(job, op->source)->buffer;

@@ -10,7 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <wayland-server-core.h>
-#include <wayland-server-protocol.h>
 #include <wlr/util/log.h>
 
 struct fw_paint_worker {
@@ -25,8 +24,6 @@ struct fw_paint_worker {
 	/* What the main thread does not see until it has the lock again. */
 	int event_fd;
 	struct wl_event_source *source;
-	struct wl_protocol_logger *logger;
-	const struct wl_message *resize;
 	/* FAIRWAY_TEST_PAINT_DELAY_MS: each paint held this long, and every
 	 * paint the worker's, for the tests that need a frame being painted
 	 * when something happens. */
@@ -108,32 +105,6 @@ static int handle_done(int fd, uint32_t mask, void *data) {
 	return 0;
 }
 
-/* Before wlroots runs a request: one that may unmap a pool's mapping
- * waits until the worker reads none. */
-static void handle_message(void *data, enum wl_protocol_logger_type type,
-		const struct wl_protocol_logger_message *message) {
-	struct fw_paint_worker *worker = data;
-	if (type != WL_PROTOCOL_LOGGER_REQUEST ||
-			message->message != worker->resize) {
-		return;
-	}
-	pthread_mutex_lock(&worker->lock);
-	while (worker->painting || !wl_list_empty(&worker->queue)) {
-		pthread_cond_wait(&worker->idle, &worker->lock);
-	}
-	pthread_mutex_unlock(&worker->lock);
-}
-
-static const struct wl_message *find_resize(void) {
-	const struct wl_interface *pool = &wl_shm_pool_interface;
-	for (int i = 0; i < pool->method_count; i++) {
-		if (strcmp(pool->methods[i].name, "resize") == 0) {
-			return &pool->methods[i];
-		}
-	}
-	return NULL;
-}
-
 struct fw_paint_worker *fw_paint_worker_create(struct wl_display *display) {
 	struct fw_paint_worker *worker = calloc(1, sizeof(*worker));
 	if (worker == NULL) {
@@ -150,20 +121,14 @@ struct fw_paint_worker *fw_paint_worker_create(struct wl_display *display) {
 		wlr_log(WLR_INFO,
 				"Each paint held %ld ms (FAIRWAY_TEST_PAINT_DELAY_MS)", ms);
 	}
-	worker->resize = find_resize();
 	worker->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (worker->resize == NULL || worker->event_fd < 0) {
+	if (worker->event_fd < 0) {
 		goto error_alloc;
 	}
 	worker->source = wl_event_loop_add_fd(wl_display_get_event_loop(display),
 			worker->event_fd, WL_EVENT_READABLE, handle_done, worker);
 	if (worker->source == NULL) {
 		goto error_fd;
-	}
-	worker->logger =
-			wl_display_add_protocol_logger(display, handle_message, worker);
-	if (worker->logger == NULL) {
-		goto error_source;
 	}
 	pthread_mutex_init(&worker->lock, NULL);
 	pthread_cond_init(&worker->wake, NULL);
@@ -192,8 +157,6 @@ error_sync:
 	pthread_cond_destroy(&worker->idle);
 	pthread_cond_destroy(&worker->wake);
 	pthread_mutex_destroy(&worker->lock);
-	wl_protocol_logger_destroy(worker->logger);
-error_source:
 	wl_event_source_remove(worker->source);
 error_fd:
 	close(worker->event_fd);
@@ -214,7 +177,6 @@ void fw_paint_worker_destroy(struct fw_paint_worker *worker) {
 	pthread_cond_destroy(&worker->idle);
 	pthread_cond_destroy(&worker->wake);
 	pthread_mutex_destroy(&worker->lock);
-	wl_protocol_logger_destroy(worker->logger);
 	wl_event_source_remove(worker->source);
 	close(worker->event_fd);
 	free(worker);

@@ -13,12 +13,9 @@ struct wl_display;
  * main thread, through an eventfd in its loop, that a job was painted: the
  * job's painted callback then runs there.
  *
- * Requests that would pull memory from under a job are held back until
- * the worker has painted everything handed to it: a wl_shm_pool.resize maps
- * the pool anew, and wlroots unmaps the old mapping at once unless a data
- * access holds it, which the worker's reads do not; so fairway's protocol
- * logger waits for the worker before wlroots runs one. A paint takes a
- * millisecond or so, and pools grow seldom.
+ * No request pulls memory from under a job: a wl_shm_pool.resize maps the
+ * pool anew, and fairway's wl_shm (shm.h) keeps the old mapping while a
+ * buffer made from it lives, which each job's locks ensure.
  */
 struct fw_paint_worker;
 

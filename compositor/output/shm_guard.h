@@ -8,24 +8,23 @@ struct fw_paint_source;
 
 /*
  * A client's shm pool is a file it can truncate under the compositor: a
- * read past the file's new end raises SIGBUS. wlroots guards reads made
- * inside a buffer's data access (wlr_buffer_begin_data_ptr_access) by
- * mapping zeros over the pool, and tells no one. fairway reads its paint
- * jobs' sources under a guard of its own, on the paint worker, which may
- * call nothing of wlroots, and on the main thread alike: a fault in a
- * range it reads gets zero pages mapped over that range, the read carries
- * on, and the source is marked faulted for the main thread to disconnect
- * its client with a protocol error. Any other SIGBUS goes to the handler
- * this one stacked itself above.
+ * read past the file's new end raises SIGBUS. fairway's wl_shm (shm.h)
+ * guards reads made inside a buffer's data access
+ * (wlr_buffer_begin_data_ptr_access), on the thread that opened it.
+ * fairway reads its paint jobs' sources outside any access, on the paint
+ * worker, which may call nothing of wlroots, and on the main thread alike,
+ * under a guard of its own: a fault in a range it reads gets zero pages
+ * mapped over that range, the read carries on, and the source is marked
+ * faulted for the main thread to disconnect its client with a protocol
+ * error. Any other SIGBUS goes to the handler this one stacked itself
+ * above.
  */
 
 /*
  * Before each job is run or handed over, after its sources' data accesses:
- * puts the guard on top of whatever handler is installed now. wlroots
- * installs its own for the length of a data access, above whatever it
- * finds, and puts that back when the last access ends; while one is open it
- * sees a fault first and passes on what is not its own. Returns false if
- * the handler cannot be installed.
+ * puts the guard on top of whatever handler is installed now (fairway's
+ * wl_shm's, installed once, sees a fault first otherwise and passes on
+ * what is not its own). Returns false if the handler cannot be installed.
  */
 bool fw_shm_guard_arm(void);
 

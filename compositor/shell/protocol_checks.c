@@ -283,16 +283,15 @@ static void handle_request(void *data, enum wl_protocol_logger_type type,
 }
 
 /*
- * wlroots' wl_shm (wlr_shm.c) maps zeroes over a pool that faults when it
- * is read, and raises nothing: a pool truncated under a buffer would only
- * show black. A buffer that ends past its pool's file is refused at its
- * commit with wl_shm.invalid_fd on the buffer, as libwayland raises it
- * when a read faults. A pool's size is read at most once a millisecond
- * for each surface: a client that commits thousands of times a second
- * pays for the system call once a millisecond, not at each commit. A pool
- * truncated within that millisecond is refused at the first commit after
- * it, and fairway's own paint (the default) guards its reads meanwhile
- * (output/shm_guard.h).
+ * A buffer that ends past its pool's file is refused at its commit with
+ * wl_shm.invalid_fd on the buffer. A read of it would fault and be caught
+ * too (output/shm.h, output/shm_guard.h), but only at the next paint of
+ * its damage, after its frame done, and never while it is hidden; the
+ * commit is where the client learns which buffer, and by how much. A
+ * pool's size is read at most once a millisecond for each surface: a
+ * client that commits thousands of times a second pays for the system
+ * call once a millisecond, not at each commit. A pool truncated within
+ * that millisecond is caught by the guards when it is read.
  */
 #define POOL_CHECK_NS (SCHED_NS_PER_MS)
 

@@ -178,6 +178,9 @@ static const struct wl_callback_listener frame_listener = {
 static void handle_xdg_surface_configure(
 		void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
 	struct test_client *client = data;
+	if (client->frozen) {
+		return;
+	}
 	xdg_surface_ack_configure(xdg_surface, serial);
 	if (client->pending_width > 0) {
 		client->width = client->pending_width;
@@ -434,7 +437,9 @@ static const char usage[] =
 		"                        own), 'token' (one with its last input's\n"
 		"                        serial, printed as 'token NAME'),\n"
 		"                        'activate-token NAME', 'activate-env'\n"
-		"                        (with $XDG_ACTIVATION_TOKEN);\n"
+		"                        (with $XDG_ACTIVATION_TOKEN), 'truncate'\n"
+		"                        (the pool shrunk to 0, and no commit\n"
+		"                        after, not even to a configure);\n"
 		"                        exit when stdin closes\n"
 		"  --idle-inhibit        hold an idle inhibitor on the window\n"
 		"  --decoration MODE     who draws the frame, as the window asks:\n"
@@ -597,6 +602,15 @@ static void run_command(void *data, char *line) {
 		request_token(client, true);
 	} else if (strncmp(line, "activate-token ", 15) == 0) {
 		activate_with(client, line + 15);
+	} else if (strcmp(line, "truncate") == 0) {
+		// Nothing committed after, as from a client that hangs: only the
+		// compositor's next read of the pool, at a repaint of its own,
+		// finds it.
+		client->frozen = true;
+		if (ftruncate(client->buffer->fd, 0) < 0) {
+			fprintf(stderr, "ftruncate: %s\n", strerror(errno));
+		}
+		printf("truncated\n");
 	} else if (strcmp(line, "activate-env") == 0 &&
 			getenv("XDG_ACTIVATION_TOKEN") != NULL) {
 		activate_with(client, getenv("XDG_ACTIVATION_TOKEN"));

@@ -68,6 +68,8 @@ struct test_client {
 	char popup_edge; // --popup-edge: 'r'ight (default), 'b'ottom, 't'op
 	int shadow; // --shadow: window geometry this far inside the buffer
 	bool truncate_after_map;
+	/* Answers nothing: the pool was truncated under it ('truncate'). */
+	bool frozen;
 	bool maximized;
 	bool commands; // --commands: stdin lines drive the window
 	struct fw_test_lines lines;

@@ -1,7 +1,9 @@
 #!/bin/sh
 # A client that shrinks its pool under a buffer on screen is disconnected
 # with a protocol error when fairway next paints it; fairway and the other
-# windows carry on. Both render passes guard the read the same way.
+# windows carry on, whether it commits after (fairway refuses the commit)
+# or not (the next read of the pool faults). Both render passes guard the
+# read: fairway's pass on its own, wlroots' pass through fairway's wl_shm.
 . "$(dirname "$0")/lib.sh"
 need_prog grim
 
@@ -22,6 +24,31 @@ for mode in direct scene; do
 	grep -q 'error 71' "$FW_TMP/$mode-bad.err" ||
 		fail "the truncating client got no protocol error ($(cat "$FW_TMP/$mode-bad.err"))"
 	log "$mode: $(cat "$FW_TMP/$mode-bad.err")"
+
+	# Truncated with no commit after: a window opened over it and closed
+	# makes fairway read the pool again, and that read faults.
+	mkfifo "$FW_TMP/$mode.cmd"
+	"$FW_TEST_CLIENT" --size 400x300 --color ff8800 --commands \
+		<"$FW_TMP/$mode.cmd" >"$FW_TMP/$mode-quiet.out" \
+		2>"$FW_TMP/$mode-quiet.err" &
+	FW_HELPERS="$FW_HELPERS $!"
+	exec 3>"$FW_TMP/$mode.cmd"
+	wait_color 30 ff8800 50000
+	set -- $BBOX
+	echo truncate >&3
+	wait_until 30 "the $mode quiet client to truncate" \
+		has_line "$FW_TMP/$mode-quiet.out" '^truncated'
+	start_bg "$FW_TEST_CLIENT" --size 1280x720 --color 0000ff \
+		>"$FW_TMP/$mode-cover.out" 2>"$FW_TMP/$mode-cover.err"
+	wait_until 30 "the $mode covering window" \
+		has_line "$FW_TMP/$mode-cover.out" '^mapped'
+	stop_pid "$BG_PID"
+	wait_until 30 "the $mode quiet client to be disconnected" \
+		has_line "$FW_TMP/$mode-quiet.out" '^disconnected'
+	exec 3>&-
+	grep -q 'error 71' "$FW_TMP/$mode-quiet.err" ||
+		fail "the quiet client got no protocol error ($(cat "$FW_TMP/$mode-quiet.err"))"
+	log "$mode quiet: $(cat "$FW_TMP/$mode-quiet.err")"
 
 	# fairway still paints: a new window shows, the first one's is back.
 	start_bg "$FW_TEST_CLIENT" --size 300x200 --color 0000ff \

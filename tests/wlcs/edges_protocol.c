@@ -275,19 +275,69 @@ static bool viewport_source_outside(struct edges_server *server) {
 	return ok && fairway_alive(server);
 }
 
-/* A stride of width, in bytes, for 4-byte pixels. */
-static bool shm_stride_too_small(struct edges_server *server) {
+/* A pool of POOL_SIZE bytes, and of it a buffer it cannot give: refused
+ * on the pool with CODE. */
+static bool shm_buffer_refused(struct edges_server *server, int32_t pool_size,
+		int32_t offset, int32_t width, int32_t stride, uint32_t format,
+		uint32_t code) {
 	struct edges_client client;
 	if (!edges_client_connect(&client, server)) {
 		return false;
 	}
 	int fd = memfd_create("fw-edges", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, 200 * 200) < 0) {
+	if (fd < 0 || ftruncate(fd, pool_size) < 0) {
 		return FAIL("memfd: %s", strerror(errno));
 	}
-	struct wl_shm_pool *pool = wl_shm_create_pool(client.shm, fd, 200 * 200);
+	struct wl_shm_pool *pool = wl_shm_create_pool(client.shm, fd, pool_size);
 	close(fd);
-	wl_shm_pool_create_buffer(pool, 0, 200, 200, 200, WL_SHM_FORMAT_ARGB8888);
+	wl_shm_pool_create_buffer(pool, offset, width, 200, stride, format);
+	bool ok = edges_expect_error(&client, "wl_shm_pool", code);
+	edges_client_disconnect(&client);
+	return ok && fairway_alive(server);
+}
+
+/* A stride of width, in bytes, for 4-byte pixels. */
+static bool shm_stride_too_small(struct edges_server *server) {
+	return shm_buffer_refused(server, 200 * 200, 0, 200, 200,
+			WL_SHM_FORMAT_ARGB8888, WL_SHM_ERROR_INVALID_STRIDE);
+}
+
+/* A stride that ends inside a pixel. */
+static bool shm_stride_split_pixel(struct edges_server *server) {
+	return shm_buffer_refused(server, 802 * 200, 0, 200, 802,
+			WL_SHM_FORMAT_ARGB8888, WL_SHM_ERROR_INVALID_STRIDE);
+}
+
+/* A buffer that would end 4 bytes past its pool. */
+static bool shm_buffer_past_pool(struct edges_server *server) {
+	return shm_buffer_refused(server, 800 * 200, 4, 200, 800,
+			WL_SHM_FORMAT_ARGB8888, WL_SHM_ERROR_INVALID_STRIDE);
+}
+
+/* NV12, planar: never offered. */
+static bool shm_format_unoffered(struct edges_server *server) {
+	return shm_buffer_refused(server, 800 * 200, 0, 200, 800,
+			WL_SHM_FORMAT_NV12, WL_SHM_ERROR_INVALID_FORMAT);
+}
+
+/* wl_shm_pool.resize may only grow a pool. */
+static bool shm_pool_shrunk(struct edges_server *server) {
+	struct edges_client client;
+	if (!edges_client_connect(&client, server)) {
+		return false;
+	}
+	int fd = memfd_create("fw-edges", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, 8192) < 0) {
+		return FAIL("memfd: %s", strerror(errno));
+	}
+	struct wl_shm_pool *pool = wl_shm_create_pool(client.shm, fd, 4096);
+	close(fd);
+	wl_shm_pool_resize(pool, 8192);
+	if (!edges_roundtrip(&client)) {
+		edges_client_disconnect(&client);
+		return FAIL("growing a pool was refused");
+	}
+	wl_shm_pool_resize(pool, 4096);
 	bool ok = edges_expect_error(
 			&client, "wl_shm_pool", WL_SHM_ERROR_INVALID_STRIDE);
 	edges_client_disconnect(&client);
@@ -363,6 +413,10 @@ const struct edges_case edges_protocol_cases[] = {
 		{"viewport-twice", viewport_twice},
 		{"viewport-source-outside", viewport_source_outside},
 		{"shm-stride-too-small", shm_stride_too_small},
+		{"shm-stride-split-pixel", shm_stride_split_pixel},
+		{"shm-buffer-past-pool", shm_buffer_past_pool},
+		{"shm-format-unoffered", shm_format_unoffered},
+		{"shm-pool-shrunk", shm_pool_shrunk},
 		{"shm-truncated", shm_truncated},
 		{NULL, NULL},
 };
