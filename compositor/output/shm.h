@@ -13,10 +13,10 @@ struct wlr_renderer;
  * Why fairway's own: wlr_shm installs a SIGBUS handler when a data access
  * opens and puts the old one back when it closes, two system calls, and
  * the pixman renderer opens one at every commit, as it makes a texture of
- * each committed buffer. On a virtual machine those calls were a third of
- * a lone commit flooder's cost (bench/README.md, "wlroots 0.15 against
- * 0.18"). Here the handler is installed once, when the global is made, and
- * opening or closing an access is a list operation.
+ * each committed buffer. Where system calls are dear, as on a virtual
+ * machine, that was much of a lone commit flooder's cost (bench/README.md,
+ * "fairway's own wl_shm"). Here the handler is installed once, when the
+ * global is made, and opening or closing an access is a list operation.
  *
  * Behaviour kept from wlr_shm: a pool's mapping outlives a resize while a
  * buffer made from it lives, so a pointer taken in an access stays valid
