@@ -202,8 +202,7 @@ static struct shm_mapping *mapping_create(int fd, size_t size) {
 	if (mapping == NULL) {
 		return NULL;
 	}
-	mapping->data =
-			mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	mapping->data = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (mapping->data == MAP_FAILED) {
 		wlr_log_errno(WLR_DEBUG, "wl_shm: cannot map a pool");
 		free(mapping);
