@@ -17,12 +17,14 @@ ALL = ["fairway", "fairway-noframe", "fairway-off", "sway", "labwc", "cage",
 # libwayland (see docs/architecture.md) instead of the self-test's choice;
 # fairway-raised and fairway-unraised run with and without
 # --raise-priority (its main thread at nice -10, where privileged), and
-# fairway-rr with --raise-priority rr (SCHED_RR);
+# fairway-rr with --raise-priority rr (SCHED_RR), fairway-auto with
+# --raise-priority auto (SCHED_RR while the CPU is contended);
 # sway-rr is sway as distributions that give it CAP_SYS_NICE ship it: sway
 # then runs its main thread SCHED_RR, which it cannot without the
 # capability (Debian's sway has none).
 EXTRA = ["fairway-scene", "fairway-memory", "fairway-socketpair",
-    "fairway-raised", "fairway-unraised", "fairway-rr", "sway-rr"]
+    "fairway-raised", "fairway-unraised", "fairway-rr", "fairway-auto",
+    "sway-rr"]
 PEERS = ["sway", "sway-rr", "labwc", "cage", "weston"]
 FAIRWAY_ARGS = {
     "fairway": ["--scheduler", "on"],
@@ -37,6 +39,7 @@ FAIRWAY_ARGS = {
     "fairway-raised": ["--scheduler", "on", "--raise-priority", "on"],
     "fairway-unraised": ["--scheduler", "on", "--raise-priority", "off"],
     "fairway-rr": ["--scheduler", "on", "--raise-priority", "rr"],
+    "fairway-auto": ["--scheduler", "on", "--raise-priority", "auto"],
 }
 WIDTH, HEIGHT = 1280, 720
 

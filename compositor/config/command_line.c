@@ -56,9 +56,10 @@ static const char usage_text[] =
 		"                       policy=other|batch|idle nice=N|keep slice_us=N\n"
 		"                       uclamp_min=N, or CLASS:keep\n"
 		"  --restore-hints      restore what a crashed fairway left and exit\n"
-		"  --raise-priority on|off|rr  run fairway's main thread at nice\n"
-		"                       -10 (rr: SCHED_RR) where privilege allows,\n"
-		"                       not inherited by children (default on)\n"
+		"  --raise-priority on|off|rr|auto  run fairway's main thread at\n"
+		"                       nice -10 (rr: SCHED_RR; auto: SCHED_RR while\n"
+		"                       the CPU is contended) where privilege\n"
+		"                       allows, not inherited by children (default on)\n"
 		"  --config FILE        read this configuration file (default:\n"
 		"                       $XDG_CONFIG_HOME/fairway/config, else\n"
 		"                       " FW_SYSCONFDIR
@@ -323,7 +324,9 @@ int fw_command_line_parse(struct fw_config *config, int argc, char *argv[]) {
 			config->restore_hints = true;
 			break;
 		case OPT_RAISE_PRIORITY:
-			config->raise_realtime = strcmp(optarg, "rr") == 0;
+			config->raise_auto = strcmp(optarg, "auto") == 0;
+			config->raise_realtime =
+					config->raise_auto || strcmp(optarg, "rr") == 0;
 			if (config->raise_realtime) {
 				config->raise_priority = true;
 			} else if (!parse_switch(

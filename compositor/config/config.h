@@ -124,7 +124,8 @@ struct fw_config {
 	struct hints_config hints;
 	bool restore_hints; /* --restore-hints: replay the journal, exit */
 	bool raise_priority; /* --raise-priority (self_priority.h) */
-	bool raise_realtime; /* --raise-priority rr */
+	bool raise_realtime; /* --raise-priority rr or auto */
+	bool raise_auto; /* --raise-priority auto: rr while the CPU is contended */
 	enum wlr_log_importance log_level;
 	char **command; /* NULL-terminated argv, NULL without COMMAND */
 	const char *config_path; /* --config, else NULL: the usual places */

@@ -1,10 +1,13 @@
 #include "compositor/sched/self_priority.h"
+#include "scheduler/hints/cpu_pressure.h"
 #include "scheduler/hints/hint_attr.h"
 #include "scheduler/hints/hint_group.h"
+#include "scheduler/sched_clock.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -79,7 +82,17 @@ static struct {
 	struct wl_event_source *retry_timer;
 	int retry_ms;
 	struct timespec raised_at;
-} realtime = {.wake = {-1, -1}};
+	bool held; /* SCHED_RR now */
+	/* --raise-priority auto: SCHED_RR only while the CPU is contended. */
+	bool automatic;
+	bool cooling; /* lost to SIGXCPU; the retry timer ends it */
+	int psi_fd;
+	struct wl_event_source *pressure_timer;
+	struct cpu_pressure pressure;
+} realtime = {.wake = {-1, -1}, .psi_fd = -1};
+
+/* How often --raise-priority auto reads the CPU's pressure. */
+#define PRESSURE_SAMPLE_MS 500
 
 /* Back to SCHED_RR at most this often after a SIGXCPU, doubling. */
 #define REALTIME_RETRY_MIN_MS 1000
@@ -111,6 +124,7 @@ static bool take_realtime(void) {
 		return false;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &realtime.raised_at);
+	realtime.held = true;
 	return true;
 }
 
@@ -123,6 +137,8 @@ static int handle_demoted(int fd, uint32_t mask, void *data) {
 	char buf[16];
 	while (read(fd, buf, sizeof(buf)) > 0) {
 	}
+	realtime.held = false;
+	realtime.cooling = realtime.automatic;
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	bool soon = now.tv_sec - realtime.raised_at.tv_sec <
@@ -142,6 +158,11 @@ static int handle_demoted(int fd, uint32_t mask, void *data) {
 }
 
 static int handle_retry(void *data) {
+	if (realtime.automatic) {
+		/* The next pressure sample decides. */
+		realtime.cooling = false;
+		return 0;
+	}
 	if (take_realtime()) {
 		wlr_log(WLR_INFO, "Own priority: main thread SCHED_RR again");
 	} else {
@@ -149,6 +170,63 @@ static int handle_retry(void *data) {
 				strerror(errno));
 	}
 	return 0;
+}
+
+static bool read_pressure(uint64_t *total_us) {
+	char text[256];
+	ssize_t n = pread(realtime.psi_fd, text, sizeof(text) - 1, 0);
+	if (n <= 0) {
+		return false;
+	}
+	text[n] = '\0';
+	return cpu_pressure_parse(text, total_us);
+}
+
+static int handle_pressure(void *data) {
+	wl_event_source_timer_update(realtime.pressure_timer, PRESSURE_SAMPLE_MS);
+	uint64_t total_us;
+	if (!read_pressure(&total_us)) {
+		return 0;
+	}
+	cpu_pressure_sample(&realtime.pressure, total_us, sched_clock_now_ns());
+	bool want = realtime.pressure.contended && !realtime.cooling;
+	if (want && !realtime.held) {
+		if (take_realtime()) {
+			wlr_log(WLR_DEBUG, "Own priority: the CPU is contended, SCHED_RR");
+		}
+	} else if (!want && realtime.held) {
+		if (syscall(SYS_sched_setattr, realtime.tid, &realtime.fair, 0) == 0) {
+			realtime.held = false;
+			wlr_log(WLR_DEBUG, "Own priority: the CPU is free, nice %d",
+					realtime.fair.sched_nice);
+		}
+	}
+	return 0;
+}
+
+/* The pressure file, and a first sample: false, said once, without. */
+static bool open_pressure(struct wl_event_loop *loop) {
+	const char *path = getenv("FAIRWAY_TEST_PSI_FILE");
+	if (path == NULL) {
+		path = "/proc/pressure/cpu";
+	}
+	realtime.psi_fd = open(path, O_RDONLY | O_CLOEXEC);
+	uint64_t total_us;
+	if (realtime.psi_fd < 0 || !read_pressure(&total_us)) {
+		wlr_log(WLR_INFO,
+				"Own priority: not SCHED_RR, no CPU pressure in %s (a kernel "
+				"with PSI, or psi=1 on its command line)",
+				path);
+		return false;
+	}
+	cpu_pressure_sample(&realtime.pressure, total_us, sched_clock_now_ns());
+	realtime.pressure_timer =
+			wl_event_loop_add_timer(loop, handle_pressure, NULL);
+	if (realtime.pressure_timer == NULL) {
+		return false;
+	}
+	wl_event_source_timer_update(realtime.pressure_timer, PRESSURE_SAMPLE_MS);
+	return true;
 }
 
 /* What the thread has now, as fairway itself set it: the fair policy,
@@ -171,7 +249,7 @@ static bool read_fair(struct hint_sched_attr *fair) {
 	return true;
 }
 
-bool fw_self_priority_realtime(struct wl_event_loop *loop) {
+bool fw_self_priority_realtime(struct wl_event_loop *loop, bool automatic) {
 	struct rlimit rtprio = {0};
 	getrlimit(RLIMIT_RTPRIO, &rtprio);
 	if (!hint_have_cap_sys_nice() && rtprio.rlim_cur < 1) {
@@ -219,6 +297,18 @@ bool fw_self_priority_realtime(struct wl_event_loop *loop) {
 		goto error;
 	}
 	realtime.tid = (pid_t)syscall(SYS_gettid);
+	realtime.automatic = automatic;
+	if (automatic) {
+		if (!open_pressure(loop)) {
+			goto error;
+		}
+		wlr_log(WLR_INFO,
+				"Own priority: main thread SCHED_RR 1 while the CPU is "
+				"contended, reset on fork, back to nice %d after %d ms "
+				"without blocking",
+				realtime.fair.sched_nice, FW_SELF_RTTIME_US / 1000);
+		return true;
+	}
 	if (!take_realtime()) {
 		wlr_log(WLR_INFO, "Own priority: cannot take SCHED_RR: %s",
 				strerror(errno));
@@ -247,6 +337,15 @@ void fw_self_priority_realtime_finish(void) {
 		wl_event_source_remove(realtime.retry_timer);
 		realtime.retry_timer = NULL;
 	}
+	if (realtime.pressure_timer != NULL) {
+		wl_event_source_remove(realtime.pressure_timer);
+		realtime.pressure_timer = NULL;
+	}
+	if (realtime.psi_fd >= 0) {
+		close(realtime.psi_fd);
+		realtime.psi_fd = -1;
+	}
+	realtime.held = false;
 	if (realtime.wake_source != NULL) {
 		wl_event_source_remove(realtime.wake_source);
 		realtime.wake_source = NULL;

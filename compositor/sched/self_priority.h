@@ -35,9 +35,17 @@ bool fw_self_priority_raise(void);
  * so that the burst of starting (a keymap compiled, a first paint) is not
  * taken for one. True if the thread is SCHED_RR now; false, with one log
  * line why, leaves it as it was.
+ *
+ * AUTOMATIC (--raise-priority auto): SCHED_RR only while the CPU is
+ * contended (scheduler/hints/cpu_pressure.h), sampled every half second;
+ * fair otherwise. Real time wins beside CPU hogs and costs a cheap
+ * client's idle tail, as its thread then runs at once wherever it wakes
+ * (bench/README.md, "fairway's main thread at SCHED_RR"). Without the
+ * kernel's pressure information it says so and stays fair. True if it
+ * will take SCHED_RR when contended.
  */
 #define FW_SELF_RTTIME_US (50 * 1000)
-bool fw_self_priority_realtime(struct wl_event_loop *loop);
+bool fw_self_priority_realtime(struct wl_event_loop *loop, bool automatic);
 /* Back to the fair attributes; the loop's sources removed. */
 void fw_self_priority_realtime_finish(void);
 

@@ -10,7 +10,8 @@
 # --raise-priority rr makes the main thread SCHED_RR with reset on fork:
 # the program fairway spawns and its other threads are fair; SIGXCPU puts
 # it back to nice -10 for a second; without the privilege for it, fairway
-# stays at nice -10 (or says why not).
+# stays at nice -10 (or says why not). --raise-priority auto is rr while
+# the CPU is contended.
 . "$(dirname "$0")/lib-hints.sh"
 need_privilege
 need_prog setpriv
@@ -127,6 +128,34 @@ wait_until 10 "the log line for SCHED_RR again" \
 main_thread "$fw" '^policy=2 .*reset=1' ||
 	fail "not SCHED_RR again after SIGXCPU: $FW_SEEN"
 kill "$child"
+fw_stop
+
+# --raise-priority auto: SCHED_RR while the CPU is contended, as the
+# kernel's pressure file says (one of the test's own here, whose "some"
+# total the test moves), fair at nice -10 otherwise.
+psi="$FW_TMP/psi"
+echo "some avg10=0.00 avg60=0.00 avg300=0.00 total=1000" >"$psi"
+FAIRWAY_TEST_PSI_FILE=$psi fw_start --no-xwayland -V --raise-priority auto
+fw=$(fairway_pid)
+wait_until 10 "the log line for auto" has_line "$FW_TMP/fairway-$FW_STARTS.err" \
+	'Own priority: main thread SCHED_RR 1 while the CPU is contended'
+main_thread "$fw" '^policy=0 nice=-10 .*reset=1' ||
+	fail "auto on a free CPU is not at nice -10: $FW_SEEN"
+# A thousand seconds stalled at once: contended.
+echo "some avg10=99.00 avg60=0.00 avg300=0.00 total=1000001000" >"$psi"
+wait_until 10 "SCHED_RR on a contended CPU" main_thread "$fw" '^policy=2 .*reset=1'
+log "auto, contended: $FW_SEEN"
+# The total no longer moves: free again.
+wait_until 10 "nice -10 on a free CPU" main_thread "$fw" '^policy=0 nice=-10 .*reset=1'
+log "auto, free: $FW_SEEN"
+fw_stop
+# No pressure information (a kernel without PSI): fair, and said.
+FAIRWAY_TEST_PSI_FILE=$FW_TMP/no-such-file fw_start --no-xwayland -V --raise-priority auto
+fw=$(fairway_pid)
+wait_until 10 "the log line for no PSI" has_line "$FW_TMP/fairway-$FW_STARTS.err" \
+	"Own priority: not SCHED_RR, no CPU pressure in $FW_TMP/no-such-file"
+main_thread "$fw" '^policy=0 nice=-10 .*reset=1' ||
+	fail "auto without PSI is not at nice -10: $FW_SEEN"
 fw_stop
 
 # Without CAP_SYS_NICE and RLIMIT_RTPRIO: fair, said once, and the nice
