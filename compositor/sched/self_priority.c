@@ -5,6 +5,7 @@
 #include "scheduler/sched_clock.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +92,15 @@ static struct {
 	struct cpu_pressure pressure;
 } realtime = {.wake = {-1, -1}, .psi_fd = -1};
 
+/* RLIMIT_RTTIME as fairway found it, for every child it forks (wlroots'
+ * Xwayland too): set there before anything runs. */
+static struct rlimit original_rttime = {RLIM_INFINITY, RLIM_INFINITY};
+static bool rttime_restored_in_children;
+
+static void restore_rttime(void) {
+	setrlimit(RLIMIT_RTTIME, &original_rttime);
+}
+
 /* How often --raise-priority auto reads the CPU's pressure. */
 #define PRESSURE_SAMPLE_MS 500
 
@@ -150,9 +160,10 @@ static int handle_demoted(int fd, uint32_t mask, void *data) {
 	}
 	wlr_log(WLR_INFO,
 			"Own priority: main thread ran %d ms without blocking, back to "
-			"nice %d; SCHED_RR again in %d s",
+			"nice %d; SCHED_RR again in %d s%s",
 			FW_SELF_RTTIME_US / 1000, realtime.fair.sched_nice,
-			realtime.retry_ms / 1000);
+			realtime.retry_ms / 1000,
+			realtime.automatic ? " if the CPU is still contended" : "");
 	wl_event_source_timer_update(realtime.retry_timer, realtime.retry_ms);
 	return 0;
 }
@@ -264,19 +275,16 @@ bool fw_self_priority_realtime(struct wl_event_loop *loop, bool automatic) {
 		return false;
 	}
 	/*
-	 * Soft: SIGXCPU, caught. Hard: SIGKILL, never reached once the soft
-	 * one put the thread back to a fair policy; at most rtkit's 200 ms,
-	 * so that a child that asks rtkit for real time is not refused for
-	 * the limit it inherited.
+	 * The soft limit only: SIGXCPU, caught. The hard one stays as it was,
+	 * and what fairway forks gets the soft one back (restore_rttime): a
+	 * program of the session that takes real time itself is not killed
+	 * for a limit that is fairway's.
 	 */
-	struct rlimit rttime = {FW_SELF_RTTIME_US, 4 * FW_SELF_RTTIME_US};
 	struct rlimit had = {0};
 	getrlimit(RLIMIT_RTTIME, &had);
-	if (had.rlim_max != RLIM_INFINITY && had.rlim_max < rttime.rlim_max) {
-		rttime.rlim_max = had.rlim_max;
-		if (rttime.rlim_cur > rttime.rlim_max) {
-			rttime.rlim_cur = rttime.rlim_max;
-		}
+	struct rlimit rttime = {FW_SELF_RTTIME_US, had.rlim_max};
+	if (had.rlim_max != RLIM_INFINITY && had.rlim_max < rttime.rlim_cur) {
+		rttime.rlim_cur = had.rlim_max;
 	}
 	if (pipe2(realtime.wake, O_CLOEXEC | O_NONBLOCK) != 0) {
 		wlr_log_errno(WLR_INFO, "Own priority: not SCHED_RR, pipe");
@@ -295,6 +303,11 @@ bool fw_self_priority_realtime(struct wl_event_loop *loop, bool automatic) {
 			sigaction(SIGXCPU, &action, NULL) != 0) {
 		wlr_log_errno(WLR_INFO, "Own priority: not SCHED_RR, no RLIMIT_RTTIME");
 		goto error;
+	}
+	original_rttime = had;
+	if (!rttime_restored_in_children) {
+		pthread_atfork(NULL, NULL, restore_rttime);
+		rttime_restored_in_children = true;
 	}
 	realtime.tid = (pid_t)syscall(SYS_gettid);
 	realtime.automatic = automatic;

@@ -16,6 +16,7 @@
 need_privilege
 need_prog setpriv
 need_prog prlimit
+need_prog wtype
 
 # thread_attrs PID TID: TID's attribute line.
 thread_attrs() {
@@ -104,7 +105,12 @@ stop_pid "$FW_PID"
 FW_PID=""
 
 # Real time for the main thread only.
-echo "exec $mark" >"$FW_TMP/config-rr"
+# Super+t: a program forked once the main thread is real-time writes its
+# limits.
+cat >"$FW_TMP/config-rr" <<CONF
+exec $mark
+bind Super+t exec sh -c 'cat /proc/self/limits >$FW_TMP/limits-rr.part && mv $FW_TMP/limits-rr.part $FW_TMP/limits-rr'
+CONF
 fw_start --no-xwayland -V --raise-priority rr --config "$FW_TMP/config-rr"
 fw=$(fairway_pid)
 wait_until 10 "fairway's main thread SCHED_RR" \
@@ -118,6 +124,19 @@ main_thread "$child" '^policy=0 nice=0 ' ||
 # No thread but the main one is real-time (the paint worker, libwayland's).
 others=$("$FW_SCHED_ATTR" "$fw" 2>/dev/null | grep -v "^$fw " | grep -v ' policy=0 ' || true)
 [ -z "$others" ] || fail "other fairway threads are not fair: $others"
+# RLIMIT_RTTIME: 50 ms soft for fairway; what it forks from then on has
+# the test's own back.
+rttime() {
+	sed -n 's/^Max realtime timeout *//p' "$1"
+}
+case "$(rttime "/proc/$fw/limits")" in
+50000\ *) ;;
+*) fail "fairway's RLIMIT_RTTIME is not 50 ms: $(rttime "/proc/$fw/limits")" ;;
+esac
+wtype -M logo -k t -m logo
+wait_until 20 "the program bound to Super+t" test -e "$FW_TMP/limits-rr"
+[ "$(rttime "$FW_TMP/limits-rr")" = "$(rttime /proc/$$/limits)" ] ||
+	fail "a program fairway forked has RLIMIT_RTTIME $(rttime "$FW_TMP/limits-rr"), not the test's $(rttime /proc/$$/limits)"
 # SIGXCPU, as RLIMIT_RTTIME sends it after 50 ms without blocking: back
 # to nice -10 at once, and SCHED_RR again a second later.
 kill -XCPU "$fw"
