@@ -11,10 +11,10 @@ struct wl_event_loop;
  * main thread's nice to FW_SELF_NICE where it may (CAP_SYS_NICE, or an
  * RLIMIT_NICE that allows it), with SCHED_FLAG_RESET_ON_FORK so that
  * neither the clients it spawns nor threads started later inherit it.
- * Nice rather than a real-time policy: a compositor busy with flooders
- * at SCHED_RR on two cores would starve its own clients, and the hints'
- * probe (hint_attr.h) reads the default slice from a fair thread. Where
- * it may not, it says so once and changes nothing.
+ * Nice first, and real time only on top of it (fw_self_priority_realtime)
+ * once the server has started: the hints' probe (hint_attr.h) reads the
+ * default slice from a fair thread, and a start is a burst. Where it may
+ * not, it says so once and changes nothing.
  */
 
 #define FW_SELF_NICE (-10)
@@ -38,8 +38,9 @@ bool fw_self_priority_raise(void);
  *
  * AUTOMATIC (--raise-priority auto): SCHED_RR only while the CPU is
  * contended (scheduler/hints/cpu_pressure.h), sampled every half second;
- * fair otherwise. Real time wins beside CPU hogs and costs a cheap
- * client's idle tail, as its thread then runs at once wherever it wakes
+ * fair otherwise. Real time wins beside other programs' CPU hogs and
+ * costs a cheap client's idle tail; contended, it also costs a fair
+ * client's round trips under a flood of fairway's own clients
  * (bench/README.md, "fairway's main thread at SCHED_RR"). Without the
  * kernel's pressure information it says so and stays fair. True if it
  * will take SCHED_RR when contended.
