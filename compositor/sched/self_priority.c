@@ -346,6 +346,9 @@ void fw_self_priority_realtime_finish(void) {
 		syscall(SYS_sched_setattr, realtime.tid, &realtime.fair, 0);
 		realtime.tid = 0;
 	}
+	if (rttime_restored_in_children) {
+		restore_rttime();
+	}
 	if (realtime.retry_timer != NULL) {
 		wl_event_source_remove(realtime.retry_timer);
 		realtime.retry_timer = NULL;
