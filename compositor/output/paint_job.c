@@ -215,30 +215,10 @@ static void run_op(struct fw_paint_job *job, struct fw_paint_op *op) {
 	}
 }
 
-/*
- * Without the paint guard, each source is read inside its buffer's data
- * access, where the buffer's own guard maps zeros over a truncated pool:
- * fairway's wl_shm then tells its client, another kind of buffer does not.
- */
-static void run_op_in_access(struct fw_paint_job *job, struct fw_paint_op *op) {
-	struct wlr_buffer *buffer = source_at(job, op->source)->buffer;
-	void *ptr;
-	uint32_t format;
-	size_t stride;
-	if (wlr_buffer_begin_data_ptr_access(buffer,
-				WLR_BUFFER_DATA_PTR_ACCESS_READ, &ptr, &format, &stride)) {
-		run_op(job, op);
-		wlr_buffer_end_data_ptr_access(buffer);
-	}
-}
-
 void fw_paint_job_run_main(struct fw_paint_job *job,
 		void (*draw_node)(void *data, struct fw_paint_op *op), void *data) {
-	bool guarded = fw_shm_guard_arm();
-	if (guarded) {
-		fw_shm_guard_enter(job->sources.data,
-				job->sources.size / sizeof(struct fw_paint_source *));
-	}
+	fw_shm_guard_enter(job->sources.data,
+			job->sources.size / sizeof(struct fw_paint_source *));
 	struct fw_paint_op *op;
 	wl_array_for_each(op, &job->ops) {
 		if (!pixman_region32_not_empty(&op->region)) {
@@ -246,15 +226,11 @@ void fw_paint_job_run_main(struct fw_paint_job *job,
 		}
 		if (op->type == FW_PAINT_NODE) {
 			draw_node(data, op);
-		} else if (op->type == FW_PAINT_COMPOSITE && !guarded) {
-			run_op_in_access(job, op);
 		} else {
 			run_op(job, op);
 		}
 	}
-	if (guarded) {
-		fw_shm_guard_leave();
-	}
+	fw_shm_guard_leave();
 }
 
 void fw_paint_job_run_worker(struct fw_paint_job *job) {

@@ -31,8 +31,7 @@ void fw_paint_worker_destroy(struct fw_paint_worker *worker);
  */
 bool fw_paint_worker_wants(
 		const struct fw_paint_worker *worker, const struct fw_paint_job *job);
-/* Hands the job over (fw_shm_guard_arm first); its painted callback comes
- * from the loop. */
+/* Hands the job over; its painted callback comes from the loop. */
 void fw_paint_worker_submit(
 		struct fw_paint_worker *worker, struct fw_paint_job *job);
 /* Waits until the job handed over was painted, and runs its painted

@@ -1,4 +1,5 @@
 #include "compositor/output/shm.h"
+#include "compositor/output/shm_guard.h"
 #include <drm_fourcc.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -164,6 +165,10 @@ static void handle_sigbus(int signum, siginfo_t *info, void *context) {
 			break;
 		}
 		mapping->faulted = 1;
+		return;
+	}
+	/* The paint's reads, made outside any data access. */
+	if (fw_shm_guard_handle(info)) {
 		return;
 	}
 	if (chained.sa_flags & SA_SIGINFO) {

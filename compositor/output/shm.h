@@ -24,8 +24,9 @@ struct wlr_renderer;
  * pointers). A read that faults inside an access (the client truncated its
  * pool) gets zero pages mapped over the pool and carries on; unlike
  * wlr_shm, whose client is never told, the access's end raises
- * wl_shm.invalid_fd on the buffer, as libwayland's wl_shm did. A SIGBUS
- * outside any access goes to the handler found at creation.
+ * wl_shm.invalid_fd on the buffer, as libwayland's wl_shm did. The same
+ * handler guards the paint's reads outside any access (shm_guard.h); any
+ * other SIGBUS goes to the handler found at creation.
  *
  * Destroyed with the display. False, logged, if it cannot be made.
  */

@@ -10,24 +10,12 @@
  * thread-local and set only by the thread itself. */
 static _Thread_local struct fw_paint_source *const *scope_sources;
 static _Thread_local size_t scope_count;
-/* A SIGBUS handled inside the handler: the chained one raised it again. */
-static _Thread_local int depth;
-
-static struct sigaction chained;
-static uintptr_t page_size;
-
-static void die(void) {
-	/* Back to the default action: the faulting access, run again, ends
-	 * the process with the usual core. */
-	struct sigaction dfl = {.sa_handler = SIG_DFL};
-	sigemptyset(&dfl.sa_mask);
-	sigaction(SIGBUS, &dfl, NULL);
-}
 
 /* Zero pages over the source's data: page-aligned, and inside the pool's
  * mapping, which starts on a page and ends on one. */
 static bool map_zeros(struct fw_paint_source *source) {
-	uintptr_t page = page_size;
+	/* glibc answers from a value it read at start: no lock, no call. */
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	uintptr_t start = (uintptr_t)source->start & ~(page - 1);
 	uintptr_t end =
 			((uintptr_t)source->start + source->size + page - 1) & ~(page - 1);
@@ -39,7 +27,7 @@ static bool map_zeros(struct fw_paint_source *source) {
 	return true;
 }
 
-static bool handle_in_scope(const siginfo_t *info) {
+bool fw_shm_guard_handle(const siginfo_t *info) {
 	if (scope_sources == NULL) {
 		return false;
 	}
@@ -66,47 +54,6 @@ static bool handle_in_scope(const siginfo_t *info) {
 		}
 	}
 	return false;
-}
-
-static void handle_sigbus(int signum, siginfo_t *info, void *context) {
-	if (handle_in_scope(info)) {
-		return;
-	}
-	if (depth > 0 || scope_sources != NULL) {
-		/* Not a read of a client's buffer by the worker: a real fault. */
-		die();
-		return;
-	}
-	depth++;
-	if (chained.sa_flags & SA_SIGINFO) {
-		chained.sa_sigaction(signum, info, context);
-	} else if (chained.sa_handler != SIG_DFL && chained.sa_handler != SIG_IGN) {
-		chained.sa_handler(signum);
-	} else {
-		die();
-	}
-	depth--;
-}
-
-bool fw_shm_guard_arm(void) {
-	if (page_size == 0) {
-		page_size = (uintptr_t)sysconf(_SC_PAGESIZE);
-	}
-	struct sigaction current;
-	if (sigaction(SIGBUS, NULL, &current) != 0) {
-		return false;
-	}
-	if ((current.sa_flags & SA_SIGINFO) &&
-			current.sa_sigaction == handle_sigbus) {
-		return true;
-	}
-	chained = current;
-	struct sigaction guard = {
-			.sa_sigaction = handle_sigbus,
-			.sa_flags = SA_SIGINFO | SA_NODEFER,
-	};
-	sigemptyset(&guard.sa_mask);
-	return sigaction(SIGBUS, &guard, NULL) == 0;
 }
 
 void fw_shm_guard_enter(struct fw_paint_source *const *sources, size_t count) {

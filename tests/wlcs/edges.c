@@ -343,31 +343,46 @@ bool edges_expect_error(
 			got != NULL ? got->name : "(none)", got_code, interface, code);
 }
 
-struct wl_buffer *edges_buffer(
-		struct edges_client *client, int width, int height, uint32_t argb) {
-	int stride = width * 4, size = stride * height;
+struct wl_shm_pool *edges_pool(
+		struct edges_client *client, int file_size, int size, int *fd_out) {
 	int fd = memfd_create("fw-edges", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, size) < 0) {
+	if (fd < 0 || ftruncate(fd, file_size) < 0) {
 		if (fd >= 0) {
 			close(fd);
 		}
 		return NULL;
 	}
+	struct wl_shm_pool *pool = wl_shm_create_pool(client->shm, fd, size);
+	if (fd_out != NULL) {
+		*fd_out = fd;
+	} else {
+		close(fd);
+	}
+	return pool;
+}
+
+struct wl_buffer *edges_buffer(
+		struct edges_client *client, int width, int height, uint32_t argb) {
+	int stride = width * 4, size = stride * height;
+	int fd;
+	struct wl_shm_pool *pool = edges_pool(client, size, size, &fd);
+	if (pool == NULL) {
+		return NULL;
+	}
 	uint32_t *pixels =
 			mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
 	if (pixels == MAP_FAILED) {
-		close(fd);
+		wl_shm_pool_destroy(pool);
 		return NULL;
 	}
 	for (int i = 0; i < width * height; i++) {
 		pixels[i] = argb;
 	}
 	munmap(pixels, (size_t)size);
-	struct wl_shm_pool *pool = wl_shm_create_pool(client->shm, fd, size);
 	struct wl_buffer *buffer = wl_shm_pool_create_buffer(
 			pool, 0, width, height, stride, WL_SHM_FORMAT_ARGB8888);
 	wl_shm_pool_destroy(pool);
-	close(fd);
 	return buffer;
 }
 

@@ -92,6 +92,12 @@ bool edges_roundtrip(struct edges_client *client);
  */
 bool edges_expect_error(
 		struct edges_client *client, const char *interface, uint32_t code);
+/*
+ * A pool of SIZE bytes over a new memfd of FILE_SIZE; the fd in *FD (the
+ * caller's to close), or closed if FD is NULL. NULL on failure.
+ */
+struct wl_shm_pool *edges_pool(
+		struct edges_client *client, int file_size, int size, int *fd);
 /* A width x height ARGB shm buffer of one colour. */
 struct wl_buffer *edges_buffer(
 		struct edges_client *client, int width, int height, uint32_t argb);

@@ -284,12 +284,10 @@ static bool shm_buffer_refused(struct edges_server *server, int32_t pool_size,
 	if (!edges_client_connect(&client, server)) {
 		return false;
 	}
-	int fd = memfd_create("fw-edges", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, pool_size) < 0) {
+	struct wl_shm_pool *pool = edges_pool(&client, pool_size, pool_size, NULL);
+	if (pool == NULL) {
 		return FAIL("memfd: %s", strerror(errno));
 	}
-	struct wl_shm_pool *pool = wl_shm_create_pool(client.shm, fd, pool_size);
-	close(fd);
 	wl_shm_pool_create_buffer(pool, offset, width, 200, stride, format);
 	bool ok = edges_expect_error(&client, "wl_shm_pool", code);
 	edges_client_disconnect(&client);
@@ -326,12 +324,10 @@ static bool shm_pool_shrunk(struct edges_server *server) {
 	if (!edges_client_connect(&client, server)) {
 		return false;
 	}
-	int fd = memfd_create("fw-edges", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, 8192) < 0) {
+	struct wl_shm_pool *pool = edges_pool(&client, 8192, 4096, NULL);
+	if (pool == NULL) {
 		return FAIL("memfd: %s", strerror(errno));
 	}
-	struct wl_shm_pool *pool = wl_shm_create_pool(client.shm, fd, 4096);
-	close(fd);
 	wl_shm_pool_resize(pool, 8192);
 	if (!edges_roundtrip(&client)) {
 		edges_client_disconnect(&client);
@@ -368,11 +364,11 @@ static bool shm_truncated(struct edges_server *server) {
 		return false;
 	}
 	int size = 200 * 200 * 4;
-	int fd = memfd_create("fw-edges", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, size) < 0) {
+	int fd;
+	struct wl_shm_pool *pool = edges_pool(&client, size, size, &fd);
+	if (pool == NULL) {
 		return FAIL("memfd: %s", strerror(errno));
 	}
-	struct wl_shm_pool *pool = wl_shm_create_pool(client.shm, fd, size);
 	struct wl_buffer *buffer = wl_shm_pool_create_buffer(
 			pool, 0, 200, 200, 800, WL_SHM_FORMAT_ARGB8888);
 	wl_shm_pool_destroy(pool);
