@@ -48,7 +48,7 @@ int main(int argc, char *argv[]) {
 	if (config.raise_priority) {
 		fw_self_priority_slice();
 		if (config.raise_realtime) {
-			fw_self_priority_realtime(server->loop, config.raise_auto);
+			fw_self_priority_realtime(server, config.raise_auto);
 		}
 	}
 	int status = fw_server_run(server);

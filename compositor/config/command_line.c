@@ -58,7 +58,7 @@ static const char usage_text[] =
 		"  --restore-hints      restore what a crashed fairway left and exit\n"
 		"  --raise-priority on|off|rr|auto  run fairway's main thread at\n"
 		"                       nice -10 (rr: SCHED_RR; auto: SCHED_RR while\n"
-		"                       the CPU is contended) where privilege\n"
+		"                       other programs contend the CPU) where privilege\n"
 		"                       allows, not inherited by children (default on)\n"
 		"  --config FILE        read this configuration file (default:\n"
 		"                       $XDG_CONFIG_HOME/fairway/config, else\n"

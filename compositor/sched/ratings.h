@@ -57,6 +57,13 @@ struct fw_client_rating {
 void fw_ratings_read_client(struct fw_server *server, struct wl_client *client,
 		int64_t now, struct fw_client_rating *rating);
 /*
+ * The CPU time fairway's clients have used, in clock ticks: each rated
+ * process (X clients included), with the processes its hints count as
+ * its application's. 0 without ratings.
+ */
+uint64_t fw_ratings_cpu_ticks(struct fw_server *server);
+
+/*
  * For --stats: the client's class as a field (text starting with a
  * comma, or nothing), and lines of the ratings' own: one per rated
  * process (X clients included) and one for the hints (the attributes the

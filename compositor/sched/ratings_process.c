@@ -1,6 +1,8 @@
 #include "compositor/sched/app_rules.h"
+#include "compositor/sched/ratings.h"
 #include "compositor/sched/ratings_internal.h"
 #include "compositor/server.h"
+#include "scheduler/process/proc_stat.h"
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -82,4 +84,22 @@ void fw_ratings_process_set_class(
 		fw_app_rules_set_hint(
 				ratings->server, rated->app, rated->pid, rated->class, now);
 	}
+}
+
+uint64_t fw_ratings_cpu_ticks(struct fw_server *server) {
+	struct fw_ratings *ratings = server->ratings;
+	if (ratings == NULL) {
+		return 0;
+	}
+	uint64_t sum = 0;
+	struct fw_rated *rated;
+	wl_list_for_each(rated, &ratings->rated, link) {
+		uint64_t ticks;
+		if (rated->app != NULL && !rated->app->gone) {
+			sum += hints_app_cpu_ticks(rated->app);
+		} else if (proc_stat_read_cpu(PROC_ROOT, rated->pid, &ticks)) {
+			sum += ticks;
+		}
+	}
+	return sum;
 }

@@ -1,7 +1,10 @@
 #include "compositor/sched/self_priority.h"
+#include "compositor/sched/ratings.h"
+#include "compositor/server.h"
 #include "scheduler/hints/cpu_pressure.h"
 #include "scheduler/hints/hint_attr.h"
 #include "scheduler/hints/hint_group.h"
+#include "scheduler/process/proc_stat.h"
 #include "scheduler/sched_clock.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -87,10 +90,14 @@ static struct {
 	/* --raise-priority auto: SCHED_RR only while the CPU is contended. */
 	bool automatic;
 	bool cooling; /* lost to SIGXCPU; the retry timer ends it */
-	int psi_fd;
+	struct fw_server *server;
+	int psi_fd, stat_fd;
+	uint64_t ns_per_tick;
 	struct wl_event_source *pressure_timer;
 	struct cpu_pressure pressure;
-} realtime = {.wake = {-1, -1}, .psi_fd = -1};
+	/* Contended by fairway and its clients alone, as last logged. */
+	bool told_own;
+} realtime = {.wake = {-1, -1}, .psi_fd = -1, .stat_fd = -1};
 
 /* RLIMIT_RTTIME as fairway found it, for every child it forks (wlroots'
  * Xwayland too): set there before anything runs. */
@@ -183,54 +190,100 @@ static int handle_retry(void *data) {
 	return 0;
 }
 
-static bool read_pressure(uint64_t *total_us) {
-	char text[256];
-	ssize_t n = pread(realtime.psi_fd, text, sizeof(text) - 1, 0);
+static bool read_text(int fd, char *text, size_t size) {
+	ssize_t n = pread(fd, text, size - 1, 0);
 	if (n <= 0) {
 		return false;
 	}
 	text[n] = '\0';
-	return cpu_pressure_parse(text, total_us);
+	return true;
+}
+
+/* The counters auto decides on; false if the kernel's cannot be read. */
+static bool read_pressure(struct cpu_pressure_reading *reading) {
+	char psi[256];
+	/* The first line is the machine's; the per-CPU lines may be long. */
+	char stat[512];
+	uint64_t busy_ticks, own_ticks;
+	if (!read_text(realtime.psi_fd, psi, sizeof(psi)) ||
+			!cpu_pressure_parse(psi, &reading->stalled_us) ||
+			!read_text(realtime.stat_fd, stat, sizeof(stat)) ||
+			!cpu_pressure_parse_busy(stat, &busy_ticks) ||
+			!proc_stat_read_cpu(PROC_ROOT, getpid(), &own_ticks)) {
+		return false;
+	}
+	own_ticks += fw_ratings_cpu_ticks(realtime.server);
+	reading->busy_ns = busy_ticks * realtime.ns_per_tick;
+	reading->own_ns = own_ticks * realtime.ns_per_tick;
+	return true;
 }
 
 static int handle_pressure(void *data) {
 	wl_event_source_timer_update(realtime.pressure_timer, PRESSURE_SAMPLE_MS);
-	uint64_t total_us;
-	if (!read_pressure(&total_us)) {
+	struct cpu_pressure_reading reading;
+	if (!read_pressure(&reading)) {
 		return 0;
 	}
-	cpu_pressure_sample(&realtime.pressure, total_us, sched_clock_now_ns());
-	bool want = realtime.pressure.contended && !realtime.cooling;
+	struct cpu_pressure *pressure = &realtime.pressure;
+	cpu_pressure_sample(pressure, &reading, sched_clock_now_ns());
+	bool own = !pressure->contended &&
+			pressure->stalled_share >= CPU_PRESSURE_ENTER;
+	if (own != realtime.told_own) {
+		realtime.told_own = own;
+		if (own) {
+			wlr_log(WLR_DEBUG,
+					"Own priority: the CPU is contended (%.0f %% stalled), "
+					"others use %.2f CPUs: fairway's and its clients' load, "
+					"nice %d",
+					pressure->stalled_share * 100, pressure->others_cpus,
+					realtime.fair.sched_nice);
+		}
+	}
+	bool want = pressure->contended && !realtime.cooling;
 	if (want && !realtime.held) {
 		if (take_realtime()) {
-			wlr_log(WLR_DEBUG, "Own priority: the CPU is contended, SCHED_RR");
+			wlr_log(WLR_DEBUG,
+					"Own priority: the CPU is contended (%.0f %% stalled), "
+					"others use %.2f CPUs: SCHED_RR",
+					pressure->stalled_share * 100, pressure->others_cpus);
 		}
 	} else if (!want && realtime.held) {
 		if (syscall(SYS_sched_setattr, realtime.tid, &realtime.fair, 0) == 0) {
 			realtime.held = false;
-			wlr_log(WLR_DEBUG, "Own priority: the CPU is free, nice %d",
+			wlr_log(WLR_DEBUG,
+					"Own priority: %.0f %% stalled, others use %.2f CPUs: "
+					"nice %d",
+					pressure->stalled_share * 100, pressure->others_cpus,
 					realtime.fair.sched_nice);
 		}
 	}
 	return 0;
 }
 
-/* The pressure file, and a first sample: false, said once, without. */
+static int open_counter(const char *test_env, const char *path) {
+	const char *test = getenv(test_env);
+	return open(test != NULL ? test : path, O_RDONLY | O_CLOEXEC);
+}
+
+/* The counters, and a first sample: false, said once, without. */
 static bool open_pressure(struct wl_event_loop *loop) {
-	const char *path = getenv("FAIRWAY_TEST_PSI_FILE");
-	if (path == NULL) {
-		path = "/proc/pressure/cpu";
-	}
-	realtime.psi_fd = open(path, O_RDONLY | O_CLOEXEC);
-	uint64_t total_us;
-	if (realtime.psi_fd < 0 || !read_pressure(&total_us)) {
+	realtime.psi_fd =
+			open_counter("FAIRWAY_TEST_PSI_FILE", "/proc/pressure/cpu");
+	realtime.stat_fd = open_counter("FAIRWAY_TEST_STAT_FILE", "/proc/stat");
+	long hz = sysconf(_SC_CLK_TCK);
+	realtime.ns_per_tick = hz > 0 ? (uint64_t)(1000000000 / hz) : 10000000;
+	struct cpu_pressure_reading reading;
+	if (realtime.psi_fd < 0 || realtime.stat_fd < 0 ||
+			!read_pressure(&reading)) {
+		const char *psi = getenv("FAIRWAY_TEST_PSI_FILE");
 		wlr_log(WLR_INFO,
 				"Own priority: not SCHED_RR, no CPU pressure in %s (a kernel "
-				"with PSI, or psi=1 on its command line)",
-				path);
+				"with PSI, or psi=1 on its command line) or no CPU time in "
+				"/proc/stat",
+				psi != NULL ? psi : "/proc/pressure/cpu");
 		return false;
 	}
-	cpu_pressure_sample(&realtime.pressure, total_us, sched_clock_now_ns());
+	cpu_pressure_sample(&realtime.pressure, &reading, sched_clock_now_ns());
 	realtime.pressure_timer =
 			wl_event_loop_add_timer(loop, handle_pressure, NULL);
 	if (realtime.pressure_timer == NULL) {
@@ -260,7 +313,8 @@ static bool read_fair(struct hint_sched_attr *fair) {
 	return true;
 }
 
-bool fw_self_priority_realtime(struct wl_event_loop *loop, bool automatic) {
+bool fw_self_priority_realtime(struct fw_server *server, bool automatic) {
+	struct wl_event_loop *loop = server->loop;
 	struct rlimit rtprio = {0};
 	getrlimit(RLIMIT_RTPRIO, &rtprio);
 	if (!hint_have_cap_sys_nice() && rtprio.rlim_cur < 1) {
@@ -311,14 +365,15 @@ bool fw_self_priority_realtime(struct wl_event_loop *loop, bool automatic) {
 	}
 	realtime.tid = (pid_t)syscall(SYS_gettid);
 	realtime.automatic = automatic;
+	realtime.server = server;
 	if (automatic) {
 		if (!open_pressure(loop)) {
 			goto error;
 		}
 		wlr_log(WLR_INFO,
 				"Own priority: main thread SCHED_RR 1 while the CPU is "
-				"contended, reset on fork, back to nice %d after %d ms "
-				"without blocking",
+				"contended by others than fairway's clients, reset on fork, "
+				"back to nice %d after %d ms without blocking",
 				realtime.fair.sched_nice, FW_SELF_RTTIME_US / 1000);
 		return true;
 	}
@@ -361,6 +416,11 @@ void fw_self_priority_realtime_finish(void) {
 		close(realtime.psi_fd);
 		realtime.psi_fd = -1;
 	}
+	if (realtime.stat_fd >= 0) {
+		close(realtime.stat_fd);
+		realtime.stat_fd = -1;
+	}
+	realtime.server = NULL;
 	realtime.held = false;
 	if (realtime.wake_source != NULL) {
 		wl_event_source_remove(realtime.wake_source);

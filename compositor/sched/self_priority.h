@@ -3,7 +3,7 @@
 
 #include <stdbool.h>
 
-struct wl_event_loop;
+struct fw_server;
 
 /*
  * fairway's own thread above its clients: sway 1.8 makes itself
@@ -37,16 +37,16 @@ bool fw_self_priority_raise(void);
  * line why, leaves it as it was.
  *
  * AUTOMATIC (--raise-priority auto): SCHED_RR only while the CPU is
- * contended (scheduler/hints/cpu_pressure.h), sampled every half second;
- * fair otherwise. Real time wins beside other programs' CPU hogs and
- * costs a cheap client's idle tail; contended, it also costs a fair
- * client's round trips under a flood of fairway's own clients
- * (bench/README.md, "fairway's main thread at SCHED_RR"). Without the
- * kernel's pressure information it says so and stays fair. True if it
- * will take SCHED_RR when contended.
+ * contended by programs other than fairway and its clients
+ * (scheduler/hints/cpu_pressure.h), sampled every half second; fair
+ * otherwise. Real time wins beside other programs' CPU hogs; it costs a
+ * cheap client's idle tail, and a fair client's round trips under a
+ * flood of fairway's own clients (bench/README.md, "fairway's main thread
+ * at SCHED_RR"). Without the kernel's pressure information it says so and
+ * stays fair. True if it will take SCHED_RR when contended.
  */
 #define FW_SELF_RTTIME_US (50 * 1000)
-bool fw_self_priority_realtime(struct wl_event_loop *loop, bool automatic);
+bool fw_self_priority_realtime(struct fw_server *server, bool automatic);
 /* Back to the fair attributes; the loop's sources removed. */
 void fw_self_priority_realtime_finish(void);
 

@@ -22,22 +22,58 @@ bool cpu_pressure_parse(const char *text, uint64_t *total_us) {
 	return false;
 }
 
-bool cpu_pressure_sample(
-		struct cpu_pressure *pressure, uint64_t total_us, int64_t now_ns) {
-	if (!pressure->sampled || total_us < pressure->total_us ||
+bool cpu_pressure_parse_busy(const char *text, uint64_t *ticks) {
+	/* user nice system idle iowait irq softirq (steal and the guests
+	 * after: steal is not the guest's, guest time is in user's). */
+	uint64_t v[7];
+	if (strncmp(text, "cpu ", 4) != 0 ||
+			sscanf(text + 4,
+					" %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+					" %" SCNu64 " %" SCNu64,
+					&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) != 7) {
+		return false;
+	}
+	*ticks = v[0] + v[1] + v[2] + v[5] + v[6];
+	return true;
+}
+
+static bool counters_went_back(const struct cpu_pressure_reading *was,
+		const struct cpu_pressure_reading *now) {
+	return now->stalled_us < was->stalled_us || now->busy_ns < was->busy_ns;
+}
+
+bool cpu_pressure_sample(struct cpu_pressure *pressure,
+		const struct cpu_pressure_reading *reading, int64_t now_ns) {
+	if (!pressure->sampled || counters_went_back(&pressure->last, reading) ||
 			now_ns <= pressure->at_ns) {
 		/* A first sample, or a counter that went back: a new base. */
 		pressure->sampled = true;
-		pressure->total_us = total_us;
+		pressure->last = *reading;
 		pressure->at_ns = now_ns;
 		return false;
 	}
-	double share = (double)(total_us - pressure->total_us) * 1000.0 /
-			(double)(now_ns - pressure->at_ns);
-	pressure->total_us = total_us;
+	double window = (double)(now_ns - pressure->at_ns);
+	pressure->stalled_share =
+			(double)(reading->stalled_us - pressure->last.stalled_us) * 1000.0 /
+			window;
+	/*
+	 * fairway's and its clients' time can grow by more than the machine's
+	 * busy time in a window: the two are read at slightly different
+	 * moments, and a client that left takes its time with it.
+	 */
+	uint64_t busy = reading->busy_ns - pressure->last.busy_ns;
+	uint64_t own = reading->own_ns >= pressure->last.own_ns
+			? reading->own_ns - pressure->last.own_ns
+			: 0;
+	pressure->others_cpus = busy > own ? (double)(busy - own) / window : 0.0;
+	pressure->last = *reading;
 	pressure->at_ns = now_ns;
-	bool contended = pressure->contended ? share >= CPU_PRESSURE_LEAVE
-										 : share >= CPU_PRESSURE_ENTER;
+
+	bool contended = pressure->contended
+			? pressure->stalled_share >= CPU_PRESSURE_LEAVE &&
+					pressure->others_cpus >= CPU_PRESSURE_OTHERS_LEAVE
+			: pressure->stalled_share >= CPU_PRESSURE_ENTER &&
+					pressure->others_cpus >= CPU_PRESSURE_OTHERS_ENTER;
 	if (contended == pressure->contended) {
 		return false;
 	}

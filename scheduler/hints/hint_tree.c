@@ -274,3 +274,14 @@ int hint_tree_walk(
 	tree->count = kept;
 	return fresh;
 }
+
+uint64_t hint_tree_cpu_ticks(const struct hint_tree *tree) {
+	uint64_t sum = 0;
+	for (size_t i = 0; i < tree->count; i++) {
+		uint64_t ticks;
+		if (proc_stat_read_cpu(PROC_ROOT, tree->members[i]->pid, &ticks)) {
+			sum += ticks;
+		}
+	}
+	return sum;
+}

@@ -113,4 +113,11 @@ struct hint_member *hint_tree_find(const struct hint_tree *tree, pid_t pid);
 /* Threads tracked over every member. */
 size_t hint_tree_thread_count(const struct hint_tree *tree);
 
+/*
+ * The CPU time its members have used, in clock ticks. A member that
+ * exited since the last walk counts for nothing: the sum is for a rate
+ * over a short window, where one process's start and end are noise.
+ */
+uint64_t hint_tree_cpu_ticks(const struct hint_tree *tree);
+
 #endif

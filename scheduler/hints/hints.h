@@ -203,6 +203,12 @@ void hints_app_summarize(
 		const struct hints_app *app, struct hints_app_summary *summary);
 
 /*
+ * The CPU time the application's processes have used, in clock ticks,
+ * over those tracked at the last walk.
+ */
+uint64_t hints_app_cpu_ticks(const struct hints_app *app);
+
+/*
  * The attributes this kernel refused, comma-separated ("slice,uclamp"),
  * or "" when it takes them all: for --stats. Returns what snprintf does.
  */

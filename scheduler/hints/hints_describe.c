@@ -116,3 +116,7 @@ void hints_app_summarize(
 				: (int64_t)group->applied.weight;
 	}
 }
+
+uint64_t hints_app_cpu_ticks(const struct hints_app *app) {
+	return hint_tree_cpu_ticks(&app->tree);
+}

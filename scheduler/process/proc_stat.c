@@ -7,60 +7,81 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-bool proc_stat_read(
-		const char *root, pid_t pid, pid_t tid, struct proc_stat *stat) {
-	char path[256];
-	snprintf(
-			path, sizeof(path), "%s/%d/task/%d/stat", root, (int)pid, (int)tid);
+/* The file at path, read at once into buf: what follows the command
+ * name, which may hold spaces and parentheses (so: after the last). */
+static char *read_after_name(const char *path, char *buf, size_t size) {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
-		return false;
+		return NULL;
 	}
-	char buf[1024];
-	ssize_t len = read(fd, buf, sizeof(buf) - 1);
+	ssize_t len = read(fd, buf, size - 1);
 	close(fd);
 	if (len <= 0) {
-		return false;
+		return NULL;
 	}
 	buf[len] = '\0';
-	/* The command name may hold spaces and parentheses: skip to the last. */
-	char *p = strrchr(buf, ')');
-	if (p == NULL) {
-		return false;
-	}
-	/* Fields from 3 (the state) on, split at spaces: 4 is the parent,
-	 * 6 the session, 22 the start time. */
-	unsigned long long ppid = 0, sid = 0, start = 0;
-	char state = p[1] == ' ' ? p[2] : '\0';
+	return strrchr(buf, ')');
+}
+
+/* Fields first..last of the text after the name (field 3, the state, is
+ * the first after it), as numbers into values[field - first]. */
+static bool read_fields(
+		char *p, int first, int last, unsigned long long *values) {
 	int found = 0;
 	char *save = NULL;
 	int field = 3;
-	for (char *tok = strtok_r(p + 1, " ", &save); tok != NULL && field <= 22;
+	for (char *tok = strtok_r(p + 1, " ", &save); tok != NULL && field <= last;
 			tok = strtok_r(NULL, " ", &save), field++) {
-		unsigned long long *want = field == 4 ? &ppid
-				: field == 6                  ? &sid
-				: field == 22                 ? &start
-											  : NULL;
-		if (want == NULL) {
+		if (field < first) {
 			continue;
 		}
 		char *end;
 		errno = 0;
-		*want = strtoull(tok, &end, 10);
+		values[field - first] = strtoull(tok, &end, 10);
 		if (errno != 0 || end == tok) {
 			return false;
 		}
 		found++;
 	}
-	if (found != 3) {
+	return found == last - first + 1;
+}
+
+bool proc_stat_read(
+		const char *root, pid_t pid, pid_t tid, struct proc_stat *stat) {
+	char path[256];
+	snprintf(
+			path, sizeof(path), "%s/%d/task/%d/stat", root, (int)pid, (int)tid);
+	char buf[1024];
+	char *p = read_after_name(path, buf, sizeof(buf));
+	if (p == NULL) {
+		return false;
+	}
+	/* 4 is the parent, 6 the session, 22 the start time. */
+	unsigned long long fields[22 - 4 + 1];
+	char state = p[1] == ' ' ? p[2] : '\0';
+	if (!read_fields(p, 4, 22, fields)) {
 		return false;
 	}
 	*stat = (struct proc_stat){
 			.state = state,
-			.ppid = (pid_t)ppid,
-			.sid = (pid_t)sid,
-			.start = start,
+			.ppid = (pid_t)fields[4 - 4],
+			.sid = (pid_t)fields[6 - 4],
+			.start = fields[22 - 4],
 	};
+	return true;
+}
+
+bool proc_stat_read_cpu(const char *root, pid_t pid, uint64_t *ticks) {
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%d/stat", root, (int)pid);
+	char buf[1024];
+	char *p = read_after_name(path, buf, sizeof(buf));
+	/* 14 and 15: user and system time. */
+	unsigned long long fields[2];
+	if (p == NULL || !read_fields(p, 14, 15, fields)) {
+		return false;
+	}
+	*ticks = fields[0] + fields[1];
 	return true;
 }
 

@@ -29,6 +29,12 @@ bool proc_stat_read(
 		const char *root, pid_t pid, pid_t tid, struct proc_stat *stat);
 
 /*
+ * The CPU time every thread of process pid has used, user and system, in
+ * clock ticks (sysconf(_SC_CLK_TCK)): false if it cannot be read.
+ */
+bool proc_stat_read_cpu(const char *root, pid_t pid, uint64_t *ticks);
+
+/*
  * The uid pid runs as, if its real, effective and saved uids are all the
  * same (no setuid program half-way): false otherwise, or if unreadable.
  */

@@ -11,7 +11,7 @@
 # the program fairway spawns and its other threads are fair; SIGXCPU puts
 # it back to nice -10 for a second; without the privilege for it, fairway
 # stays at nice -10 (or says why not). --raise-priority auto is rr while
-# the CPU is contended.
+# the CPU is contended by others than fairway and its clients.
 . "$(dirname "$0")/lib-hints.sh"
 need_privilege
 need_prog setpriv
@@ -149,25 +149,63 @@ main_thread "$fw" '^policy=2 .*reset=1' ||
 kill "$child"
 fw_stop
 
-# --raise-priority auto: SCHED_RR while the CPU is contended, as the
-# kernel's pressure file says (one of the test's own here, whose "some"
-# total the test moves), fair at nice -10 otherwise.
+# --raise-priority auto: SCHED_RR while the CPU is contended by programs
+# other than fairway and its clients, fair at nice -10 otherwise. The
+# kernel's counters are the test's own here: the pressure file's "some"
+# total and /proc/stat's busy time, moved every tenth of a second by a
+# loop as the kernel moves them, in the way $mode says: "free" (neither
+# grows), "own" (90 % stalled, no busy time but fairway's: its own
+# clients' load) or "others" (90 % stalled, and 1.5 CPUs busy beside it).
+# fairway's own CPU time is its real one.
 psi="$FW_TMP/psi"
-echo "some avg10=0.00 avg60=0.00 avg300=0.00 total=1000" >"$psi"
-FAIRWAY_TEST_PSI_FILE=$psi fw_start --no-xwayland -V --raise-priority auto
+stat="$FW_TMP/stat"
+mode="$FW_TMP/mode"
+echo free >"$mode"
+counters() {
+	stalled=1000
+	busy=1000
+	while [ -e "$mode" ]; do
+		case $(cat "$mode") in
+		own) stalled=$((stalled + 90000)) ;;
+		others)
+			stalled=$((stalled + 90000))
+			busy=$((busy + 15))
+			;;
+		esac
+		echo "some avg10=0.00 avg60=0.00 avg300=0.00 total=$stalled" >"$psi"
+		echo "cpu  $busy 0 0 100000 0 0 0 0 0 0" >"$stat"
+		sleep 0.1
+	done
+}
+counters &
+counters_pid=$!
+wait_until 10 "the test's counters" test -s "$stat"
+FAIRWAY_TEST_PSI_FILE=$psi FAIRWAY_TEST_STAT_FILE=$stat \
+	fw_start --no-xwayland -d --raise-priority auto
 fw=$(fairway_pid)
 wait_until 10 "the log line for auto" has_line "$FW_TMP/fairway-$FW_STARTS.err" \
-	'Own priority: main thread SCHED_RR 1 while the CPU is contended'
+	'Own priority: main thread SCHED_RR 1 while the CPU is contended by others'
 main_thread "$fw" '^policy=0 nice=-10 .*reset=1' ||
 	fail "auto on a free CPU is not at nice -10: $FW_SEEN"
-# A thousand seconds stalled at once: contended.
-echo "some avg10=99.00 avg60=0.00 avg300=0.00 total=1000001000" >"$psi"
-wait_until 10 "SCHED_RR on a contended CPU" main_thread "$fw" '^policy=2 .*reset=1'
-log "auto, contended: $FW_SEEN"
-# The total no longer moves: free again.
+echo others >"$mode"
+wait_until 10 "SCHED_RR beside others' load" main_thread "$fw" '^policy=2 .*reset=1'
+log "auto, others' load: $FW_SEEN"
+# Still stalled, but the busy time is all fairway's: nice -10, and said.
+echo own >"$mode"
+wait_until 10 "the log line for fairway's own load" \
+	has_line "$FW_TMP/fairway-$FW_STARTS.err" "fairway's and its clients' load, nice -10"
+main_thread "$fw" '^policy=0 nice=-10 .*reset=1' ||
+	fail "auto under its own clients' load is not at nice -10: $FW_SEEN"
+log "auto, own load: $FW_SEEN"
+echo others >"$mode"
+wait_until 10 "SCHED_RR beside others' load again" main_thread "$fw" '^policy=2 .*reset=1'
+# Nothing stalled: free again.
+echo free >"$mode"
 wait_until 10 "nice -10 on a free CPU" main_thread "$fw" '^policy=0 nice=-10 .*reset=1'
 log "auto, free: $FW_SEEN"
 fw_stop
+rm -f "$mode"
+wait "$counters_pid"
 # No pressure information (a kernel without PSI): fair, and said.
 FAIRWAY_TEST_PSI_FILE=$FW_TMP/no-such-file fw_start --no-xwayland -V --raise-priority auto
 fw=$(fairway_pid)

@@ -3,9 +3,10 @@
 #include <stdint.h>
 
 /*
- * /proc/pressure/cpu read as fairway reads it: the "some" line's total,
- * and a contended CPU known from its growth over a window, with a mark to
- * enter and a lower one to leave.
+ * /proc/pressure/cpu and /proc/stat read as fairway reads them, and a CPU
+ * contended by others known from their growth over a window, against
+ * fairway's own and its clients' time, with marks to enter and lower ones
+ * to leave.
  */
 
 #define MS (1000000LL)
@@ -28,36 +29,89 @@ static void test_parse(void) {
 	CHECK(!cpu_pressure_parse("some avg10=1 total=x\n", &total));
 }
 
+static void test_parse_busy(void) {
+	uint64_t busy = 0;
+	CHECK(cpu_pressure_parse_busy("cpu  100 2 30 5000 40 6 7 8 0 0\n"
+								  "cpu0 50 1 15 2500 20 3 4 4 0 0\n",
+			&busy));
+	/* user, nice, system, irq, softirq: not idle, iowait or steal. */
+	CHECK_INT(busy, 100 + 2 + 30 + 6 + 7);
+	/* An old kernel's four fields are not enough. */
+	CHECK(!cpu_pressure_parse_busy("cpu  1 2 3 4\n", &busy));
+	CHECK(!cpu_pressure_parse_busy("cpu0 1 2 3 4 5 6 7\n", &busy));
+	CHECK(!cpu_pressure_parse_busy("", &busy));
+}
+
+/* Stalled for STALLED of each 500 ms, others busy for OTHERS CPUs. */
+static struct cpu_pressure_reading step(
+		struct cpu_pressure_reading *r, double stalled, double others) {
+	r->stalled_us += (uint64_t)(stalled * 500000);
+	r->own_ns += 300 * MS;
+	r->busy_ns += 300 * MS + (uint64_t)(others * 500 * MS);
+	return *r;
+}
+
 static void test_sample(void) {
 	struct cpu_pressure p = {0};
-	/* The first sample is the base, whatever its total. */
-	CHECK(!cpu_pressure_sample(&p, 1000000, 0));
+	struct cpu_pressure_reading r = {1000000, 7000 * MS, 9 * MS};
+	int64_t t = 0;
+	/* The first sample is the base, whatever its counters. */
+	CHECK(!cpu_pressure_sample(&p, &r, t));
 	CHECK(!p.contended);
-	/* 400 ms stalled of 500: 80 %, past the mark to enter. */
-	CHECK(cpu_pressure_sample(&p, 1400000, 500 * MS));
+	/* 80 % stalled, others on 1.5 CPUs: past both marks to enter. */
+	step(&r, 0.8, 1.5);
+	CHECK(cpu_pressure_sample(&p, &r, t += 500 * MS));
 	CHECK(p.contended);
-	/* 30 %: below the mark to enter, above the one to leave: stays. */
-	CHECK(!cpu_pressure_sample(&p, 1550000, 1000 * MS));
+	CHECK(p.stalled_share > 0.79 && p.stalled_share < 0.81);
+	CHECK(p.others_cpus > 1.49 && p.others_cpus < 1.51);
+	/* 30 % and 0.3 CPUs: below the marks to enter, above those to
+	 * leave: stays. */
+	step(&r, 0.3, 0.3);
+	CHECK(!cpu_pressure_sample(&p, &r, t += 500 * MS));
 	CHECK(p.contended);
-	/* 10 %: leaves. */
-	CHECK(cpu_pressure_sample(&p, 1600000, 1500 * MS));
+	/* Others under a quarter of a CPU, the CPU still stalled: leaves. */
+	step(&r, 0.9, 0.1);
+	CHECK(cpu_pressure_sample(&p, &r, t += 500 * MS));
 	CHECK(!p.contended);
-	/* 30 % again: not enough to enter. */
-	CHECK(!cpu_pressure_sample(&p, 1750000, 2000 * MS));
+	/* Stalled throughout, by fairway and its clients alone: stays out. */
+	step(&r, 1.0, 0.0);
+	CHECK(!cpu_pressure_sample(&p, &r, t += 500 * MS));
 	CHECK(!p.contended);
+	/* Others busy on a CPU that nobody waits for: stays out. */
+	step(&r, 0.1, 1.5);
+	CHECK(!cpu_pressure_sample(&p, &r, t += 500 * MS));
+	CHECK(!p.contended);
+	/* Both: enters; then 10 % stalled: leaves. */
+	step(&r, 0.6, 0.6);
+	CHECK(cpu_pressure_sample(&p, &r, t += 500 * MS));
+	CHECK(p.contended);
+	step(&r, 0.1, 1.0);
+	CHECK(cpu_pressure_sample(&p, &r, t += 500 * MS));
+	CHECK(!p.contended);
+	/* fairway's own time grew past the machine's (read a moment
+	 * apart): others at none, not a wrapped number. */
+	r.own_ns += 800 * MS;
+	r.stalled_us += 400000;
+	CHECK(!cpu_pressure_sample(&p, &r, t += 500 * MS));
+	CHECK(!p.contended);
+	CHECK(p.others_cpus == 0.0);
 	/* A counter that went back (a new file in a test, a new namespace):
 	 * a new base, no answer from it. */
-	CHECK(!cpu_pressure_sample(&p, 10, 2500 * MS));
+	r.stalled_us = 10;
+	CHECK(!cpu_pressure_sample(&p, &r, t += 500 * MS));
 	CHECK(!p.contended);
-	CHECK(cpu_pressure_sample(&p, 10 + 450000, 3000 * MS));
+	step(&r, 0.9, 1.0);
+	CHECK(cpu_pressure_sample(&p, &r, t += 500 * MS));
 	CHECK(p.contended);
 	/* No time passed: nothing is learnt. */
-	CHECK(!cpu_pressure_sample(&p, 10 + 450000, 3000 * MS));
+	step(&r, 0.0, 0.0);
+	CHECK(!cpu_pressure_sample(&p, &r, t));
 	CHECK(p.contended);
 }
 
 int main(void) {
 	test_parse();
+	test_parse_busy();
 	test_sample();
 	return 0;
 }
