@@ -65,7 +65,13 @@ struct fw_commit_timer {
 	struct wl_listener client_commit;
 };
 
-/* A commit held until its target; outlives the timer that made it. */
+/*
+ * A commit held until its target. It outlives the timer that made it, so
+ * it hears its surface's destroy itself, and it is let go as it falls due,
+ * not in commit order: wlroots applies cached states in order. A fifo's
+ * held commits (fifo.c) go with their fifo and leave strictly in order, so
+ * the two keep records of their own.
+ */
 struct held_commit {
 	struct fw_commit_timing *timing;
 	struct wlr_surface *surface;

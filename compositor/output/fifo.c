@@ -71,6 +71,14 @@ struct fw_fifo {
 	struct wl_list link; /* fw_fifo_manager.fifos */
 };
 
+/*
+ * A commit held on the barrier. It goes with its fifo, whose addon hears
+ * the surface go, and the held ones leave strictly in order, one that
+ * sets a barrier counted in unapplied before wlroots applies it
+ * (release_first). Commit timing's held commits (commit_timing.c) outlive
+ * their timer and leave as they fall due, so the two keep records of
+ * their own.
+ */
 struct fifo_commit {
 	struct wl_list link; /* fw_fifo.held */
 	uint32_t seq;
