@@ -9,6 +9,7 @@
 #include "compositor/server.h"
 #include "compositor/shell/layer_shell.h"
 #include "compositor/shell/titlebar.h"
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wlr/types/wlr_compositor.h>
@@ -602,23 +603,44 @@ static void place_frame(
 	}
 }
 
+/*
+ * Where view's frame goes to leave the bands between the output's edges
+ * (full) and the usable area, as clear_band moves it along each axis: the
+ * frame's top-left corner, and the size of the window in it. With full
+ * NULL no edge bounds a band, so all outside the area is one, and the
+ * frame comes inside the area, moved and shrunk the least it must.
+ */
+static void cleared_frame(struct fw_view *view, const struct wlr_box *full,
+		const struct wlr_box *area, int *x, int *y, int *width, int *height) {
+	int full_x0 = INT_MIN, full_x1 = INT_MAX;
+	int full_y0 = INT_MIN, full_y1 = INT_MAX;
+	if (full != NULL) {
+		full_x0 = full->x;
+		full_x1 = full->x + full->width;
+		full_y0 = full->y;
+		full_y1 = full->y + full->height;
+	}
+	int b, t;
+	fw_view_frame_insets(view, &b, &t);
+	view->impl->get_size(view, width, height);
+	*x = view->x - b;
+	*y = view->y - t - b;
+	int frame_w = *width + 2 * b, frame_h = *height + t + 2 * b;
+	clear_band(full_x0, full_x1, area->x, area->x + area->width, x, &frame_w);
+	clear_band(full_y0, full_y1, area->y, area->y + area->height, y, &frame_h);
+	*width = frame_w - 2 * b;
+	*height = frame_h - t - 2 * b;
+}
+
 /* A window an exclusive zone covers moves out of it, whole if it fits. */
 static void clear_zones(struct fw_view *view, const struct wlr_box *full,
 		const struct wlr_box *area) {
-	int b, t, width, height;
-	fw_view_frame_insets(view, &b, &t);
-	view->impl->get_size(view, &width, &height);
-	int x = view->x - b, y = view->y - t - b;
-	int frame_w = width + 2 * b, frame_h = height + t + 2 * b;
-	clear_band(full->x, full->x + full->width, area->x, area->x + area->width,
-			&x, &frame_w);
-	clear_band(full->y, full->y + full->height, area->y, area->y + area->height,
-			&y, &frame_h);
-	int new_w = frame_w - 2 * b, new_h = frame_h - t - 2 * b;
-	if (new_w < 1 || new_h < 1) {
+	int x, y, width, height;
+	cleared_frame(view, full, area, &x, &y, &width, &height);
+	if (width < 1 || height < 1) {
 		return;
 	}
-	place_frame(view, x, y, new_w, new_h);
+	place_frame(view, x, y, width, height);
 }
 
 void fw_view_refit_zones(struct fw_server *server, struct fw_output *output) {
@@ -642,29 +664,16 @@ void fw_view_refit_zones(struct fw_server *server, struct fw_output *output) {
 /* A window that is neither maximized nor fullscreen: moved and shrunk the
  * least it must for its frame to lie inside the usable area. */
 static void fit_placed(struct fw_view *view, struct fw_output *output) {
-	struct wlr_box area;
-	fw_output_usable_area(output, &area);
-	int b, t, width, height, max_width, max_height;
-	fw_view_frame_insets(view, &b, &t);
+	int max_width, max_height;
 	fw_view_max_size(view, output, &max_width, &max_height);
-	view->impl->get_size(view, &width, &height);
 	if (max_width < 1 || max_height < 1) {
 		return;
 	}
-	int fit_width = width < max_width ? width : max_width;
-	int fit_height = height < max_height ? height : max_height;
-	/* The frame's corner, kept where it is if it can be. */
-	int x = view->x - b, y = view->y - t - b;
-	int frame_w = fit_width + 2 * b, frame_h = fit_height + t + 2 * b;
-	if (x + frame_w > area.x + area.width) {
-		x = area.x + area.width - frame_w;
-	}
-	if (y + frame_h > area.y + area.height) {
-		y = area.y + area.height - frame_h;
-	}
-	x = x < area.x ? area.x : x;
-	y = y < area.y ? area.y : y;
-	place_frame(view, x, y, fit_width, fit_height);
+	struct wlr_box area;
+	fw_output_usable_area(output, &area);
+	int x, y, width, height;
+	cleared_frame(view, NULL, &area, &x, &y, &width, &height);
+	place_frame(view, x, y, width, height);
 }
 
 void fw_view_refit(struct fw_server *server, struct fw_output *output) {
