@@ -88,7 +88,7 @@ void fw_idle_activity(struct fw_server *server) {
 }
 
 static void inhibitor_destroy(struct inhibitor *inhibitor) {
-	wl_list_remove(&inhibitor->destroy.link);
+	fw_listener_disconnect(&inhibitor->destroy);
 	wl_list_remove(&inhibitor->link);
 	free(inhibitor);
 }
@@ -145,7 +145,7 @@ void fw_idle_destroy(struct fw_server *server) {
 	wl_list_for_each_safe(inhibitor, tmp, &idle->inhibitors, link) {
 		inhibitor_destroy(inhibitor);
 	}
-	wl_list_remove(&idle->new_inhibitor.link);
+	fw_listener_disconnect(&idle->new_inhibitor);
 	server->idle_policy = NULL;
 	free(idle);
 }

@@ -132,10 +132,8 @@ bool fw_lock_bindings_allowed(struct fw_server *server) {
 /* --- focus ------------------------------------------------------------ */
 
 static void forget_saved_focus(struct fw_lock *lock) {
-	if (lock->saved_focus != NULL) {
-		wl_list_remove(&lock->saved_focus_destroy.link);
-		lock->saved_focus = NULL;
-	}
+	fw_listener_disconnect(&lock->saved_focus_destroy);
+	lock->saved_focus = NULL;
 }
 
 static void handle_saved_focus_destroy(
@@ -348,9 +346,9 @@ static void lock_output_destroy(struct lock_output *output) {
 	if (output->surface != NULL) {
 		lock_surface_destroy(output->surface);
 	}
-	wl_list_remove(&output->precommit.link);
-	wl_list_remove(&output->commit.link);
-	wl_list_remove(&output->destroy.link);
+	fw_listener_disconnect(&output->precommit);
+	fw_listener_disconnect(&output->commit);
+	fw_listener_disconnect(&output->destroy);
 	wl_list_remove(&output->link);
 	wlr_scene_node_destroy(&output->tree->node);
 	free(output);
@@ -434,10 +432,10 @@ static void handle_layout_change(struct wl_listener *listener, void *data) {
 /* --- lock surfaces ---------------------------------------------------- */
 
 static void lock_surface_destroy(struct lock_surface *surface) {
-	wl_list_remove(&surface->map.link);
-	wl_list_remove(&surface->destroy.link);
+	fw_listener_disconnect(&surface->map);
+	fw_listener_disconnect(&surface->destroy);
+	fw_listener_disconnect(&surface->node_destroy);
 	if (surface->tree != NULL) {
-		wl_list_remove(&surface->node_destroy.link);
 		wlr_scene_node_destroy(&surface->tree->node);
 	}
 	if (surface->output != NULL && surface->output->surface == surface) {
@@ -463,7 +461,7 @@ static void handle_surface_destroy(struct wl_listener *listener, void *data) {
 static void handle_node_destroy(struct wl_listener *listener, void *data) {
 	struct lock_surface *surface =
 			wl_container_of(listener, surface, node_destroy);
-	wl_list_remove(&surface->node_destroy.link);
+	fw_listener_disconnect(&surface->node_destroy);
 	surface->tree = NULL;
 }
 
@@ -518,9 +516,9 @@ static void drop_surfaces(struct fw_lock *lock) {
 }
 
 static void detach_current(struct fw_lock *lock) {
-	wl_list_remove(&lock->current_new_surface.link);
-	wl_list_remove(&lock->current_unlock.link);
-	wl_list_remove(&lock->current_destroy.link);
+	fw_listener_disconnect(&lock->current_new_surface);
+	fw_listener_disconnect(&lock->current_unlock);
+	fw_listener_disconnect(&lock->current_destroy);
 	lock->current->data = NULL;
 	lock->current = NULL;
 }
@@ -639,10 +637,10 @@ void fw_lock_destroy(struct fw_server *server) {
 	wl_list_for_each_safe(output, tmp, &lock->outputs, link) {
 		lock_output_destroy(output);
 	}
-	wl_list_remove(&lock->new_lock.link);
-	wl_list_remove(&lock->layout_add.link);
-	wl_list_remove(&lock->layout_change.link);
-	wl_list_remove(&lock->cursor_button.link);
+	fw_listener_disconnect(&lock->new_lock);
+	fw_listener_disconnect(&lock->layout_add);
+	fw_listener_disconnect(&lock->layout_change);
+	fw_listener_disconnect(&lock->cursor_button);
 	server->lock = NULL;
 	free(lock);
 }

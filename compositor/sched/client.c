@@ -1,4 +1,5 @@
 #include "compositor/sched/client.h"
+#include "compositor/listener.h"
 #include "compositor/sched/client_create.h"
 #include "scheduler/gate/gate.h"
 #include <errno.h>
@@ -179,7 +180,7 @@ static void handle_destroy(struct wl_listener *listener, void *data) {
 	if (list->xwayland == client) {
 		list->xwayland = NULL;
 	}
-	wl_list_remove(&client->destroy.link);
+	fw_listener_disconnect(&client->destroy);
 	wl_list_remove(&client->link);
 	fw_client_process_finish(&client->process);
 	peer_finish(&client->peer);
@@ -267,6 +268,6 @@ void fw_client_list_destroy(struct fw_client_list *list) {
 				wl_container_of(list->clients.next, client, link);
 		handle_destroy(&client->destroy, client->wl_client);
 	}
-	wl_list_remove(&list->client_created.link);
+	fw_listener_disconnect(&list->client_created);
 	free(list);
 }
