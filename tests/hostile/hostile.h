@@ -45,6 +45,14 @@ struct hostile {
 	 * does for the faults it catches itself.
 	 */
 	bool drops_unanswered;
+	/*
+	 * Once the server has closed, one more request, as a client library
+	 * flushes before it reads: it must fail with EPIPE, which libwayland's
+	 * client lets pass to read the error, even though the server closed
+	 * with the client's bytes unread (Linux then has the client's reads
+	 * fail with ECONNRESET, once what was sent to it is read).
+	 */
+	bool sends_after_close;
 };
 
 int count_maps(void);

@@ -72,6 +72,35 @@ void send_dribble(int fd, const struct hostile *hostile) {
 	}
 }
 
+/*
+ * An invalid request, then a burst of syncs in the same write: the
+ * server stops at the first and closes with the burst still queued.
+ */
+static void send_error_then_burst(int fd, const struct hostile *hostile) {
+	enum { SYNCS = 8000 };
+	uint32_t *stream = calloc(SYNCS + 1, 3 * sizeof(uint32_t));
+	CHECK(stream != NULL);
+	memcpy(stream, hostile->words, hostile->len);
+	for (uint32_t i = 0; i < SYNCS; i++) {
+		uint32_t *msg = stream + hostile->len / sizeof(uint32_t) + 3 * i;
+		put_header(msg, 1, 12, 0);
+		msg[2] = 3 + i;
+	}
+	raw_send(fd, stream, hostile->len + SYNCS * 12, NULL, 0);
+	free(stream);
+}
+
+/* Until the server's end is closed: its hangup, not a sleep. */
+static void wait_closed(int fd) {
+	for (;;) {
+		struct pollfd pfd = {.fd = fd, .events = POLLRDHUP};
+		CHECK(poll(&pfd, 1, 10000) == 1);
+		if (pfd.revents & (POLLRDHUP | POLLHUP)) {
+			return;
+		}
+	}
+}
+
 static void hostile_body(const void *data) {
 	const struct hostile *hostile = data;
 	int fd = raw_connect();
@@ -81,6 +110,21 @@ static void hostile_body(const void *data) {
 	if (hostile->hang_up) {
 		close(fd);
 		_exit(0);
+	}
+	if (hostile->sends_after_close) {
+		wait_closed(fd);
+		uint32_t msg[3];
+		put_header(msg, 1, sizeof(msg), 0);
+		msg[2] = 9000;
+		ssize_t sent = send(fd, msg, sizeof(msg), MSG_NOSIGNAL);
+		int err = errno;
+		if (sent >= 0 || err != EPIPE) {
+			fprintf(stderr,
+					"%s: a send after the close gave %zd (%s), "
+					"not EPIPE\n",
+					hostile->name, sent, strerror(err));
+		}
+		CHECK(sent < 0 && err == EPIPE);
 	}
 	struct raw_events events = {0};
 	if (hostile->survives) {
@@ -166,6 +210,13 @@ void case_malformed(void) {
 		struct hostile hostile = bad_size(sizes[i]);
 		run_hostile(&hostile);
 	}
+
+	/* The error reaches a client whose burst the server never read. */
+	struct hostile burst = bad_size(4);
+	burst.name = "error-then-burst";
+	burst.send = send_error_then_burst;
+	burst.sends_after_close = true;
+	run_hostile(&burst);
 
 	struct hostile unknown_object = {
 			.name = "unknown-object",
