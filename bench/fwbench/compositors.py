@@ -15,10 +15,11 @@ ALL = ["fairway", "fairway-noframe", "fairway-off", "sway", "labwc", "cage",
 # wlr_scene's own render pass instead of fairway's direct one;
 # fairway-memory and fairway-socketpair force the gate's transport to
 # libwayland (see docs/architecture.md) instead of the self-test's choice;
-# fairway-raised and fairway-unraised run with and without
-# --raise-priority (its main thread at nice -10, where privileged), and
+# fairway-raised and fairway-unraised run with --raise-priority on (its
+# main thread at nice -10, where privileged, never real-time) and off,
 # fairway-rr with --raise-priority rr (SCHED_RR), fairway-auto with
-# --raise-priority auto (SCHED_RR while the CPU is contended);
+# --raise-priority auto (SCHED_RR while others contend the CPU; the
+# default since 1b2a7a3's measurements, so the same as fairway);
 # sway-rr is sway as distributions that give it CAP_SYS_NICE ship it: sway
 # then runs its main thread SCHED_RR, which it cannot without the
 # capability (Debian's sway has none).

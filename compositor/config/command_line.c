@@ -59,7 +59,7 @@ static const char usage_text[] =
 		"  --raise-priority on|off|rr|auto  run fairway's main thread at\n"
 		"                       nice -10 (rr: SCHED_RR; auto: SCHED_RR while\n"
 		"                       other programs contend the CPU) where privilege\n"
-		"                       allows, not inherited by children (default on)\n"
+		"                       allows, not inherited by children (default auto)\n"
 		"  --config FILE        read this configuration file (default:\n"
 		"                       $XDG_CONFIG_HOME/fairway/config, else\n"
 		"                       " FW_SYSCONFDIR

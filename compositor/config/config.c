@@ -23,11 +23,17 @@ void fw_config_init(struct fw_config *config) {
 			.decorations_server = true,
 			.paint_thread = true,
 			/*
-			 * On: fairway competes with CPU-bound clients for the frames
-			 * they show, and an animation kept its rate better beside
-			 * them when it was raised (bench/README.md).
+			 * auto: fairway competes with CPU-bound clients for the
+			 * frames they show, and an animation kept its rate better
+			 * beside them when it was raised; real time only while
+			 * others than its clients contend the CPU, where nice
+			 * cannot help, kept it in both session layouts without
+			 * costing the idle tail or a flood of its own clients
+			 * (bench/README.md).
 			 */
 			.raise_priority = true,
+			.raise_realtime = true,
+			.raise_auto = true,
 			.log_level = WLR_ERROR,
 			.input =
 					{

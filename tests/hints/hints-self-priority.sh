@@ -1,6 +1,8 @@
 #!/bin/sh
-# By default (--raise-priority on) fairway's main thread runs at nice -10
-# with SCHED_FLAG_RESET_ON_FORK, and a program it spawns starts at nice 0.
+# By default (--raise-priority auto, on a CPU nobody waits for) fairway's
+# main thread runs at nice -10 with SCHED_FLAG_RESET_ON_FORK, and a
+# program it spawns starts at nice 0; --raise-priority on does the same
+# and never takes real time.
 # Where the kernel has custom slices (6.12 on), the main thread's is 0.5 ms
 # and the program's the default. (The program is spawned before the slice
 # is set, so this does not show that reset on fork drops the slice; the
@@ -55,8 +57,16 @@ start_unprivileged() {
 # A mark of its own: exec runs it detached, a child of init.
 mark="sleep 61.$$"
 echo "exec $mark" >"$FW_TMP/config"
-fw_start --no-xwayland -V --config "$FW_TMP/config"
+# The default is auto, which stays at nice -10 on a CPU nobody waits for:
+# a pressure file of the test's own that never moves says so whatever
+# else the machine runs.
+still="$FW_TMP/psi-still"
+echo "some avg10=0.00 avg60=0.00 avg300=0.00 total=1000" >"$still"
+FAIRWAY_TEST_PSI_FILE=$still fw_start --no-xwayland -V --config "$FW_TMP/config"
 fw=$(fairway_pid)
+wait_until 10 "the log line for auto, the default" has_line "$FW_TMP/fairway-1.err" \
+	'Own priority: main thread SCHED_RR 1 while the CPU is contended by others'
+
 wait_until 10 "fairway's main thread at nice -10" \
 	main_thread "$fw" '^policy=0 nice=-10 .*reset=1'
 log "fairway: $FW_SEEN"
@@ -81,6 +91,15 @@ case "$FW_SEEN" in
 	;;
 esac
 kill "$child"
+fw_stop
+
+# on: nice -10, and never real time.
+fw_start --no-xwayland -V --raise-priority on
+fw=$(fairway_pid)
+wait_until 10 "on: the main thread at nice -10" \
+	main_thread "$fw" '^policy=0 nice=-10 .*reset=1'
+! grep -q 'SCHED_RR' "$FW_TMP/fairway-$FW_STARTS.err" ||
+	fail "--raise-priority on spoke of real time: $(grep 'SCHED_RR' "$FW_TMP/fairway-$FW_STARTS.err")"
 fw_stop
 
 # Asked not to: left at nice 0, with no word of it.
