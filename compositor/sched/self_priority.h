@@ -42,8 +42,9 @@ bool fw_self_priority_raise(void);
  * otherwise. Real time wins beside other programs' CPU hogs; it costs a
  * cheap client's idle tail, and a fair client's round trips under a
  * flood of fairway's own clients (bench/README.md, "fairway's main thread
- * at SCHED_RR"). Without the kernel's pressure information it says so and
- * stays fair. True if it will take SCHED_RR when contended.
+ * at SCHED_RR"), which auto does not pay: it is the default. Without the
+ * kernel's pressure information it says so and stays fair. True if it will
+ * take SCHED_RR when contended.
  */
 #define FW_SELF_RTTIME_US (50 * 1000)
 bool fw_self_priority_realtime(struct fw_server *server, bool automatic);
