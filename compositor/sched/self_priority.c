@@ -72,6 +72,13 @@ bool fw_self_priority_raise(void) {
 	return true;
 }
 
+/* Why a stalled CPU does not make the thread real-time, for the log. */
+enum fair_reason {
+	FAIR_NOT_STALLED,
+	FAIR_OWN_LOAD, /* the busy time is fairway's and its clients' */
+	FAIR_MAIN_BUSY, /* the main thread itself is busy */
+};
+
 /*
  * --raise-priority rr. Process-wide, as the signal handler must find it:
  * there is one main thread.
@@ -95,8 +102,8 @@ static struct {
 	uint64_t ns_per_tick;
 	struct wl_event_source *pressure_timer;
 	struct cpu_pressure pressure;
-	/* Contended by fairway and its clients alone, as last logged. */
-	bool told_own;
+	/* Why stalled and still fair, as last logged. */
+	enum fair_reason told;
 } realtime = {.wake = {-1, -1}, .psi_fd = -1, .stat_fd = -1};
 
 /* RLIMIT_RTTIME as fairway found it, for every child it forks (wlroots'
@@ -215,7 +222,22 @@ static bool read_pressure(struct cpu_pressure_reading *reading) {
 	own_ticks += fw_ratings_cpu_ticks(realtime.server);
 	reading->busy_ns = busy_ticks * realtime.ns_per_tick;
 	reading->own_ns = own_ticks * realtime.ns_per_tick;
+	/* Read on the main thread: its timer runs there. */
+	struct timespec main_time;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &main_time) != 0) {
+		return false;
+	}
+	reading->main_ns = (uint64_t)main_time.tv_sec * 1000000000 +
+			(uint64_t)main_time.tv_nsec;
 	return true;
+}
+
+static enum fair_reason fair_reason(const struct cpu_pressure *pressure) {
+	if (pressure->contended || pressure->stalled_share < CPU_PRESSURE_ENTER) {
+		return FAIR_NOT_STALLED;
+	}
+	return pressure->others_cpus < CPU_PRESSURE_OTHERS_ENTER ? FAIR_OWN_LOAD
+															 : FAIR_MAIN_BUSY;
 }
 
 static int handle_pressure(void *data) {
@@ -226,17 +248,23 @@ static int handle_pressure(void *data) {
 	}
 	struct cpu_pressure *pressure = &realtime.pressure;
 	cpu_pressure_sample(pressure, &reading, sched_clock_now_ns());
-	bool own = !pressure->contended &&
-			pressure->stalled_share >= CPU_PRESSURE_ENTER;
-	if (own != realtime.told_own) {
-		realtime.told_own = own;
-		if (own) {
+	enum fair_reason reason = fair_reason(pressure);
+	if (reason != realtime.told) {
+		realtime.told = reason;
+		if (reason == FAIR_OWN_LOAD) {
 			wlr_log(WLR_DEBUG,
 					"Own priority: the CPU is contended (%.0f %% stalled), "
 					"others use %.2f CPUs: fairway's and its clients' load, "
 					"nice %d",
 					pressure->stalled_share * 100, pressure->others_cpus,
 					realtime.fair.sched_nice);
+		} else if (reason == FAIR_MAIN_BUSY) {
+			wlr_log(WLR_DEBUG,
+					"Own priority: the CPU is contended (%.0f %% stalled), "
+					"others use %.2f CPUs, but the main thread ran %.0f %% "
+					"of it: nice %d",
+					pressure->stalled_share * 100, pressure->others_cpus,
+					pressure->main_share * 100, realtime.fair.sched_nice);
 		}
 	}
 	bool want = pressure->contended && !realtime.cooling;
@@ -251,10 +279,10 @@ static int handle_pressure(void *data) {
 		if (syscall(SYS_sched_setattr, realtime.tid, &realtime.fair, 0) == 0) {
 			realtime.held = false;
 			wlr_log(WLR_DEBUG,
-					"Own priority: %.0f %% stalled, others use %.2f CPUs: "
-					"nice %d",
+					"Own priority: %.0f %% stalled, others use %.2f CPUs, "
+					"the main thread ran %.0f %%: nice %d",
 					pressure->stalled_share * 100, pressure->others_cpus,
-					realtime.fair.sched_nice);
+					pressure->main_share * 100, realtime.fair.sched_nice);
 		}
 	}
 	return 0;

@@ -37,12 +37,12 @@ bool fw_self_priority_raise(void);
  * line why, leaves it as it was.
  *
  * AUTOMATIC (--raise-priority auto): SCHED_RR only while the CPU is
- * contended by programs other than fairway and its clients
- * (scheduler/hints/cpu_pressure.h), sampled every half second; fair
- * otherwise. Real time wins beside other programs' CPU hogs; it costs a
- * cheap client's idle tail, and a fair client's round trips under a
- * flood of fairway's own clients (bench/README.md, "fairway's main thread
- * at SCHED_RR"), which auto does not pay: it is the default. Without the
+ * contended by programs other than fairway and its clients, and the main
+ * thread is not itself busy (scheduler/hints/cpu_pressure.h), sampled
+ * every half second; fair otherwise. Real time wins beside other programs' CPU
+ * hogs; it costs a cheap client's idle tail, and a fair client's round trips
+ * under a flood of fairway's own clients (bench/README.md, "fairway's main
+ * thread at SCHED_RR"), which auto does not pay: it is the default. Without the
  * kernel's pressure information it says so and stays fair. True if it will
  * take SCHED_RR when contended.
  */

@@ -66,6 +66,9 @@ bool cpu_pressure_sample(struct cpu_pressure *pressure,
 			? reading->own_ns - pressure->last.own_ns
 			: 0;
 	pressure->others_cpus = busy > own ? (double)(busy - own) / window : 0.0;
+	pressure->main_share = reading->main_ns >= pressure->last.main_ns
+			? (double)(reading->main_ns - pressure->last.main_ns) / window
+			: 0.0;
 	pressure->last = *reading;
 	pressure->at_ns = now_ns;
 
@@ -74,6 +77,7 @@ bool cpu_pressure_sample(struct cpu_pressure *pressure,
 					pressure->others_cpus >= CPU_PRESSURE_OTHERS_LEAVE
 			: pressure->stalled_share >= CPU_PRESSURE_ENTER &&
 					pressure->others_cpus >= CPU_PRESSURE_OTHERS_ENTER;
+	contended = contended && pressure->main_share < CPU_PRESSURE_MAIN_MAX;
 	if (contended == pressure->contended) {
 		return false;
 	}

@@ -26,6 +26,13 @@
  *
  * Entering takes both marks to ENTER, leaving either under LEAVE, so that
  * a load near one mark does not flip the answer at each sample.
+ *
+ * And never for a main thread that is itself busy: real time is for a
+ * thread that mostly sleeps and must run at once when woken. One that ran
+ * CPU_PRESSURE_MAIN_MAX of the window or more is serving a load (a
+ * client's flood, with a hog of the same user beside it), and at real
+ * time it would take that CPU from every fair task of the machine, other
+ * users' included, where a fair policy bounds it to its group's share.
  */
 #define CPU_PRESSURE_ENTER 0.5
 #define CPU_PRESSURE_LEAVE 0.2
@@ -33,11 +40,14 @@
 #define CPU_PRESSURE_OTHERS_ENTER 0.5
 #define CPU_PRESSURE_OTHERS_LEAVE 0.25
 
+#define CPU_PRESSURE_MAIN_MAX 0.5
+
 /* One reading of the counters, each only ever growing. */
 struct cpu_pressure_reading {
 	uint64_t stalled_us; /* /proc/pressure/cpu "some" total */
 	uint64_t busy_ns; /* every CPU's busy time, /proc/stat */
 	uint64_t own_ns; /* fairway's and its clients' CPU time */
+	uint64_t main_ns; /* fairway's main thread's CPU time */
 };
 
 struct cpu_pressure {
@@ -48,6 +58,7 @@ struct cpu_pressure {
 	/* The last window's figures, for the log. */
 	double stalled_share;
 	double others_cpus;
+	double main_share;
 };
 
 /* The "some" line's total in TEXT (the file's contents); false if none. */

@@ -78,7 +78,7 @@ void send_dribble(int fd, const struct hostile *hostile) {
  */
 static void send_error_then_burst(int fd, const struct hostile *hostile) {
 	enum { SYNCS = 8000 };
-	uint32_t *stream = calloc(SYNCS + 1, 3 * sizeof(uint32_t));
+	uint32_t *stream = calloc(1, hostile->len + SYNCS * 12);
 	CHECK(stream != NULL);
 	memcpy(stream, hostile->words, hostile->len);
 	for (uint32_t i = 0; i < SYNCS; i++) {

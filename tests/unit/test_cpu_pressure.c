@@ -103,6 +103,22 @@ static void test_sample(void) {
 	step(&r, 0.9, 1.0);
 	CHECK(cpu_pressure_sample(&p, &r, t += 500 * MS));
 	CHECK(p.contended);
+	/* A main thread busy for half the window or more: out at once,
+	 * however contended, and not back in while it stays busy. */
+	step(&r, 0.9, 1.5);
+	r.main_ns += 250 * MS;
+	CHECK(cpu_pressure_sample(&p, &r, t += 500 * MS));
+	CHECK(!p.contended);
+	CHECK(p.main_share > 0.49 && p.main_share < 0.51);
+	step(&r, 0.9, 1.5);
+	r.main_ns += 400 * MS;
+	CHECK(!cpu_pressure_sample(&p, &r, t += 500 * MS));
+	CHECK(!p.contended);
+	/* Mostly asleep again: in. */
+	step(&r, 0.9, 1.5);
+	r.main_ns += 20 * MS;
+	CHECK(cpu_pressure_sample(&p, &r, t += 500 * MS));
+	CHECK(p.contended);
 	/* No time passed: nothing is learnt. */
 	step(&r, 0.0, 0.0);
 	CHECK(!cpu_pressure_sample(&p, &r, t));
