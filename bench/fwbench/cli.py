@@ -154,6 +154,10 @@ def main(argv):
         module = _load(name)
         comps = ["fairway"] if module.FAIRWAY_ONLY else getattr(module,
             "COMPOSITORS", opts.compositors)
+        left_out = [c for c in opts.compositors if c not in comps]
+        if left_out:
+            print(f"bench/run: {name} does not run {', '.join(left_out)}",
+                file=sys.stderr)
         comps = [c for c in comps if c in opts.compositors]
         if not comps:
             continue

@@ -15,7 +15,7 @@ TITLE = "stressors: fairway-anim against W fairway-stress workers, " \
     "hints off vs on (Fig. 7)"
 FAIRWAY_ONLY = False
 COMPOSITORS = ["fairway", "fairway-off", "fairway-raised",
-    "fairway-unraised"] + PEERS
+    "fairway-unraised", "fairway-rr", "fairway-noframe"] + PEERS
 ROW_LABEL = "workers, hints"
 
 METRICS = [
