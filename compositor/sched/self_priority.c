@@ -72,13 +72,6 @@ bool fw_self_priority_raise(void) {
 	return true;
 }
 
-/* Why a stalled CPU does not make the thread real-time, for the log. */
-enum fair_reason {
-	FAIR_NOT_STALLED,
-	FAIR_OWN_LOAD, /* the busy time is fairway's and its clients' */
-	FAIR_MAIN_BUSY, /* the main thread itself is busy */
-};
-
 /*
  * --raise-priority rr. Process-wide, as the signal handler must find it:
  * there is one main thread.
@@ -102,8 +95,9 @@ static struct {
 	uint64_t ns_per_tick;
 	struct wl_event_source *pressure_timer;
 	struct cpu_pressure pressure;
-	/* Why stalled and still fair, as last logged. */
-	enum fair_reason told;
+	/* What the pressure showed, and whether SCHED_RR, as last logged. */
+	enum cpu_pressure_why told_why;
+	bool told_held;
 } realtime = {.wake = {-1, -1}, .psi_fd = -1, .stat_fd = -1};
 
 /* RLIMIT_RTTIME as fairway found it, for every child it forks (wlroots'
@@ -232,12 +226,29 @@ static bool read_pressure(struct cpu_pressure_reading *reading) {
 	return true;
 }
 
-static enum fair_reason fair_reason(const struct cpu_pressure *pressure) {
-	if (pressure->contended || pressure->stalled_share < CPU_PRESSURE_ENTER) {
-		return FAIR_NOT_STALLED;
+/* Once for each change of what the pressure showed or of the policy. */
+static void log_pressure(const struct cpu_pressure *pressure) {
+	static const char *const why_text[] = {
+			[CPU_PRESSURE_FREE] = "free",
+			[CPU_PRESSURE_OWN_LOAD] = "fairway's and its clients' load",
+			[CPU_PRESSURE_MAIN_BUSY] = "the main thread itself busy",
+			[CPU_PRESSURE_OTHERS] = "others' load",
+	};
+	if (pressure->why == realtime.told_why &&
+			realtime.held == realtime.told_held) {
+		return;
 	}
-	return pressure->others_cpus < CPU_PRESSURE_OTHERS_ENTER ? FAIR_OWN_LOAD
-															 : FAIR_MAIN_BUSY;
+	realtime.told_why = pressure->why;
+	realtime.told_held = realtime.held;
+	char policy[32] = "SCHED_RR";
+	if (!realtime.held) {
+		snprintf(policy, sizeof(policy), "nice %d", realtime.fair.sched_nice);
+	}
+	wlr_log(WLR_DEBUG,
+			"Own priority: %.0f %% stalled, others use %.2f CPUs, the main "
+			"thread ran %.0f %%: %s, %s",
+			pressure->stalled_share * 100, pressure->others_cpus,
+			pressure->main_share * 100, why_text[pressure->why], policy);
 }
 
 static int handle_pressure(void *data) {
@@ -248,43 +259,14 @@ static int handle_pressure(void *data) {
 	}
 	struct cpu_pressure *pressure = &realtime.pressure;
 	cpu_pressure_sample(pressure, &reading, sched_clock_now_ns());
-	enum fair_reason reason = fair_reason(pressure);
-	if (reason != realtime.told) {
-		realtime.told = reason;
-		if (reason == FAIR_OWN_LOAD) {
-			wlr_log(WLR_DEBUG,
-					"Own priority: the CPU is contended (%.0f %% stalled), "
-					"others use %.2f CPUs: fairway's and its clients' load, "
-					"nice %d",
-					pressure->stalled_share * 100, pressure->others_cpus,
-					realtime.fair.sched_nice);
-		} else if (reason == FAIR_MAIN_BUSY) {
-			wlr_log(WLR_DEBUG,
-					"Own priority: the CPU is contended (%.0f %% stalled), "
-					"others use %.2f CPUs, but the main thread ran %.0f %% "
-					"of it: nice %d",
-					pressure->stalled_share * 100, pressure->others_cpus,
-					pressure->main_share * 100, realtime.fair.sched_nice);
-		}
-	}
 	bool want = pressure->contended && !realtime.cooling;
 	if (want && !realtime.held) {
-		if (take_realtime()) {
-			wlr_log(WLR_DEBUG,
-					"Own priority: the CPU is contended (%.0f %% stalled), "
-					"others use %.2f CPUs: SCHED_RR",
-					pressure->stalled_share * 100, pressure->others_cpus);
-		}
-	} else if (!want && realtime.held) {
-		if (syscall(SYS_sched_setattr, realtime.tid, &realtime.fair, 0) == 0) {
-			realtime.held = false;
-			wlr_log(WLR_DEBUG,
-					"Own priority: %.0f %% stalled, others use %.2f CPUs, "
-					"the main thread ran %.0f %%: nice %d",
-					pressure->stalled_share * 100, pressure->others_cpus,
-					pressure->main_share * 100, realtime.fair.sched_nice);
-		}
+		take_realtime();
+	} else if (!want && realtime.held &&
+			syscall(SYS_sched_setattr, realtime.tid, &realtime.fair, 0) == 0) {
+		realtime.held = false;
 	}
+	log_pressure(pressure);
 	return 0;
 }
 

@@ -72,12 +72,20 @@ bool cpu_pressure_sample(struct cpu_pressure *pressure,
 	pressure->last = *reading;
 	pressure->at_ns = now_ns;
 
-	bool contended = pressure->contended
-			? pressure->stalled_share >= CPU_PRESSURE_LEAVE &&
-					pressure->others_cpus >= CPU_PRESSURE_OTHERS_LEAVE
-			: pressure->stalled_share >= CPU_PRESSURE_ENTER &&
-					pressure->others_cpus >= CPU_PRESSURE_OTHERS_ENTER;
-	contended = contended && pressure->main_share < CPU_PRESSURE_MAIN_MAX;
+	/* Each mark is the lower one to leave by while contended. */
+	bool in = pressure->contended;
+	if (pressure->stalled_share <
+			(in ? CPU_PRESSURE_LEAVE : CPU_PRESSURE_ENTER)) {
+		pressure->why = CPU_PRESSURE_FREE;
+	} else if (pressure->others_cpus <
+			(in ? CPU_PRESSURE_OTHERS_LEAVE : CPU_PRESSURE_OTHERS_ENTER)) {
+		pressure->why = CPU_PRESSURE_OWN_LOAD;
+	} else if (pressure->main_share >= CPU_PRESSURE_MAIN_MAX) {
+		pressure->why = CPU_PRESSURE_MAIN_BUSY;
+	} else {
+		pressure->why = CPU_PRESSURE_OTHERS;
+	}
+	bool contended = pressure->why == CPU_PRESSURE_OTHERS;
 	if (contended == pressure->contended) {
 		return false;
 	}

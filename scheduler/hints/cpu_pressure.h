@@ -50,11 +50,20 @@ struct cpu_pressure_reading {
 	uint64_t main_ns; /* fairway's main thread's CPU time */
 };
 
+/* What the last window showed, from the marks above. */
+enum cpu_pressure_why {
+	CPU_PRESSURE_FREE, /* too little stalled */
+	CPU_PRESSURE_OWN_LOAD, /* stalled, but the busy time is fairway's */
+	CPU_PRESSURE_MAIN_BUSY, /* stalled by others, the main thread busy */
+	CPU_PRESSURE_OTHERS, /* stalled by others: contended */
+};
+
 struct cpu_pressure {
 	bool sampled; /* a first sample was taken */
 	struct cpu_pressure_reading last;
 	int64_t at_ns;
-	bool contended; /* by others: what auto acts on */
+	enum cpu_pressure_why why;
+	bool contended; /* why is CPU_PRESSURE_OTHERS: what auto acts on */
 	/* The last window's figures, for the log. */
 	double stalled_share;
 	double others_cpus;

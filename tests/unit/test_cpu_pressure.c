@@ -43,13 +43,21 @@ static void test_parse_busy(void) {
 }
 
 /* Stalled for STALLED of each 500 ms, others busy for OTHERS CPUs. */
-static struct cpu_pressure_reading step(
+static void step(
 		struct cpu_pressure_reading *r, double stalled, double others) {
 	r->stalled_us += (uint64_t)(stalled * 500000);
 	r->own_ns += 300 * MS;
 	r->busy_ns += 300 * MS + (uint64_t)(others * 500 * MS);
-	return *r;
 }
+
+/* A sample half a second on: whether the answer changed, and what it is
+ * now (a macro, so that a failure names the line). */
+#define EXPECT(changed, now_contended) \
+	do { \
+		t += 500 * MS; \
+		CHECK(cpu_pressure_sample(&p, &r, t) == (changed)); \
+		CHECK(p.contended == (now_contended)); \
+	} while (0)
 
 static void test_sample(void) {
 	struct cpu_pressure p = {0};
@@ -60,65 +68,52 @@ static void test_sample(void) {
 	CHECK(!p.contended);
 	/* 80 % stalled, others on 1.5 CPUs: past both marks to enter. */
 	step(&r, 0.8, 1.5);
-	CHECK(cpu_pressure_sample(&p, &r, t += 500 * MS));
-	CHECK(p.contended);
+	EXPECT(true, true);
 	CHECK(p.stalled_share > 0.79 && p.stalled_share < 0.81);
 	CHECK(p.others_cpus > 1.49 && p.others_cpus < 1.51);
 	/* 30 % and 0.3 CPUs: below the marks to enter, above those to
 	 * leave: stays. */
 	step(&r, 0.3, 0.3);
-	CHECK(!cpu_pressure_sample(&p, &r, t += 500 * MS));
-	CHECK(p.contended);
+	EXPECT(false, true);
 	/* Others under a quarter of a CPU, the CPU still stalled: leaves. */
 	step(&r, 0.9, 0.1);
-	CHECK(cpu_pressure_sample(&p, &r, t += 500 * MS));
-	CHECK(!p.contended);
+	EXPECT(true, false);
 	/* Stalled throughout, by fairway and its clients alone: stays out. */
 	step(&r, 1.0, 0.0);
-	CHECK(!cpu_pressure_sample(&p, &r, t += 500 * MS));
-	CHECK(!p.contended);
+	EXPECT(false, false);
 	/* Others busy on a CPU that nobody waits for: stays out. */
 	step(&r, 0.1, 1.5);
-	CHECK(!cpu_pressure_sample(&p, &r, t += 500 * MS));
-	CHECK(!p.contended);
+	EXPECT(false, false);
 	/* Both: enters; then 10 % stalled: leaves. */
 	step(&r, 0.6, 0.6);
-	CHECK(cpu_pressure_sample(&p, &r, t += 500 * MS));
-	CHECK(p.contended);
+	EXPECT(true, true);
 	step(&r, 0.1, 1.0);
-	CHECK(cpu_pressure_sample(&p, &r, t += 500 * MS));
-	CHECK(!p.contended);
+	EXPECT(true, false);
 	/* fairway's own time grew past the machine's (read a moment
 	 * apart): others at none, not a wrapped number. */
 	r.own_ns += 800 * MS;
 	r.stalled_us += 400000;
-	CHECK(!cpu_pressure_sample(&p, &r, t += 500 * MS));
-	CHECK(!p.contended);
+	EXPECT(false, false);
 	CHECK(p.others_cpus == 0.0);
 	/* A counter that went back (a new file in a test, a new namespace):
 	 * a new base, no answer from it. */
 	r.stalled_us = 10;
-	CHECK(!cpu_pressure_sample(&p, &r, t += 500 * MS));
-	CHECK(!p.contended);
+	EXPECT(false, false);
 	step(&r, 0.9, 1.0);
-	CHECK(cpu_pressure_sample(&p, &r, t += 500 * MS));
-	CHECK(p.contended);
+	EXPECT(true, true);
 	/* A main thread busy for half the window or more: out at once,
 	 * however contended, and not back in while it stays busy. */
 	step(&r, 0.9, 1.5);
 	r.main_ns += 250 * MS;
-	CHECK(cpu_pressure_sample(&p, &r, t += 500 * MS));
-	CHECK(!p.contended);
+	EXPECT(true, false);
 	CHECK(p.main_share > 0.49 && p.main_share < 0.51);
 	step(&r, 0.9, 1.5);
 	r.main_ns += 400 * MS;
-	CHECK(!cpu_pressure_sample(&p, &r, t += 500 * MS));
-	CHECK(!p.contended);
+	EXPECT(false, false);
 	/* Mostly asleep again: in. */
 	step(&r, 0.9, 1.5);
 	r.main_ns += 20 * MS;
-	CHECK(cpu_pressure_sample(&p, &r, t += 500 * MS));
-	CHECK(p.contended);
+	EXPECT(true, true);
 	/* No time passed: nothing is learnt. */
 	step(&r, 0.0, 0.0);
 	CHECK(!cpu_pressure_sample(&p, &r, t));
