@@ -599,9 +599,12 @@ void fw_frame_schedule_output_frame(struct fw_frame_output *frames) {
 		if (catch_up(frames, now)) {
 			return;
 		}
-		/* The frame event is the tick: late when after the one planned. */
+		/* The frame event is the tick: late when after the one planned.
+		 * An idle output had no tick coming, so its first is not late. */
 		paint_tick(frames, now,
-				timing->next_tick_ns != 0 ? now - timing->next_tick_ns : 0);
+				timing->next_tick_ns != 0 && !frames->idle
+						? now - timing->next_tick_ns
+						: 0);
 		return;
 	}
 	int64_t tick = frame_output_next_tick(timing, now);

@@ -475,6 +475,7 @@ static struct {
 	bool raised;
 	struct hint_group_place place;
 	struct hint_group_value was;
+	int set; /* the nice fairway gave it */
 } own_group;
 
 static bool own_process(pid_t pid, void *data) {
@@ -508,23 +509,32 @@ bool fw_self_priority_raise_group(void) {
 				(unsigned long long)place.autogroup);
 		return false;
 	}
-	if (was.nice <= FW_SELF_NICE) {
-		return true;
+	/* The kernel checks a lower autogroup nice as a thread's. */
+	int floor = hint_have_cap_sys_nice() ? -20 : hint_rlimit_nice_floor(0);
+	int want_nice = floor > FW_SELF_GROUP_NICE ? floor : FW_SELF_GROUP_NICE;
+	if (was.nice <= want_nice) {
+		if (was.nice > FW_SELF_GROUP_NICE) {
+			wlr_log(WLR_INFO,
+					"Own group: autogroup %llu stays at nice %d, no "
+					"CAP_SYS_NICE and RLIMIT_NICE allows %d",
+					(unsigned long long)place.autogroup, was.nice, floor);
+		}
+		return was.nice < 0;
 	}
 	want = was;
-	want.nice = FW_SELF_NICE;
+	want.nice = want_nice;
 	int err = hint_group_write(&env, &place, getpid(), &want, &was);
 	if (err != 0) {
 		wlr_log(WLR_INFO, "Own group: cannot set autogroup %llu to nice %d: %s",
-				(unsigned long long)place.autogroup, FW_SELF_NICE,
-				strerror(err));
+				(unsigned long long)place.autogroup, want_nice, strerror(err));
 		return false;
 	}
 	own_group.raised = true;
 	own_group.place = place;
 	own_group.was = was;
+	own_group.set = want_nice;
 	wlr_log(WLR_INFO, "Own group: autogroup %llu at nice %d (was %d)",
-			(unsigned long long)place.autogroup, FW_SELF_NICE, was.nice);
+			(unsigned long long)place.autogroup, want_nice, was.nice);
 	return true;
 }
 
@@ -537,7 +547,7 @@ void fw_self_priority_lower_group(void) {
 	hint_group_env_system(&env);
 	struct hint_group_value now;
 	if (hint_group_read(&env, &own_group.place, getpid(), &now) &&
-			now.nice == FW_SELF_NICE) {
+			now.nice == own_group.set) {
 		hint_group_write(
 				&env, &own_group.place, getpid(), &own_group.was, &now);
 	}

@@ -330,8 +330,10 @@ bool hint_group_read(const struct hint_group_env *env,
 	return true;
 }
 
+/* Truncated as a shell's `>` opens it: the kernel's files ignore that, and
+ * a plain file standing in for one (the tests') then holds one value. */
 static int write_text(const char *path, const char *text) {
-	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
 	if (fd < 0) {
 		return errno;
 	}

@@ -38,9 +38,15 @@
  * and desktops put every session in one (autogroups) or every
  * application in a cgroup, so against a build in a terminal's session the
  * threads' nice does nothing. An application alone in its group has the
- * group's weight set too, from group_nice: interactive and output -10,
- * as their threads (fairway's own group is at -10 too), background 19
- * (the least, and cpu.idle for a cgroup: SCHED_IDLE's group form).
+ * group's weight set too, from group_nice: interactive and output -15,
+ * rtkit's floor and where fairway puts its own group, background
+ * 19 (the least, and cpu.idle for a cgroup: SCHED_IDLE's group form). A
+ * group competes with every other session's as one: beside eight hog
+ * sessions on two CPUs a group at -10 gets about seven tenths of the CPU it
+ * wakes on, and an animation of 4 ms a frame due every 15 ms then missed
+ * ticks, where -15 gives it nearly nine tenths (bench/README.md, "Group
+ * weight"). Threads stay at -10: inside the group that weighs only
+ * against the application's own threads.
  *
  * The knee (Etsion, Tsafrir and Feitelson, "Process Prioritization Using
  * Output Production": a client's output grows with the CPU it gets up to
@@ -100,7 +106,7 @@ void hints_config_default(struct hints_config *config) {
 			.slice_ns = 500 * 1000,
 			.uclamp_min = 256,
 			.set_group = true,
-			.group_nice = -10,
+			.group_nice = HINTS_NICE_FLOOR,
 	};
 	config->targets[RATINGS_OUTPUT] = (struct hints_target){
 			.policy = SCHED_OTHER,
@@ -109,7 +115,7 @@ void hints_config_default(struct hints_config *config) {
 			.slice_ns = 1000 * 1000,
 			.uclamp_min = 128,
 			.set_group = true,
-			.group_nice = -10,
+			.group_nice = HINTS_NICE_FLOOR,
 	};
 	config->targets[RATINGS_BACKGROUND] = (struct hints_target){
 			.policy = SCHED_IDLE,

@@ -101,7 +101,7 @@ INTERACTIVE='policy=0 nice=-10 slice=500000 reset=1'
 # And its output default.
 OUTPUT='policy=0 nice=-10 slice=1000000 reset=1'
 # The nice both give an application's task group.
-GROUP_BOOST=-10
+GROUP_BOOST=-15
 
 # x_focused TITLE: the X window with the focus is named TITLE.
 x_focused() {

@@ -295,12 +295,13 @@ static void test_cgroup_class(void) {
 	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK_INT(proc->group.kind, HINT_GROUP_CGROUP);
 	CHECK(proc->group.changed);
-	CHECK(strcmp(fake_read("cgroup2/app-f.scope/cpu.weight"), "932") == 0);
+	/* The default group nice, -15: cpu.weight 2847 (nice 0 is 100). */
+	CHECK(strcmp(fake_read("cgroup2/app-f.scope/cpu.weight"), "2847") == 0);
 	char json[2048];
 	hints_app_json(proc, json, sizeof(json));
 	CHECK(strstr(json,
 				  "\"group\":{\"kind\":\"cgroup\",\"set\":true,"
-				  "\"cgroup\":\"/app-f.scope\",\"weight\":932,\"idle\":0,"
+				  "\"cgroup\":\"/app-f.scope\",\"weight\":2847,\"idle\":0,"
 				  "\"was\":100,\"was_idle\":0}") != NULL);
 	hints_app_set_class(proc, RATINGS_BACKGROUND, 1 * S);
 	CHECK(strcmp(fake_read("cgroup2/app-f.scope/cpu.weight"), "100") == 0);
@@ -324,7 +325,7 @@ static void test_cgroup_class(void) {
 	/* A fairway that crashes leaves the original in its journal. */
 	fake_family_cgroup(&family, child, "");
 	crash_after(family.root, RATINGS_OUTPUT);
-	CHECK(strcmp(fake_read("cgroup2/app-f.scope/cpu.weight"), "932") == 0);
+	CHECK(strcmp(fake_read("cgroup2/app-f.scope/cpu.weight"), "2847") == 0);
 	CHECK(hints_replay(dir) > 0);
 	CHECK(strcmp(fake_read("cgroup2/app-f.scope/cpu.weight"), "100") == 0);
 	hint_group_env_set(NULL);
@@ -531,7 +532,7 @@ static void test_cgroup_v1(void) {
 	hints_app_set_class(proc, RATINGS_INTERACTIVE, 0);
 	CHECK_INT(proc->group.kind, HINT_GROUP_CGROUP_V1);
 	snprintf(file, sizeof(file), "%s/cpu.shares", cgroup);
-	CHECK(strcmp(read_text(file), "9548") == 0);
+	CHECK(strcmp(read_text(file), "29154") == 0); /* nice -15 */
 	/* An idle group's shares read as the kernel's least (3). */
 	hints_app_set_class(proc, RATINGS_BACKGROUND, 1 * S);
 	snprintf(file, sizeof(file), "%s/cpu.idle", cgroup);
