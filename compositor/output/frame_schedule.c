@@ -76,7 +76,10 @@ struct fw_frame_surface {
 	int64_t planned_ns;
 	/* The output whose paint waits for this surface's commit (catch_up). */
 	struct fw_frame_output *owed_by;
+	/* When its last frame done went out, kept after the answer. */
+	int64_t last_sent_ns;
 	struct wl_listener commit;
+	struct wl_listener applied;
 	struct wl_listener destroy;
 	struct wl_list link;
 };
@@ -193,9 +196,55 @@ static void handle_surface_commit(struct wl_listener *listener, void *data) {
 	settle(surface);
 }
 
+static void walk_output(
+		struct fw_frame_output *frames, int64_t now, bool painted);
+
+static struct fw_frame_output *output_of(
+		struct fw_frame_schedule *schedule, struct wlr_output *wlr_output) {
+	struct fw_frame_output *frames;
+	wl_list_for_each(frames, &schedule->outputs, link) {
+		if (frames->output->wlr_output == wlr_output) {
+			return frames;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A frame callback that came after the walk which planned the frame being
+ * prepared would wait for the walk after that frame's paint, and so a
+ * whole period: a client that asked for no frame at the last paint (its
+ * input paused for a frame) or whose answer missed it. Its output walks at
+ * once instead, so that it draws for the next tick. Not while painting
+ * (the walk after the paint finds it), and not for a surface whose frame
+ * done for that tick already went out, which would draw the tick twice.
+ */
+static void handle_surface_applied(struct wl_listener *listener, void *data) {
+	struct fw_frame_surface *surface =
+			wl_container_of(listener, surface, applied);
+	struct wlr_surface *wlr_surface = surface->surface;
+	if (surface->client == NULL || surface->planned || surface->awaited ||
+			wl_list_empty(&wlr_surface->current.frame_callback_list)) {
+		return;
+	}
+	struct wlr_surface_output *on;
+	wl_list_for_each(on, &wlr_surface->current_outputs, link) {
+		struct fw_frame_output *frames =
+				output_of(surface->client->schedule, on->output);
+		if (frames == NULL || frames->idle || frames->painted_ns == 0 ||
+				fw_output_painting(frames->output) ||
+				surface->last_sent_ns >= frames->paint_start_ns) {
+			continue;
+		}
+		walk_output(frames, sched_clock_now_ns(), false);
+		arm(frames);
+	}
+}
+
 static void surface_destroy(struct fw_frame_surface *surface) {
 	settle(surface);
 	fw_listener_disconnect(&surface->commit);
+	fw_listener_disconnect(&surface->applied);
 	fw_listener_disconnect(&surface->destroy);
 	wl_list_remove(&surface->link);
 	free(surface);
@@ -238,6 +287,8 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	 * applied later, by fairway, and was drawn in time. */
 	fw_listener_connect(&surface->commit, &wlr_surface->events.client_commit,
 			handle_surface_commit);
+	fw_listener_connect(&surface->applied, &wlr_surface->events.commit,
+			handle_surface_applied);
 	fw_listener_connect(&surface->destroy, &wlr_surface->events.destroy,
 			handle_surface_destroy);
 	wl_list_insert(&schedule->surfaces, &surface->link);
@@ -331,6 +382,7 @@ static void send_frame_done(struct walk *walk, struct wlr_surface *wlr_surface,
 	/* Its plan allowed for fairway's usual lateness in sending. */
 	surface->due_ns = due_ns + frame_output_send_pred(&walk->frames->timing);
 	surface->sent_ns = walk->now;
+	surface->last_sent_ns = walk->now;
 	surface->awaited = true;
 	surface->paint_start_ns = surface->paint_end_ns = 0;
 	surface->planned = false;
@@ -357,11 +409,6 @@ static void walk_surface(struct wlr_surface *wlr_surface, void *data) {
 	if (!wants_frame_done(wlr_surface, surface)) {
 		return;
 	}
-	if (surface->planned && !walk->painted) {
-		/* Its timer: how late fairway is sending, for the next plans. */
-		frame_output_add_send(
-				&walk->frames->timing, walk->now - surface->planned_ns);
-	}
 	struct fw_frame_output *frames = walk->frames;
 	const struct frame_client_timing *timing = &surface->client->timing;
 	int64_t draw = frame_client_draw_pred(timing);
@@ -375,6 +422,13 @@ static void walk_surface(struct wlr_surface *wlr_surface, void *data) {
 	int64_t at = frame_callback_time(frames->painted_ns,
 			frames->timing.deadline_ns, draw, input ? 0 : frames->reserve_ns);
 	if (at <= walk->now) {
+		if (surface->planned && !walk->painted) {
+			/* Its timer: how late fairway is sending, for the next plans.
+			 * Only when due: a walk for another surface is no timer of
+			 * this one's. */
+			frame_output_add_send(
+					&frames->timing, walk->now - surface->planned_ns);
+		}
 		send_frame_done(
 				walk, wlr_surface, surface, at, at > frames->painted_ns);
 	} else {

@@ -88,6 +88,24 @@ assert f["draw_p98_ms"] is not None, f
 assert f["missed"] == sum(c["n"] for c in f.get("late", {}).values()), f
 PY
 
+# A client that asked for no frame done at the last paint (its input
+# paused for a frame) and asks for one after it: fairway plans that frame
+# done at once, so the frame drawn on it is shown at the next tick, not
+# after the next paint's plans a tick later.
+fw_start --no-xwayland
+timeout 60 "$FW_FRAME_CLIENT" --frames $FRAMES --pause-every 5 \
+	>"$FW_TMP/paused.json" 2>"$FW_TMP/paused.err" ||
+	fail "fw-frame-client failed in the paused run"
+log "paused: $(cat "$FW_TMP/paused.json")"
+python3 - "$FW_TMP/paused.json" <<'PY' || fail "paused: no resumed frame shown at the next tick"
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert sum(c["resumed"]) > 0, c
+assert c["resumed"][1] > 0, c
+PY
+fw_stop
+[ "$FW_STATUS" -eq 0 ] || fail "fairway exited $FW_STATUS"
+
 fw_start --no-xwayland --frame-schedule off
 run_frames off
 check off off

@@ -10,6 +10,13 @@
  * each presented frame's lag is the number of ticks from the one nearest
  * its frame done to the one that showed it, in periods measured from the
  * presented times themselves. Prints one JSON line of counts.
+ *
+ * --pause-every N: every Nth frame asks for no frame done; once it is
+ * presented the client asks for one, with nothing drawn, as a client
+ * whose input paused for a frame does. A compositor then has planned its
+ * frame already, and the frame drawn on that frame done is shown one
+ * tick after the asking if the compositor plans it at once, two if it
+ * waits for its next paint: "resumed" counts them by ticks from the ask.
  */
 #include <getopt.h>
 #include <math.h>
@@ -29,6 +36,7 @@
 
 struct frame {
 	int64_t done_ns; /* when the frame done it answers arrived */
+	int64_t asked_ns; /* when its frame done was asked for after a pause */
 	int64_t presented_ns; /* 0: not (yet) presented */
 	bool discarded;
 };
@@ -50,6 +58,9 @@ struct client {
 	int resolved; /* presented or discarded */
 	struct frame *frames;
 	bool failed;
+	int pause_every; /* 0: never */
+	int paused_frame; /* the frame that asked for no frame done; -2: none */
+	int64_t asked_ns; /* the ask after it, for the next frame drawn */
 };
 
 static int64_t now_ns(clockid_t clock) {
@@ -96,6 +107,22 @@ static void handle_sync_output(void *data,
 		struct wp_presentation_feedback *feedback, struct wl_output *output) {
 }
 
+static void draw(struct client *c, int frame);
+static const struct wl_callback_listener frame_listener;
+
+/* The paused frame is resolved: ask for a frame done, drawing nothing. */
+static void resume(struct client *c, int frame) {
+	if (frame < 0 || frame != c->paused_frame || c->drawn >= c->wanted) {
+		return;
+	}
+	c->paused_frame = -2;
+	c->frame_callback = wl_surface_frame(c->window.surface);
+	wl_callback_add_listener(c->frame_callback, &frame_listener, c);
+	c->asked_ns = now_ns(c->clock);
+	wl_surface_commit(c->window.surface);
+	wl_display_flush(c->globals.display);
+}
+
 static void handle_presented(void *data,
 		struct wp_presentation_feedback *wp_feedback, uint32_t tv_sec_hi,
 		uint32_t tv_sec_lo, uint32_t tv_nsec, uint32_t refresh, uint32_t seq_hi,
@@ -109,7 +136,9 @@ static void handle_presented(void *data,
 						tv_nsec);
 		c->resolved++;
 	}
+	int frame = feedback->frame;
 	feedback_destroy(feedback);
+	resume(c, frame);
 }
 
 static void handle_discarded(
@@ -120,7 +149,9 @@ static void handle_discarded(
 		c->frames[feedback->frame].discarded = true;
 		c->resolved++;
 	}
+	int frame = feedback->frame;
 	feedback_destroy(feedback);
+	resume(c, frame);
 }
 
 static const struct wp_presentation_feedback_listener feedback_listener = {
@@ -129,8 +160,6 @@ static const struct wp_presentation_feedback_listener feedback_listener = {
 		.discarded = handle_discarded,
 };
 
-static void draw(struct client *c, int frame);
-
 static void handle_frame_done(
 		void *data, struct wl_callback *callback, uint32_t time) {
 	struct client *c = data;
@@ -138,6 +167,8 @@ static void handle_frame_done(
 	c->frame_callback = NULL;
 	if (c->drawn < c->wanted) {
 		c->frames[c->drawn].done_ns = now_ns(c->clock);
+		c->frames[c->drawn].asked_ns = c->asked_ns;
+		c->asked_ns = 0;
 		draw(c, c->drawn++);
 	}
 }
@@ -172,8 +203,13 @@ static void draw(struct client *c, int frame) {
 		c->failed = true;
 		return;
 	}
-	c->frame_callback = wl_surface_frame(c->window.surface);
-	wl_callback_add_listener(c->frame_callback, &frame_listener, c);
+	if (c->pause_every > 0 && frame >= 0 &&
+			frame % c->pause_every == c->pause_every - 1) {
+		c->paused_frame = frame;
+	} else {
+		c->frame_callback = wl_surface_frame(c->window.surface);
+		wl_callback_add_listener(c->frame_callback, &frame_listener, c);
+	}
 	struct feedback *feedback = calloc(1, sizeof(*feedback));
 	if (feedback == NULL) {
 		c->failed = true;
@@ -222,7 +258,7 @@ static int64_t period_ns(struct client *c) {
 
 static void report(struct client *c) {
 	int64_t period = period_ns(c);
-	int presented = 0, discarded = 0, lag[3] = {0};
+	int presented = 0, discarded = 0, lag[3] = {0}, resumed[3] = {0};
 	for (int i = 0; i < c->wanted; i++) {
 		struct frame *f = &c->frames[i];
 		if (f->discarded) {
@@ -235,25 +271,33 @@ static void report(struct client *c) {
 		presented++;
 		long ticks = lround((double)(f->presented_ns - f->done_ns) / period);
 		lag[ticks <= 0 ? 0 : ticks == 1 ? 1 : 2]++;
+		if (f->asked_ns != 0) {
+			ticks = lround((double)(f->presented_ns - f->asked_ns) / period);
+			resumed[ticks <= 0 ? 0 : ticks == 1 ? 1 : 2]++;
+		}
 	}
 	printf("{\"frames\":%d,\"presented\":%d,\"discarded\":%d,"
 		   "\"same_tick\":%d,\"next_tick\":%d,\"later\":%d,"
-		   "\"period_ms\":%.3f}\n",
-			c->wanted, presented, discarded, lag[0], lag[1], lag[2],
-			(double)period / 1e6);
+		   "\"resumed\":[%d,%d,%d],\"period_ms\":%.3f}\n",
+			c->wanted, presented, discarded, lag[0], lag[1], lag[2], resumed[0],
+			resumed[1], resumed[2], (double)period / 1e6);
 	fflush(stdout);
 }
 
 static void usage(FILE *out) {
-	fprintf(out, "usage: fw-frame-client [--frames N] [--size WxH]\n");
+	fprintf(out,
+			"usage: fw-frame-client [--frames N] [--size WxH] "
+			"[--pause-every N]\n");
 }
 
 int main(int argc, char *argv[]) {
-	struct client c = {.wanted = 120, .width = 200, .height = 150};
+	struct client c = {
+			.wanted = 120, .width = 200, .height = 150, .paused_frame = -2};
 	c.clock = CLOCK_MONOTONIC;
 	static const struct option options[] = {
 			{"frames", required_argument, NULL, 'n'},
 			{"size", required_argument, NULL, 's'},
+			{"pause-every", required_argument, NULL, 'p'},
 			{"help", no_argument, NULL, 'h'},
 			{0},
 	};
@@ -269,6 +313,9 @@ int main(int argc, char *argv[]) {
 				return 2;
 			}
 			break;
+		case 'p':
+			c.pause_every = atoi(optarg);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -277,7 +324,8 @@ int main(int argc, char *argv[]) {
 			return 2;
 		}
 	}
-	if (optind < argc || c.wanted < 1 || c.width < 1 || c.height < 1) {
+	if (optind < argc || c.wanted < 1 || c.width < 1 || c.height < 1 ||
+			c.pause_every < 0) {
 		usage(stderr);
 		return 2;
 	}
