@@ -231,7 +231,7 @@ static void handle_surface_applied(struct wl_listener *listener, void *data) {
 	wl_list_for_each(on, &wlr_surface->current_outputs, link) {
 		struct fw_frame_output *frames =
 				output_of(surface->client->schedule, on->output);
-		if (frames == NULL || frames->idle || frames->painted_ns == 0 ||
+		if (frames == NULL || frames->idle ||
 				fw_output_painting(frames->output) ||
 				surface->last_sent_ns >= frames->paint_start_ns) {
 			continue;

@@ -4,6 +4,7 @@
 #include "scheduler/hints/cpu_pressure.h"
 #include "scheduler/hints/hint_attr.h"
 #include "scheduler/hints/hint_group.h"
+#include "scheduler/hints/hints.h"
 #include "scheduler/process/proc_stat.h"
 #include "scheduler/sched_clock.h"
 #include <errno.h>
@@ -31,6 +32,12 @@ static struct hint_sched_attr raised_attr(uint32_t policy) {
 	};
 }
 
+/* The lowest nice fairway may give its own thread or autogroup: the
+ * kernel checks both alike. RLIMIT_NICE n allows nice down to 20 - n. */
+static int own_nice_floor(void) {
+	return hint_have_cap_sys_nice() ? -20 : hint_rlimit_nice_floor(0);
+}
+
 bool fw_self_priority_raise(void) {
 	struct hint_sched_attr attr = {0};
 	if (syscall(SYS_sched_getattr, 0, &attr, sizeof(attr), 0) != 0) {
@@ -46,12 +53,9 @@ bool fw_self_priority_raise(void) {
 	if (attr.sched_nice <= FW_SELF_NICE) {
 		return true;
 	}
-	struct rlimit lim = {0};
-	getrlimit(RLIMIT_NICE, &lim);
-	/* RLIMIT_NICE n allows nice down to 20 - n. */
-	bool allowed = hint_have_cap_sys_nice() || lim.rlim_cur == RLIM_INFINITY ||
-			20 - (long long)lim.rlim_cur <= FW_SELF_NICE;
-	if (!allowed) {
+	if (own_nice_floor() > FW_SELF_NICE) {
+		struct rlimit lim = {0};
+		getrlimit(RLIMIT_NICE, &lim);
 		wlr_log(WLR_INFO,
 				"Own priority: staying at nice %d, no CAP_SYS_NICE and "
 				"RLIMIT_NICE %llu (nice %d needs %d)",
@@ -509,11 +513,10 @@ bool fw_self_priority_raise_group(void) {
 				(unsigned long long)place.autogroup);
 		return false;
 	}
-	/* The kernel checks a lower autogroup nice as a thread's. */
-	int floor = hint_have_cap_sys_nice() ? -20 : hint_rlimit_nice_floor(0);
-	int want_nice = floor > FW_SELF_GROUP_NICE ? floor : FW_SELF_GROUP_NICE;
+	int floor = own_nice_floor();
+	int want_nice = floor > HINTS_NICE_FLOOR ? floor : HINTS_NICE_FLOOR;
 	if (was.nice <= want_nice) {
-		if (was.nice > FW_SELF_GROUP_NICE) {
+		if (was.nice > HINTS_NICE_FLOOR) {
 			wlr_log(WLR_INFO,
 					"Own group: autogroup %llu stays at nice %d, no "
 					"CAP_SYS_NICE and RLIMIT_NICE allows %d",

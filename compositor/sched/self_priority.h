@@ -18,12 +18,6 @@ struct fw_server;
  */
 
 #define FW_SELF_NICE (-10)
-/*
- * Its session's autogroup, where the session is fairway's alone: as low
- * as the hints put an application's group (rtkit's floor), so that no
- * application's group outweighs the compositor that shows its frames.
- */
-#define FW_SELF_GROUP_NICE (-15)
 
 /* True if the thread runs at FW_SELF_NICE or lower now. */
 bool fw_self_priority_raise(void);
@@ -74,8 +68,11 @@ void fw_self_priority_slice(void);
 /*
  * The same for fairway's task group, since the kernel shares the CPU
  * between groups before it looks at a thread's nice: its session's
- * autogroup at FW_SELF_GROUP_NICE (or as low as RLIMIT_NICE allows
- * without CAP_SYS_NICE), where autogroups apply and the session holds
+ * autogroup as low as the hints ever put an application's group
+ * (HINTS_NICE_FLOOR, rtkit's floor), so that no application's group
+ * outweighs the compositor that shows its frames, or as low as
+ * RLIMIT_NICE allows without CAP_SYS_NICE; where autogroups apply and the
+ * session holds
  * only fairway and its descendants (never a login shell's or a
  * terminal's session). Where it may not, it says why once. True if the
  * group is raised now.
