@@ -28,6 +28,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -36,7 +37,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 #include <wayland-client.h>
 
 #include "clients/common/drive.h"
@@ -69,6 +72,9 @@ struct driver {
 	struct fw_motion_log *log;
 	atomic_bool stop;
 	atomic_int error;
+	/* Wakes the driver from its wait, so that stopping does not leave the
+	 * last motion unread for up to a period. */
+	int wake_fd;
 	pthread_t thread;
 	bool running;
 };
@@ -259,6 +265,28 @@ static void handle_position(void *data, wl_fixed_t sx, wl_fixed_t sy,
 
 /* --- the driver ------------------------------------------------------- */
 
+/* Sleeps until next on the clock, or until driver_stop wakes it: -1. */
+static int wait_until(struct driver *d, uint64_t next) {
+	struct pollfd wake = {.fd = d->wake_fd, .events = POLLIN};
+	for (;;) {
+		uint64_t now = fw_now_ns();
+		if (now >= next) {
+			return 0;
+		}
+		struct timespec left = {
+				.tv_sec = (time_t)((next - now) / 1000000000u),
+				.tv_nsec = (long)((next - now) % 1000000000u),
+		};
+		int n = ppoll(&wake, 1, &left, NULL);
+		if (n > 0) {
+			return -1;
+		}
+		if (n < 0 && errno != EINTR) {
+			return -1;
+		}
+	}
+}
+
 static void *driver_run(void *data) {
 	struct driver *d = data;
 	/* Stop signals are the main thread's, which polls. */
@@ -268,7 +296,6 @@ static void *driver_run(void *data) {
 	sigaddset(&mask, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &mask, NULL);
 
-	clockid_t clock = fw_time_clock();
 	uint64_t period = 1000000000ull / d->hz;
 	uint64_t next = fw_now_ns();
 	while (!atomic_load(&d->stop)) {
@@ -286,11 +313,8 @@ static void *driver_run(void *data) {
 			/* Fell behind (we were starved): do not burst. */
 			next = now + period;
 		}
-		struct timespec at = {
-				.tv_sec = (time_t)(next / 1000000000u),
-				.tv_nsec = (long)(next % 1000000000u),
-		};
-		while (clock_nanosleep(clock, TIMER_ABSTIME, &at, NULL) == EINTR) {
+		if (wait_until(d, next) < 0) {
+			break;
 		}
 	}
 	return NULL;
@@ -299,7 +323,13 @@ static void *driver_run(void *data) {
 static int driver_start(struct follow *f) {
 	struct driver *d = &f->driver;
 	d->log = &f->motions;
+	d->wake_fd = eventfd(0, EFD_CLOEXEC);
+	if (d->wake_fd < 0) {
+		return -1;
+	}
 	if (pthread_create(&d->thread, NULL, driver_run, d) != 0) {
+		close(d->wake_fd);
+		d->wake_fd = -1;
 		return -1;
 	}
 	d->running = true;
@@ -309,7 +339,13 @@ static int driver_start(struct follow *f) {
 static void driver_stop(struct driver *d) {
 	if (d->running) {
 		atomic_store(&d->stop, true);
+		uint64_t one = 1;
+		if (write(d->wake_fd, &one, sizeof(one)) < 0) {
+			/* The driver stops at its next motion instead. */
+		}
 		pthread_join(d->thread, NULL);
+		close(d->wake_fd);
+		d->wake_fd = -1;
 		d->running = false;
 	}
 }
