@@ -20,12 +20,14 @@ ALL = ["fairway", "fairway-noframe", "fairway-off", "sway", "labwc", "cage",
 # fairway-rr with --raise-priority rr (SCHED_RR), fairway-auto with
 # --raise-priority auto (SCHED_RR while others contend the CPU; the
 # default since 1b2a7a3's measurements, so the same as fairway);
+# fairway-before is fairway as built in $FWBENCH_BEFORE_BUILD (a build of an
+# earlier commit), its clients still --build's;
 # sway-rr is sway as distributions that give it CAP_SYS_NICE ship it: sway
 # then runs its main thread SCHED_RR, which it cannot without the
 # capability (Debian's sway has none).
 EXTRA = ["fairway-scene", "fairway-memory", "fairway-socketpair",
     "fairway-raised", "fairway-unraised", "fairway-rr", "fairway-auto",
-    "sway-rr"]
+    "fairway-before", "sway-rr"]
 PEERS = ["sway", "sway-rr", "labwc", "cage", "weston"]
 FAIRWAY_ARGS = {
     "fairway": ["--scheduler", "on"],
@@ -41,7 +43,9 @@ FAIRWAY_ARGS = {
     "fairway-unraised": ["--scheduler", "on", "--raise-priority", "off"],
     "fairway-rr": ["--scheduler", "on", "--raise-priority", "rr"],
     "fairway-auto": ["--scheduler", "on", "--raise-priority", "auto"],
+    "fairway-before": ["--scheduler", "on"],
 }
+AB_BUILD_ENV = "FWBENCH_BEFORE_BUILD"
 WIDTH, HEIGHT = 1280, 720
 
 SWAY_CONFIG = f"""# Written by bench/run: the least sway needs to be compared fairly.
@@ -68,6 +72,8 @@ def base_env(account, runtime_dir):
 
 
 def version(name, build):
+    if name == "fairway-before":
+        build = os.environ.get(AB_BUILD_ENV, build)
     argv = {
         "fairway": [os.path.join(build, "compositor", "fairway"), "-v"],
         "sway": ["sway", "-v"],
@@ -167,6 +173,11 @@ def start(name, build, account, logdir, fairway_args=(), xwayland=False,
     account.chown(runtime_dir)
     env = base_env(account, runtime_dir)
     if name in FAIRWAY_ARGS:
+        if name == "fairway-before":
+            build = os.environ.get(AB_BUILD_ENV)
+            if not build:
+                raise RuntimeError(f"fairway-before: set {AB_BUILD_ENV} "
+                    "to the earlier build's folder")
         # No configuration file, as weston runs with --no-config: a user's
         # rules or slices must not change what the bench measures.
         argv = [os.path.join(build, "compositor", "fairway"),

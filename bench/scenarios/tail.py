@@ -1,6 +1,8 @@
 """The tails: echo-to-screen of a window that draws on frame callbacks
 (fairway-follow, its pointer at 250 Hz), idle and under 4 full-output
-commit flooders, and a probe's round trip under the same flood. Each run
+commit flooders, and a probe's round trip under the same flood. Also
+follow with its pointer at 8 Hz, a typist's pace: each motion then finds
+the output idle, as a keystroke after a pause does. Each run
 keeps every sample, so the report plots the whole distributions, not only
 their percentiles.
 
@@ -8,7 +10,7 @@ With FAIRWAY_AB_BUILD=DIR, every case runs twice in a row, with this
 build's fairway and with DIR's (the "before"), the clients always this
 build's: the rows then alternate before and after within each repeat.
 FWBENCH_TAIL_LOADS=WORD,... keeps only the loads whose name holds a word
-(follow, probe, K=4).
+(follow, probe, K=4, 8 Hz).
 
 The compositor and every client run in a session of their own, as a
 display manager starts a compositor, and a desktop (fairway's launcher, a
@@ -58,9 +60,10 @@ PLOTS = []
 
 AB_ENV = "FAIRWAY_AB_BUILD"
 LOADS = [
-    ("follow alone", "follow", 0),
-    ("follow K=4 commit", "follow", 4),
-    ("probe K=4 commit", "probe", 4),
+    ("follow alone", "follow", 0, []),
+    ("follow K=4 commit", "follow", 4, []),
+    ("probe K=4 commit", "probe", 4, []),
+    ("follow at 8 Hz", "follow", 0, ["--hz", "8"]),
 ]
 
 
@@ -70,7 +73,7 @@ def cases(opts):
     only = [w for w in os.environ.get("FWBENCH_TAIL_LOADS", "").split(",")
         if w]
     out = []
-    for row, prog, k in LOADS:
+    for row, prog, k, args in LOADS:
         if only and not any(w in row for w in only):
             continue
         for build in builds:
@@ -79,7 +82,7 @@ def cases(opts):
                 "params": {"K": k, "prog": prog, "load": row,
                     "build": build or "this"},
                 "background": [plaid("commit") for _ in range(k)],
-                "measured": [{"prog": prog, "args": []}],
+                "measured": [{"prog": prog, "args": list(args)}],
                 "ab_build": build,
                 "sessions": True,
             })

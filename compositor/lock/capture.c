@@ -249,6 +249,26 @@ static bool listening(const struct wl_listener *listener) {
 	return listener->link.next != NULL && !wl_list_empty(&listener->link);
 }
 
+bool fw_capture_output_waiting(
+		struct fw_capture *capture, struct wlr_output *output) {
+	if (capture == NULL) {
+		return false;
+	}
+	struct wlr_screencopy_frame_v1 *frame;
+	wl_list_for_each(frame, &capture->screencopy->frames, link) {
+		if (frame->output == output && listening(&frame->output_commit)) {
+			return true;
+		}
+	}
+	struct wlr_export_dmabuf_frame_v1 *exported;
+	wl_list_for_each(exported, &capture->export_dmabuf->frames, link) {
+		if (exported->output == output && listening(&exported->output_commit)) {
+			return true;
+		}
+	}
+	return false;
+}
+
 void fw_capture_output_precommit(
 		struct fw_capture *capture, struct wlr_output *output) {
 	if (capture == NULL || capture->server->config.screenshots_while_locked) {

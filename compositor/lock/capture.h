@@ -14,6 +14,8 @@
  * clients capture again.
  */
 
+#include <stdbool.h>
+
 struct fw_server;
 struct fw_capture;
 struct wlr_export_dmabuf_manager_v1;
@@ -30,6 +32,10 @@ void fw_capture_destroy(struct fw_capture *capture);
 /* The session was just locked, or unlocked. */
 void fw_capture_lock(struct fw_capture *capture);
 void fw_capture_unlock(struct fw_capture *capture);
+/* A screencopy or export-dmabuf frame waits for output's next commit,
+ * which must then come though nothing changed. */
+bool fw_capture_output_waiting(
+		struct fw_capture *capture, struct wlr_output *output);
 /* output is about to commit a frame while the session is locked. */
 void fw_capture_output_precommit(
 		struct fw_capture *capture, struct wlr_output *output);

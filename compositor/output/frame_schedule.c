@@ -16,18 +16,26 @@
  * less the predicted paint time, from a timer. Elsewhere the frame event
  * is the tick and the output is painted on it: wlroots' headless backend
  * reports a frame presented when it is committed, so painting before the
- * frame event would show it before its tick. The headless backend ticks a
- * period after each commit, and at once when a frame is asked for after a
- * tick that committed nothing; such a frame waits for the tick the output
- * would have had, so that ticks stay a period apart, as on a screen.
+ * frame event would show it before its tick.
+ *
+ * The headless backend has no vblank: it ticks a period after each commit,
+ * and at once when a frame is asked for after a tick that committed
+ * nothing. So there a frame is shown when it is ready, at most one a
+ * period, and a tick with nothing new to show commits nothing: committing
+ * an unchanged frame, as wlroots does for a surface that asked for a frame
+ * callback, would hold the frame that surface then draws for a whole
+ * period. Its frame dones go out at once instead, no more often than a
+ * period apart.
  *
  * A client that misses a deadline has its late frame shown at the next
- * tick, unless it draws a newer one by then: it gets its next frame done
+ * tick (on headless, the one its commit brings), unless it draws a newer
+ * one by then: it gets its next frame done
  * at that next frame's time, as if it had not missed, so that a miss costs
  * what it drew late and not also the frame after.
  */
 #include "compositor/output/frame_schedule.h"
 #include "compositor/listener.h"
+#include "compositor/lock/capture.h"
 #include "compositor/output/output.h"
 #include "compositor/server.h"
 #include "scheduler/capped_file.h"
@@ -88,12 +96,9 @@ struct fw_frame_output {
 	struct fw_frame_schedule *schedule;
 	struct fw_output *output;
 	struct frame_output_timing timing;
-	/*
-	 * The backend's ticks follow commits (headless: a timer set at each
-	 * one), and a frame asked for after a tick that committed nothing
-	 * comes at once: it waits for the next planned tick instead, as a frame
-	 * painted before it would be presented off its tick.
-	 */
+	/* The backend's ticks follow commits (headless: a timer set at each
+	 * one): a frame is shown when it is ready, and an unchanged one is
+	 * not committed. */
 	bool paced;
 	/* The last paint committed nothing: the backend has no tick coming. */
 	bool idle;
@@ -469,8 +474,12 @@ static void paint(
 	struct walk walk = {.frames = frames, .now = frames->paint_start_ns};
 	fw_output_for_each_surface(frames->output, begin_surface, &walk);
 	/* fw_frame_schedule_output_painted follows, now or once the worker painted.
-	 */
-	fw_output_paint(frames->output);
+	 * A screenshot waits for a commit, changed or not. */
+	struct wlr_output *wlr_output = frames->output->wlr_output;
+	fw_output_paint(frames->output,
+			!frames->paced ||
+					fw_capture_output_waiting(
+							frames->schedule->server->capture, wlr_output));
 }
 
 void fw_frame_schedule_output_painted(
@@ -485,7 +494,12 @@ void fw_frame_schedule_output_painted(
 	}
 	struct walk walk = {.frames = frames, .now = end};
 	fw_output_for_each_surface(frames->output, end_surface, &walk);
-	frame_output_plan(&frames->timing, frames->paint_tick_ns);
+	if (frames->paced && !committed) {
+		/* No tick is coming: the next frame is shown once drawn. */
+		frame_output_plan_ready(&frames->timing, end);
+	} else {
+		frame_output_plan(&frames->timing, frames->paint_tick_ns);
+	}
 	frames->painted_ns = end;
 	walk_output(frames, end, true);
 	arm(frames);
@@ -559,7 +573,9 @@ static bool catch_up(struct fw_frame_output *frames, int64_t now) {
 	struct owed owed = {
 			.frames = frames,
 			.now = now,
-			.stalled = frame_output_stalled(timing, now),
+			/* An output with no tick coming cannot have come late. */
+			.stalled = !(frames->paced && frames->idle) &&
+					frame_output_stalled(timing, now),
 	};
 	fw_output_for_each_surface(frames->output, owe_surface, &owed);
 	if (frames->owed == 0) {
@@ -579,7 +595,11 @@ static void paint_tick(
 		struct fw_frame_output *frames, int64_t now, int64_t late_ns) {
 	struct frame_output_timing *timing = &frames->timing;
 	frame_output_set_nominal(timing, nominal_ns(frames->output->wlr_output));
-	frame_output_tick(timing, now);
+	if (frames->idle) {
+		frame_output_tick_after_idle(timing, now);
+	} else {
+		frame_output_tick(timing, now);
+	}
 	paint(frames, now, late_ns);
 }
 
@@ -638,17 +658,25 @@ static void handle_present(struct wl_listener *listener, void *data) {
 void fw_frame_schedule_output_frame(struct fw_frame_output *frames) {
 	struct frame_output_timing *timing = &frames->timing;
 	int64_t now = sched_clock_now_ns();
-	if (frames->paint_at_ns != 0) {
+	/* The backend had no tick coming: what changed is shown at once. */
+	bool show = frames->paced && frames->idle && !frames->put_off &&
+			fw_output_damaged(frames->output);
+	if (frames->paint_at_ns != 0 && !show) {
 		/* Asked for between ticks; the planned paint will show it. */
 		timing->skipped++;
 		return;
 	}
 	if (!timing->vsync) {
-		if (frames->paced && frames->idle && now < timing->next_tick_ns) {
-			frames->paint_at_ns = timing->next_tick_ns;
-			frames->paint_tick_ns = timing->next_tick_ns;
-			arm(frames);
-			return;
+		if (frames->paced && frames->idle && !show) {
+			/* Only frame dones are asked for: at most one tick a period,
+			 * or a client that asks for them without drawing would spin. */
+			int64_t at = timing->last_tick_ns + frame_output_period(timing);
+			if (now < at) {
+				frames->paint_at_ns = at;
+				frames->paint_tick_ns = at;
+				arm(frames);
+				return;
+			}
 		}
 		if (catch_up(frames, now)) {
 			return;

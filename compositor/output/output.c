@@ -81,7 +81,7 @@ static bool wants_tearing(struct fw_output *output) {
 	return false;
 }
 
-void fw_output_paint(struct fw_output *output) {
+void fw_output_paint(struct fw_output *output, bool unchanged) {
 	if (output->scene_output == NULL) {
 		/* Out of the layout since the paint was planned. */
 		painted(output, FW_RENDER_IDLE);
@@ -91,17 +91,26 @@ void fw_output_paint(struct fw_output *output) {
 	fw_commit_timing_output_paint(output->server->commit_timing, output);
 	fw_presentation_sample(output);
 	output->paint_seq = output->wlr_output->commit_seq + 1;
-	bool tearing = wants_tearing(output);
+	struct fw_render_options options = {
+			.tearing = wants_tearing(output),
+			.unchanged = unchanged,
+	};
 	enum fw_render_result result = output->server->config.render_direct
 			? fw_render_output_paint(
-					  output->render, output->scene_output, tearing)
-			: fw_render_scene_commit(output->scene_output, tearing);
+					  output->render, output->scene_output, &options)
+			: fw_render_scene_commit(output->scene_output, &options);
 	/* What the surfaces committed is taken (the paint worker paints it from
 	 * buffers locked now): their fifo barriers clear. */
 	fw_fifo_manager_output_latched(output->server->fifo, output);
 	if (result != FW_RENDER_PAINTING) {
 		painted(output, result);
 	}
+}
+
+bool fw_output_damaged(struct fw_output *output) {
+	return output->scene_output != NULL &&
+			pixman_region32_not_empty(
+					&output->scene_output->pending_commit_damage);
 }
 
 bool fw_output_painting(struct fw_output *output) {
@@ -125,7 +134,7 @@ static void handle_frame(struct wl_listener *listener, void *data) {
 	/* --frame-schedule off: paint at once, then every frame done; a frame
 	 * still being painted makes this one wait for the next. */
 	if (!fw_output_painting(output)) {
-		fw_output_paint(output);
+		fw_output_paint(output, true);
 	}
 }
 

@@ -77,9 +77,13 @@ void fw_output_update_manager(struct fw_server *server);
  * Paints the output's damage and commits it, taking the presentation
  * feedback of the surfaces it shows; then, now or once the paint worker
  * painted it, the frame schedule (or, without one, every surface) learns
- * the frame was painted. Not while fw_output_painting.
+ * the frame was painted. Not while fw_output_painting. unchanged: commit
+ * a frame with nothing damaged too when wlroots asks for one
+ * (fw_render_options).
  */
-void fw_output_paint(struct fw_output *output);
+void fw_output_paint(struct fw_output *output, bool unchanged);
+/* Something on the output changed since its last commit. */
+bool fw_output_damaged(struct fw_output *output);
 /* The paint worker paints a frame of this output. */
 bool fw_output_painting(struct fw_output *output);
 /* The frame being painted must never be shown (the session locked). */

@@ -536,19 +536,27 @@ void fw_render_output_discard(struct fw_render_output *render) {
 	}
 }
 
+/* Nothing to commit: no damage, and no frame the output needs or that is
+ * wanted. */
+static bool nothing_to_commit(struct wlr_scene_output *scene_output,
+		const struct fw_render_options *options) {
+	return (!options->unchanged || !scene_output->output->needs_frame) &&
+			!pixman_region32_not_empty(&scene_output->pending_commit_damage);
+}
+
 /* wlr_scene_output_commit, with a tearing page flip where the backend
  * takes one. */
 enum fw_render_result fw_render_scene_commit(
-		struct wlr_scene_output *scene_output, bool tearing) {
+		struct wlr_scene_output *scene_output,
+		const struct fw_render_options *options) {
 	struct wlr_output *output = scene_output->output;
-	if (!output->needs_frame &&
-			!pixman_region32_not_empty(&scene_output->pending_commit_damage)) {
-		return FW_RENDER_COMMITTED;
+	if (nothing_to_commit(scene_output, options)) {
+		return options->unchanged ? FW_RENDER_COMMITTED : FW_RENDER_IDLE;
 	}
 	struct wlr_output_state state;
 	wlr_output_state_init(&state);
 	bool ok = wlr_scene_output_build_state(scene_output, &state, NULL);
-	if (ok && tearing) {
+	if (ok && options->tearing) {
 		state.tearing_page_flip = true;
 		if (!wlr_output_test_state(output, &state)) {
 			state.tearing_page_flip = false;
@@ -570,15 +578,17 @@ static void note_painter(struct fw_render_output *render, const char *painter) {
 }
 
 static enum fw_render_result scene_commit(struct fw_render_output *render,
-		struct wlr_scene_output *scene_output, bool tearing, const char *why) {
+		struct wlr_scene_output *scene_output,
+		const struct fw_render_options *options, const char *why) {
 	note_painter(render, why);
-	return fw_render_scene_commit(scene_output, tearing);
+	return fw_render_scene_commit(scene_output, options);
 }
 
 enum fw_render_result fw_render_output_paint(struct fw_render_output *render,
-		struct wlr_scene_output *scene_output, bool tearing) {
+		struct wlr_scene_output *scene_output,
+		const struct fw_render_options *options) {
 	if (!can_paint(scene_output)) {
-		return scene_commit(render, scene_output, tearing,
+		return scene_commit(render, scene_output, options,
 				"wlr_scene (a transform or another renderer)");
 	}
 	if (render->frame != NULL) {
@@ -586,8 +596,7 @@ enum fw_render_result fw_render_output_paint(struct fw_render_output *render,
 	}
 	struct wlr_output *output = scene_output->output;
 	/* What wlr_scene_output_commit asks first. */
-	if (!output->needs_frame &&
-			!pixman_region32_not_empty(&scene_output->pending_commit_damage)) {
+	if (nothing_to_commit(scene_output, options)) {
 		return FW_RENDER_IDLE;
 	}
 	struct frame frame = {.output = output, .scale = output->scale};
@@ -596,7 +605,7 @@ enum fw_render_result fw_render_output_paint(struct fw_render_output *render,
 	if (!collect(&frame, &scene_output->scene->tree.node, -scene_output->x,
 				-scene_output->y)) {
 		finish_paints(&frame.paints);
-		return scene_commit(render, scene_output, tearing,
+		return scene_commit(render, scene_output, options,
 				"wlr_scene (a buffer of fairway's own it cannot copy)");
 	}
 

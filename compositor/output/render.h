@@ -32,16 +32,29 @@ struct fw_render_output *fw_render_output_create(struct wlr_output *output,
 /* A frame being painted is dropped, unseen and untold. Accepts NULL. */
 void fw_render_output_destroy(struct fw_render_output *render);
 
-/*
- * tearing: the frame may be flipped at once rather than at the refresh
- * (wp_tearing_control_v1), where the backend takes it; wlr_scene's pass
- * only, which a renderer other than pixman always takes.
- */
+struct fw_render_options {
+	/*
+	 * The frame may be flipped at once rather than at the refresh
+	 * (wp_tearing_control_v1), where the backend takes it; wlr_scene's
+	 * pass only, which a renderer other than pixman always takes.
+	 */
+	bool tearing;
+	/*
+	 * Commit a frame with nothing damaged when the output needs one: a
+	 * surface asked for a frame callback (wlroots counts on a commit to
+	 * answer it), or a hardware cursor moved. Without this, only damage
+	 * is committed.
+	 */
+	bool unchanged;
+};
+
 enum fw_render_result fw_render_output_paint(struct fw_render_output *render,
-		struct wlr_scene_output *scene_output, bool tearing);
-/* wlr_scene's own pass and commit (--render scene), tearing as above. */
+		struct wlr_scene_output *scene_output,
+		const struct fw_render_options *options);
+/* wlr_scene's own pass and commit (--render scene), as above. */
 enum fw_render_result fw_render_scene_commit(
-		struct wlr_scene_output *scene_output, bool tearing);
+		struct wlr_scene_output *scene_output,
+		const struct fw_render_options *options);
 /* The worker paints a frame of this output. */
 bool fw_render_output_busy(const struct fw_render_output *render);
 /*

@@ -148,6 +148,14 @@ void frame_output_tick(struct frame_output_timing *output, int64_t tick_ns) {
 	output->ticks++;
 }
 
+void frame_output_tick_after_idle(
+		struct frame_output_timing *output, int64_t tick_ns) {
+	if (tick_ns > output->last_tick_ns) {
+		output->last_tick_ns = tick_ns;
+	}
+	output->ticks++;
+}
+
 void frame_output_add_paint(struct frame_output_timing *output, int64_t ns) {
 	frame_samples_add(&output->paints, ns);
 }
@@ -233,6 +241,13 @@ int64_t frame_output_plan(
 	output->next_tick_ns = frame_output_next_tick(output, after_ns);
 	output->deadline_ns = frame_output_deadline(output, output->next_tick_ns);
 	return output->deadline_ns;
+}
+
+int64_t frame_output_plan_ready(
+		struct frame_output_timing *output, int64_t now_ns) {
+	output->next_tick_ns = now_ns;
+	output->deadline_ns = now_ns;
+	return now_ns;
 }
 
 void frame_client_init(struct frame_client_timing *client) {

@@ -102,6 +102,13 @@ void frame_output_set_nominal(
 void frame_output_use_vblanks(struct frame_output_timing *output);
 /* The output ticked at tick_ns. */
 void frame_output_tick(struct frame_output_timing *output, int64_t tick_ns);
+/*
+ * The output ticked at tick_ns after a tick that showed nothing: where
+ * ticks follow commits (headless), none was coming, so the time since the
+ * last tick says nothing of the period.
+ */
+void frame_output_tick_after_idle(
+		struct frame_output_timing *output, int64_t tick_ns);
 /* A paint took ns. */
 void frame_output_add_paint(struct frame_output_timing *output, int64_t ns);
 /* A paint began late_ns after its tick, or after it was planned. */
@@ -128,6 +135,13 @@ int64_t frame_output_deadline(
 /* Plans the frame shown at the first tick after after_ns; returns its
  * deadline. */
 int64_t frame_output_plan(struct frame_output_timing *output, int64_t after_ns);
+/*
+ * Plans the frame of an output whose ticks follow commits and that has
+ * none coming (its last tick showed nothing): it can be shown as soon as
+ * it is drawn, so it is due now_ns. Returns its deadline, now_ns.
+ */
+int64_t frame_output_plan_ready(
+		struct frame_output_timing *output, int64_t now_ns);
 
 /* Input within this long gives a client the first claim on the time
  * before a deadline. */

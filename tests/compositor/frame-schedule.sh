@@ -106,6 +106,39 @@ PY
 fw_stop
 [ "$FW_STATUS" -eq 0 ] || fail "fairway exited $FW_STATUS"
 
+# The same ask after a pause of 50 ms, when the output had nothing to show
+# since: headless has no tick coming then. fairway commits no unchanged
+# frame for the ask and sends its frame done at once, so the frame drawn
+# on it is shown as soon as it is committed, within the ask's own tick.
+# Committing the unchanged frame would hold it a whole period.
+fw_start --no-xwayland
+timeout 60 "$FW_FRAME_CLIENT" --frames 60 --pause-every 3 --pause-ms 50 \
+	>"$FW_TMP/pause-ms.json" 2>"$FW_TMP/pause-ms.err" ||
+	fail "fw-frame-client failed in the run with pauses"
+log "pauses: $(cat "$FW_TMP/pause-ms.json")"
+python3 - "$FW_TMP/pause-ms.json" <<'PY' || fail "pauses: no frame asked for after a pause shown within its tick"
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert c["resumed"][0] > 0, c
+PY
+
+# Frame dones asked for with commits that change nothing, one after
+# another, as a client whose clock is its frame callbacks while it has
+# nothing to draw: they go out at once after such a tick, but never more
+# than about one a period. 30 take 30 periods (about 500 ms); sent as
+# fast as asked, they would take a few milliseconds. A loaded machine only
+# makes them slower.
+timeout 60 "$FW_FRAME_CLIENT" --empty 30 >"$FW_TMP/empty.json" \
+	2>"$FW_TMP/empty.err" || fail "fw-frame-client failed in the --empty run"
+log "empty: $(cat "$FW_TMP/empty.json")"
+python3 - "$FW_TMP/empty.json" <<'PY' || fail "empty: frame dones sent faster than the output's rate"
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert c["empty"] == 30 and c["elapsed_ms"] >= 300, c
+PY
+fw_stop
+[ "$FW_STATUS" -eq 0 ] || fail "fairway exited $FW_STATUS"
+
 fw_start --no-xwayland --frame-schedule off
 run_frames off
 check off off

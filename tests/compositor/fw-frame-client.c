@@ -17,9 +17,19 @@
  * frame already, and the frame drawn on that frame done is shown one
  * tick after the asking if the compositor plans it at once, two if it
  * waits for its next paint: "resumed" counts them by ticks from the ask.
+ * --pause-ms MS: the ask comes MS after that presentation instead, on an
+ * output that may have had nothing to show since, as a keystroke after a
+ * pause does.
+ *
+ * --empty N: once mapped, asks for N frame dones one after another, each
+ * with a commit that changes nothing, as a client that uses frame
+ * callbacks as its clock while it has nothing to draw; prints how long
+ * they took.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -61,6 +71,9 @@ struct client {
 	int pause_every; /* 0: never */
 	int paused_frame; /* the frame that asked for no frame done; -2: none */
 	int64_t asked_ns; /* the ask after it, for the next frame drawn */
+	int pause_ms;
+	int64_t ask_at_ns; /* a pause's ask is due then; 0: none */
+	int empty; /* --empty: frame dones left to ask for */
 };
 
 static int64_t now_ns(clockid_t clock) {
@@ -110,12 +123,24 @@ static void handle_sync_output(void *data,
 static void draw(struct client *c, int frame);
 static const struct wl_callback_listener frame_listener;
 
-/* The paused frame is resolved: ask for a frame done, drawing nothing. */
+static void ask(struct client *c);
+
+/* The paused frame is resolved: ask for a frame done, drawing nothing, now
+ * or after --pause-ms. */
 static void resume(struct client *c, int frame) {
 	if (frame < 0 || frame != c->paused_frame || c->drawn >= c->wanted) {
 		return;
 	}
 	c->paused_frame = -2;
+	if (c->pause_ms > 0) {
+		c->ask_at_ns = now_ns(c->clock) + (int64_t)c->pause_ms * 1000000;
+		return;
+	}
+	ask(c);
+}
+
+static void ask(struct client *c) {
+	c->ask_at_ns = 0;
 	c->frame_callback = wl_surface_frame(c->window.surface);
 	wl_callback_add_listener(c->frame_callback, &frame_listener, c);
 	c->asked_ns = now_ns(c->clock);
@@ -160,11 +185,38 @@ static const struct wp_presentation_feedback_listener feedback_listener = {
 		.discarded = handle_discarded,
 };
 
+static const struct wl_callback_listener empty_listener;
+
+static void ask_empty(struct client *c) {
+	c->frame_callback = wl_surface_frame(c->window.surface);
+	wl_callback_add_listener(c->frame_callback, &empty_listener, c);
+	wl_surface_commit(c->window.surface);
+	wl_display_flush(c->globals.display);
+}
+
+static void handle_empty_done(
+		void *data, struct wl_callback *callback, uint32_t time) {
+	struct client *c = data;
+	wl_callback_destroy(callback);
+	c->frame_callback = NULL;
+	if (--c->empty > 0) {
+		ask_empty(c);
+	}
+}
+
+static const struct wl_callback_listener empty_listener = {
+		.done = handle_empty_done,
+};
+
 static void handle_frame_done(
 		void *data, struct wl_callback *callback, uint32_t time) {
 	struct client *c = data;
 	wl_callback_destroy(callback);
 	c->frame_callback = NULL;
+	if (c->empty > 0) {
+		/* The first frame is shown: from now on, only empty commits. */
+		return;
+	}
 	if (c->drawn < c->wanted) {
 		c->frames[c->drawn].done_ns = now_ns(c->clock);
 		c->frames[c->drawn].asked_ns = c->asked_ns;
@@ -284,10 +336,65 @@ static void report(struct client *c) {
 	fflush(stdout);
 }
 
+/* Dispatches what comes, until a pause's ask is due: -1 when the
+ * compositor is gone. */
+static int wait_events(struct client *c) {
+	struct wl_display *display = c->globals.display;
+	if (c->ask_at_ns == 0) {
+		return wl_display_dispatch(display);
+	}
+	int64_t left = c->ask_at_ns - now_ns(c->clock);
+	if (left <= 0) {
+		ask(c);
+		return 0;
+	}
+	while (wl_display_prepare_read(display) != 0) {
+		if (wl_display_dispatch_pending(display) < 0) {
+			return -1;
+		}
+	}
+	if (wl_display_flush(display) < 0) {
+		wl_display_cancel_read(display);
+		return -1;
+	}
+	struct pollfd pfd = {.fd = wl_display_get_fd(display), .events = POLLIN};
+	int n = poll(&pfd, 1, (int)((left + 999999) / 1000000));
+	if (n <= 0) {
+		wl_display_cancel_read(display);
+		return n < 0 && errno != EINTR ? -1 : 0;
+	}
+	if (wl_display_read_events(display) < 0) {
+		return -1;
+	}
+	return wl_display_dispatch_pending(display);
+}
+
+/* --empty: after the first frame's frame done, the empty ones. */
+static int run_empty(struct client *c) {
+	int count = c->empty;
+	while (c->frame_callback != NULL) {
+		if (wl_display_dispatch(c->globals.display) < 0) {
+			fprintf(stderr, "fw-frame-client: lost the compositor\n");
+			return 1;
+		}
+	}
+	int64_t start = now_ns(c->clock);
+	ask_empty(c);
+	while (c->empty > 0) {
+		if (wl_display_dispatch(c->globals.display) < 0) {
+			fprintf(stderr, "fw-frame-client: lost the compositor\n");
+			return 1;
+		}
+	}
+	printf("{\"empty\":%d,\"elapsed_ms\":%.3f}\n", count,
+			(double)(now_ns(c->clock) - start) / 1e6);
+	return 0;
+}
+
 static void usage(FILE *out) {
 	fprintf(out,
 			"usage: fw-frame-client [--frames N] [--size WxH] "
-			"[--pause-every N]\n");
+			"[--pause-every N [--pause-ms MS]] [--empty N]\n");
 }
 
 int main(int argc, char *argv[]) {
@@ -298,6 +405,8 @@ int main(int argc, char *argv[]) {
 			{"frames", required_argument, NULL, 'n'},
 			{"size", required_argument, NULL, 's'},
 			{"pause-every", required_argument, NULL, 'p'},
+			{"pause-ms", required_argument, NULL, 'm'},
+			{"empty", required_argument, NULL, 'e'},
 			{"help", no_argument, NULL, 'h'},
 			{0},
 	};
@@ -316,6 +425,12 @@ int main(int argc, char *argv[]) {
 		case 'p':
 			c.pause_every = atoi(optarg);
 			break;
+		case 'm':
+			c.pause_ms = atoi(optarg);
+			break;
+		case 'e':
+			c.empty = atoi(optarg);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -325,7 +440,7 @@ int main(int argc, char *argv[]) {
 		}
 	}
 	if (optind < argc || c.wanted < 1 || c.width < 1 || c.height < 1 ||
-			c.pause_every < 0) {
+			c.pause_every < 0 || c.pause_ms < 0 || c.empty < 0) {
 		usage(stderr);
 		return 2;
 	}
@@ -352,15 +467,18 @@ int main(int argc, char *argv[]) {
 	fw_test_window_map(&c.window, c.globals.display);
 	/* The first frame maps the window; each frame done draws the next. */
 	draw(&c, -1);
-	while (!c.failed && c.resolved < c.wanted &&
-			wl_display_dispatch(c.globals.display) >= 0) {
-	}
 	int status = 0;
-	if (c.failed || c.resolved < c.wanted) {
-		fprintf(stderr, "fw-frame-client: lost the compositor\n");
-		status = 1;
+	if (c.empty > 0) {
+		status = run_empty(&c);
 	} else {
-		report(&c);
+		while (!c.failed && c.resolved < c.wanted && wait_events(&c) >= 0) {
+		}
+		if (c.failed || c.resolved < c.wanted) {
+			fprintf(stderr, "fw-frame-client: lost the compositor\n");
+			status = 1;
+		} else {
+			report(&c);
+		}
 	}
 	struct feedback *feedback, *tmp;
 	wl_list_for_each_safe(feedback, tmp, &c.feedbacks, link) {

@@ -109,6 +109,38 @@ static void test_ticks_without_vsync(void) {
 	CHECK_INT(frame_output_period(&stalled), PERIOD * 2);
 }
 
+/*
+ * Headless after a tick that showed nothing: the next tick comes when a
+ * frame is ready, a moment later, and is no measure of the period; the
+ * frame is due at once.
+ */
+static void test_tick_after_idle(void) {
+	struct frame_output_timing out;
+	frame_output_init(&out, PERIOD);
+	int64_t t = MS(1000);
+	for (int i = 0; i < 8; i++) {
+		frame_output_tick(&out, t);
+		t += US(16100);
+	}
+	CHECK_INT(frame_output_period(&out), US(16100));
+	/* The tick that showed nothing, then the frame drawn on its frame
+	 * done, 2 ms later. */
+	frame_output_tick(&out, t);
+	CHECK_INT(frame_output_plan_ready(&out, t + US(300)), t + US(300));
+	CHECK_INT(out.next_tick_ns, t + US(300));
+	CHECK_INT(out.deadline_ns, t + US(300));
+	/* A frame done planned for it goes out at once. */
+	CHECK_INT(frame_callback_time(t + US(300), out.deadline_ns, MS(2), 0),
+			t + US(300));
+	frame_output_tick_after_idle(&out, t + MS(2));
+	CHECK_INT(out.ticks, 10);
+	CHECK_INT(out.last_tick_ns, t + MS(2));
+	CHECK_INT(frame_output_period(&out), US(16100));
+	/* Counted as an interval, it would have halved the period. */
+	frame_output_tick(&out, t + MS(4));
+	CHECK_INT(frame_output_period(&out), PERIOD / 2);
+}
+
 /* A screen: ticks are vblanks, painting starts ahead of them. */
 static void test_deadline_with_vsync(void) {
 	struct frame_output_timing out;
@@ -428,6 +460,7 @@ int main(void) {
 	RUN_TEST(test_percentiles);
 	RUN_TEST(test_paint_estimate);
 	RUN_TEST(test_ticks_without_vsync);
+	RUN_TEST(test_tick_after_idle);
 	RUN_TEST(test_deadline_with_vsync);
 	RUN_TEST(test_new_client);
 	RUN_TEST(test_prediction_percentile);
