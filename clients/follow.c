@@ -423,6 +423,30 @@ static int map_window(struct follow *f, uint64_t deadline) {
 	return 0;
 }
 
+/*
+ * The sweep's last motions are still being drawn: the first motion
+ * measured would wait behind them. The window draws until it has nothing
+ * new and stays so for SETTLE_NS.
+ */
+static int settle(struct follow *f, uint64_t deadline) {
+	uint64_t quiet_until = fw_now_ns() + SETTLE_NS;
+	uint64_t now;
+	while ((now = fw_now_ns()) < quiet_until) {
+		if (f->frame_ready) {
+			draw_frame(f);
+			quiet_until = fw_now_ns() + SETTLE_NS;
+		}
+		if (fw_stop_requested() || now >= deadline) {
+			fprintf(stderr, "%s: our window never stopped drawing\n", f->prog);
+			return -1;
+		}
+		if (fw_pump(f->globals.display, fw_ms_until(quiet_until)) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int setup(struct follow *f) {
 	uint64_t deadline = fw_now_ns() + SETUP_NS;
 	struct fw_globals *g = &f->globals;
@@ -451,7 +475,7 @@ static int setup(struct follow *f) {
 		}
 		f->located = true;
 	}
-	return 0;
+	return settle(f, deadline);
 }
 
 static int run(struct follow *f, uint64_t end) {

@@ -33,8 +33,10 @@ from .flood import plaid
 TITLE = ("tail: echo-to-screen of a frame-callback client and a probe's "
     "round trip, idle and under 4 commit flooders")
 FAIRWAY_ONLY = False
-# What the tails depend on: deadline-driven frames and the gate.
-COMPOSITORS = ["fairway", "fairway-noframe", "fairway-off"]
+# What the tails depend on: deadline-driven frames and the gate; and the
+# peers, where the same clients run on them.
+COMPOSITORS = ["fairway", "fairway-noframe", "fairway-off", "fairway-before",
+    "sway", "sway-rr", "labwc", "weston", "cage"]
 ROW_LABEL = "case"
 
 ECHO_METRICS = [
@@ -104,6 +106,12 @@ def _ab_build(ctx, tmp, before):
 def run(ctx, name, case, comp, repeat):
     tmp = tempfile.mkdtemp(prefix="fwbench-tail-")
     samples = os.path.join(tmp, "samples")
+    # The peers' clients run as the bench's own user: they may reach and
+    # fill the samples file, nothing else here.
+    os.chmod(tmp, 0o711)
+    with open(samples, "w"):
+        pass
+    os.chmod(samples, 0o666)
     case = dict(case)
     case["measured"] = [dict(m, args=list(m["args"]) + ["--samples",
         samples]) for m in case["measured"]]
