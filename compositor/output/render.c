@@ -551,6 +551,9 @@ enum fw_render_result fw_render_scene_commit(
 		const struct fw_render_options *options) {
 	struct wlr_output *output = scene_output->output;
 	if (nothing_to_commit(scene_output, options)) {
+		/* wlr_scene_output_commit calls this a success, kept where
+		 * unchanged frames are committed; where they are not, the frame
+		 * schedule must learn that no tick is coming. */
 		return options->unchanged ? FW_RENDER_COMMITTED : FW_RENDER_IDLE;
 	}
 	struct wlr_output_state state;
