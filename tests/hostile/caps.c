@@ -115,6 +115,8 @@ void many_objects_body(const void *data) {
 			batch[3 * i + 2] = id++;
 		}
 		if (!raw_send(fd, batch, sizeof(batch), NULL, 0) || !raw_sync(fd, id)) {
+			/* Closed: its error event may still wait unread. */
+			raw_read(fd, &events, 0);
 			break;
 		}
 		raw_read(fd, &events, id);
@@ -144,17 +146,18 @@ void absurd_pools_body(const void *data) {
 	uint32_t id = 4;
 	if (strcmp(mode, "many") == 0) {
 		for (int round = 0; round < 100 && !events.error; round++) {
-			for (int i = 0; i < 100; i++) {
+			bool open = true;
+			for (int i = 0; i < 100 && open; i++) {
 				uint32_t create_pool[4];
 				put_header(create_pool, 3, sizeof(create_pool), 0);
 				create_pool[2] = id++;
 				create_pool[3] = INT32_MAX;
-				if (!raw_send(fd, create_pool, sizeof(create_pool), &pool_fd,
-							1)) {
-					break;
-				}
+				open = raw_send(
+						fd, create_pool, sizeof(create_pool), &pool_fd, 1);
 			}
-			if (!raw_sync(fd, id)) {
+			if (!open || !raw_sync(fd, id)) {
+				/* Closed: its error event may still wait unread. */
+				raw_read(fd, &events, 0);
 				break;
 			}
 			raw_read(fd, &events, id);
