@@ -284,11 +284,23 @@ int64_t frame_client_draw_percentile(
 }
 
 int64_t frame_client_draw_pred(const struct frame_client_timing *client) {
-	if (draws_held(client) < FRAME_MIN_DRAWS) {
+	size_t n = draws_held(client);
+	if (n < FRAME_MIN_DRAWS) {
 		return -1;
 	}
-	return frame_client_draw_percentile(client, DRAW_PERCENTILE) +
-			client->margin_ns;
+	/*
+	 * Below fifty draws the 98th percentile is the slowest one, and a
+	 * client's first draws are its slowest: its window's first frames,
+	 * drawn before fairway hinted it. One of them would set the lead of
+	 * the fifty frames after it. So from three draws on, the two others
+	 * outvote the slowest, as the window's percentile does once it is
+	 * full.
+	 */
+	size_t rank = ((size_t)DRAW_PERCENTILE * n + 99) / 100;
+	if (n >= 3 && rank > n - 1) {
+		rank = n - 1;
+	}
+	return client->history->sorted[rank - 1] + client->margin_ns;
 }
 
 bool frame_client_sent(struct frame_client_timing *client, bool early) {

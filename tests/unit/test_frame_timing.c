@@ -214,10 +214,18 @@ static void test_new_client(void) {
 	CHECK_INT(frame_callback_time(painted, deadline, pred, 0), deadline - pred);
 	CHECK_INT(client.met, 2);
 	CHECK_INT(client.missed, 0);
+	/* From three, the slowest is outvoted: a slow first frame does not
+	 * set the lead of the fifty after it. */
+	CHECK(answer(&client, painted, painted, US(100), 0, 0));
+	CHECK_INT(frame_client_draw_pred(&client), US(200) + US(300));
+	for (int i = 3; i < 49; i++) {
+		CHECK(answer(&client, painted, painted, US(100), 0, 0));
+		CHECK_INT(frame_client_draw_pred(&client), US(200) + US(300));
+	}
 	/* A commit long after its frame done answers something else. */
 	CHECK(!answer(&client, painted, painted, 3 * PERIOD, MS(1016), MS(1017)));
 	CHECK_INT(client.missed, 0);
-	CHECK_INT(frame_client_draw_pred(&client), pred);
+	CHECK_INT(frame_client_draw_pred(&client), US(200) + US(300));
 	frame_client_finish(&client);
 	CHECK(client.history == NULL);
 }
