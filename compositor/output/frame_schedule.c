@@ -86,6 +86,9 @@ struct fw_frame_surface {
 	struct fw_frame_output *owed_by;
 	/* When its last frame done went out, kept after the answer. */
 	int64_t last_sent_ns;
+	/* A commit answered its last frame done before the next went out: it
+	 * draws every frame (frame_client_owed_until). */
+	bool answers;
 	struct wl_listener commit;
 	struct wl_listener applied;
 	struct wl_listener destroy;
@@ -183,6 +186,9 @@ static void settle(struct fw_frame_surface *surface) {
 static void handle_surface_commit(struct wl_listener *listener, void *data) {
 	struct fw_frame_surface *surface =
 			wl_container_of(listener, surface, commit);
+	if (surface->sent_ns != 0) {
+		surface->answers = true;
+	}
 	if (surface->sent_ns != 0 && surface->client != NULL) {
 		struct frame_answer answer = {
 				.planned_ns = surface->due_ns,
@@ -384,6 +390,10 @@ static void send_frame_done(struct walk *walk, struct wlr_surface *wlr_surface,
 	 * everyone (a quarter of a millisecond), time the client draws in. */
 	wlr_surface_send_frame_done(wlr_surface, &when);
 	wl_client_flush(wl_resource_get_client(wlr_surface->resource));
+	if (surface->sent_ns != 0) {
+		/* The last one went unanswered: it does not draw every frame. */
+		surface->answers = false;
+	}
 	/* Its plan allowed for fairway's usual lateness in sending. */
 	surface->due_ns = due_ns + frame_output_send_pred(&walk->frames->timing);
 	surface->sent_ns = walk->now;
@@ -529,7 +539,7 @@ static void owe_surface(struct wlr_surface *wlr_surface, void *data) {
 		return;
 	}
 	int64_t until = frame_client_owed_until(&surface->client->timing, owed->now,
-			owed->stalled, surface->due_ns, surface->sent_ns);
+			owed->stalled, surface->due_ns, surface->sent_ns, surface->answers);
 	if (until < 0) {
 		return;
 	}
@@ -557,10 +567,12 @@ static void forgive(struct fw_frame_output *frames) {
  * machine whose host left its CPUs halted for milliseconds). Frame dones
  * still due go out first. Where the paint is the presentation, nothing
  * fixes the tick's time, so the paint then waits for the clients fairway
- * made late, until each has committed or has had twice the draw time it
- * was promised, a quarter of a period at most: their frames are shown a
- * little late rather than a whole period late. Where a vblank fixes the
- * tick, the paint keeps its time. Returns whether the paint was put off.
+ * made late, and for those the user is waiting on that are still drawing
+ * (frame_client_owed_until), until each has committed or has had twice
+ * the draw time it was promised, a quarter of a period at most: their
+ * frames are shown a little late rather than a whole period late. Where a
+ * vblank fixes the tick, the paint keeps its time. Returns whether the
+ * paint was put off.
  */
 static bool catch_up(struct fw_frame_output *frames, int64_t now) {
 	if (frames->callbacks_at_ns != 0 && frames->callbacks_at_ns <= now) {

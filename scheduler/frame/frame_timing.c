@@ -387,9 +387,15 @@ bool frame_output_stalled(
 }
 
 int64_t frame_client_owed_until(const struct frame_client_timing *client,
-		int64_t now_ns, bool stalled, int64_t due_ns, int64_t sent_ns) {
+		int64_t now_ns, bool stalled, int64_t due_ns, int64_t sent_ns,
+		bool answers) {
 	int64_t draw = frame_client_draw_pred(client);
-	if (draw < 0 || (!stalled && sent_ns <= due_ns)) {
+	if (draw < 0) {
+		return -1;
+	}
+	bool made_late = stalled || sent_ns > due_ns;
+	bool waited_on = answers && frame_client_input_recent(client, now_ns);
+	if (!made_late && !waited_on) {
 		return -1;
 	}
 	return now_ns + 2 * draw;

@@ -246,13 +246,19 @@ bool frame_output_stalled(
 /*
  * Until when the paint of a tick at now_ns waits for a client still
  * drawing whose frame done was due at due_ns (with the lateness its plan
- * allowed) and went out at sent_ns: twice its predicted draw from now,
- * where fairway sent late or the tick stalled, since a draw right after
- * a stall runs slower than those its prediction was made of. -1: it is
- * owed nothing (sent in time without a stall, or no prediction).
+ * allowed) and went out at sent_ns: twice its predicted draw from now.
+ * Owed where fairway sent late or the tick stalled, since a draw right
+ * after a stall runs slower than those its prediction was made of; and
+ * where the user waits on the client: it had input within
+ * FRAME_INPUT_RECENT_NS and answers every frame done (answers: it
+ * answered the one before), so it is drawing this frame and a wait of a
+ * fraction of a millisecond saves its input a period. -1: it is owed
+ * nothing (no prediction, or sent in time without a stall to a client
+ * the user is not waiting on).
  */
 int64_t frame_client_owed_until(const struct frame_client_timing *client,
-		int64_t now_ns, bool stalled, int64_t due_ns, int64_t sent_ns);
+		int64_t now_ns, bool stalled, int64_t due_ns, int64_t sent_ns,
+		bool answers);
 
 /*
  * When to send a frame done for the frame due at deadline_ns: draw_ns

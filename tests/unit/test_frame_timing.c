@@ -381,19 +381,36 @@ static void test_catch_up(void) {
 	frame_client_init(&client);
 	int64_t due = tick - MS(1), sent = due;
 	/* No prediction yet: owed nothing. */
-	CHECK_INT(frame_client_owed_until(&client, tick, true, due, sent), -1);
+	CHECK_INT(
+			frame_client_owed_until(&client, tick, true, due, sent, false), -1);
 	CHECK(frame_client_sent(&client, false));
 	CHECK(answer(&client, 0, 0, US(200), 0, 0));
 	CHECK(answer(&client, 0, 0, US(400), 0, 0));
 	int64_t pred = frame_client_draw_pred(&client);
 	CHECK_INT(pred, US(700));
 	/* Sent in time, no stall: a client still drawing is its own miss. */
-	CHECK_INT(frame_client_owed_until(&client, tick, false, due, sent), -1);
+	CHECK_INT(frame_client_owed_until(&client, tick, false, due, sent, false),
+			-1);
 	/* Sent late, or a stall: twice its draw, from the tick. */
-	CHECK_INT(frame_client_owed_until(&client, tick, false, due, due + 1),
+	CHECK_INT(
+			frame_client_owed_until(&client, tick, false, due, due + 1, false),
 			tick + 2 * pred);
-	CHECK_INT(frame_client_owed_until(&client, tick + MS(3), true, due, sent),
+	CHECK_INT(frame_client_owed_until(
+					  &client, tick + MS(3), true, due, sent, false),
 			tick + MS(3) + 2 * pred);
+	/* Answering every frame done, but with no input: its own miss. */
+	CHECK_INT(
+			frame_client_owed_until(&client, tick, false, due, sent, true), -1);
+	/* With input, it is owed; once that input is a second old, not. */
+	frame_client_note_input(&client, tick - MS(500));
+	CHECK_INT(frame_client_owed_until(&client, tick, false, due, sent, true),
+			tick + 2 * pred);
+	/* Input, but it left its last frame done unanswered: not drawing. */
+	CHECK_INT(frame_client_owed_until(&client, tick, false, due, sent, false),
+			-1);
+	CHECK_INT(frame_client_owed_until(
+					  &client, tick + MS(500), false, due, sent, true),
+			-1);
 	frame_client_finish(&client);
 }
 
