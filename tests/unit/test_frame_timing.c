@@ -365,7 +365,8 @@ static void test_send_lateness(void) {
 /* Clients with recent input draw last, just before the deadline; others
  * are asked before them, by what the input clients need. */
 /* A tick that came late, or a frame done that went out late, holds the
- * paint for the clients still drawing, where no vsync fixes the tick. */
+ * paint for the clients still drawing, where no vsync fixes the tick; so
+ * does a client the user is waiting on that is still drawing. */
 static void test_catch_up(void) {
 	struct frame_output_timing out;
 	frame_output_init(&out, PERIOD);
