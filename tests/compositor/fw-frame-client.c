@@ -25,6 +25,15 @@
  * with a commit that changes nothing, as a client that uses frame
  * callbacks as its clock while it has nothing to draw; prints how long
  * they took.
+ *
+ * --pointer: takes the seat's pointer, so that pointer motion over the
+ * window is input to it, as to any real client.
+ * --draw-us US: each frame takes US microseconds to draw (a sleep).
+ * --late-every N --late-us US: every Nth frame takes US instead, longer
+ * than the compositor predicts from the others: "late" counts those
+ * frames by ticks from their frame done, as "resumed" does. With
+ * --late-step-us STEP each late frame takes STEP longer than the one
+ * before, so that a margin widened by the last one does not cover it.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -74,6 +83,10 @@ struct client {
 	int pause_ms;
 	int64_t ask_at_ns; /* a pause's ask is due then; 0: none */
 	int empty; /* --empty: frame dones left to ask for */
+	int draw_us, late_every, late_us, late_step_us;
+	bool want_pointer;
+	struct wl_seat *seat;
+	struct wl_pointer *pointer;
 };
 
 static int64_t now_ns(clockid_t clock) {
@@ -95,6 +108,10 @@ static const struct wp_presentation_listener presentation_listener = {
 static void bind_global(void *data, struct wl_registry *registry, uint32_t name,
 		const char *interface, uint32_t version) {
 	struct client *c = data;
+	if (c->want_pointer && c->seat == NULL &&
+			strcmp(interface, wl_seat_interface.name) == 0) {
+		c->seat = wl_registry_bind(registry, name, &wl_seat_interface, 1);
+	}
 	if (strcmp(interface, wp_presentation_interface.name) == 0) {
 		c->presentation =
 				wl_registry_bind(registry, name, &wp_presentation_interface, 1);
@@ -102,6 +119,36 @@ static void bind_global(void *data, struct wl_registry *registry, uint32_t name,
 				c->presentation, &presentation_listener, c);
 	}
 }
+
+static void handle_pointer_enter(void *data, struct wl_pointer *pointer,
+		uint32_t serial, struct wl_surface *surface, wl_fixed_t x,
+		wl_fixed_t y) {
+}
+
+static void handle_pointer_leave(void *data, struct wl_pointer *pointer,
+		uint32_t serial, struct wl_surface *surface) {
+}
+
+static void handle_pointer_motion(void *data, struct wl_pointer *pointer,
+		uint32_t time, wl_fixed_t x, wl_fixed_t y) {
+}
+
+static void handle_pointer_button(void *data, struct wl_pointer *pointer,
+		uint32_t serial, uint32_t time, uint32_t button, uint32_t state) {
+}
+
+static void handle_pointer_axis(void *data, struct wl_pointer *pointer,
+		uint32_t time, uint32_t axis, wl_fixed_t value) {
+}
+
+/* Input is only had, not used: the compositor sees a client that has it. */
+static const struct wl_pointer_listener pointer_listener = {
+		.enter = handle_pointer_enter,
+		.leave = handle_pointer_leave,
+		.motion = handle_pointer_motion,
+		.button = handle_pointer_button,
+		.axis = handle_pointer_axis,
+};
 
 struct feedback {
 	struct client *client;
@@ -208,6 +255,10 @@ static const struct wl_callback_listener empty_listener = {
 		.done = handle_empty_done,
 };
 
+static bool is_late(const struct client *c, int frame) {
+	return c->late_every > 0 && frame % c->late_every == c->late_every - 1;
+}
+
 static void handle_frame_done(
 		void *data, struct wl_callback *callback, uint32_t time) {
 	struct client *c = data;
@@ -221,6 +272,14 @@ static void handle_frame_done(
 		c->frames[c->drawn].done_ns = now_ns(c->clock);
 		c->frames[c->drawn].asked_ns = c->asked_ns;
 		c->asked_ns = 0;
+		int us = c->draw_us;
+		if (is_late(c, c->drawn)) {
+			us = c->late_us + c->drawn / c->late_every * c->late_step_us;
+		}
+		if (us > 0) {
+			struct timespec ts = {us / 1000000, (long)(us % 1000000) * 1000};
+			nanosleep(&ts, NULL);
+		}
 		draw(c, c->drawn++);
 	}
 }
@@ -310,7 +369,8 @@ static int64_t period_ns(struct client *c) {
 
 static void report(struct client *c) {
 	int64_t period = period_ns(c);
-	int presented = 0, discarded = 0, lag[3] = {0}, resumed[3] = {0};
+	int presented = 0, discarded = 0, lag[3] = {0}, resumed[3] = {0},
+		late[3] = {0};
 	for (int i = 0; i < c->wanted; i++) {
 		struct frame *f = &c->frames[i];
 		if (f->discarded) {
@@ -323,6 +383,9 @@ static void report(struct client *c) {
 		presented++;
 		long ticks = lround((double)(f->presented_ns - f->done_ns) / period);
 		lag[ticks <= 0 ? 0 : ticks == 1 ? 1 : 2]++;
+		if (is_late(c, i)) {
+			late[ticks <= 0 ? 0 : ticks == 1 ? 1 : 2]++;
+		}
 		if (f->asked_ns != 0) {
 			ticks = lround((double)(f->presented_ns - f->asked_ns) / period);
 			resumed[ticks <= 0 ? 0 : ticks == 1 ? 1 : 2]++;
@@ -330,9 +393,11 @@ static void report(struct client *c) {
 	}
 	printf("{\"frames\":%d,\"presented\":%d,\"discarded\":%d,"
 		   "\"same_tick\":%d,\"next_tick\":%d,\"later\":%d,"
-		   "\"resumed\":[%d,%d,%d],\"period_ms\":%.3f}\n",
+		   "\"resumed\":[%d,%d,%d],\"late\":[%d,%d,%d],"
+		   "\"period_ms\":%.3f}\n",
 			c->wanted, presented, discarded, lag[0], lag[1], lag[2], resumed[0],
-			resumed[1], resumed[2], (double)period / 1e6);
+			resumed[1], resumed[2], late[0], late[1], late[2],
+			(double)period / 1e6);
 	fflush(stdout);
 }
 
@@ -394,7 +459,9 @@ static int run_empty(struct client *c) {
 static void usage(FILE *out) {
 	fprintf(out,
 			"usage: fw-frame-client [--frames N] [--size WxH] "
-			"[--pause-every N [--pause-ms MS]] [--empty N]\n");
+			"[--pause-every N [--pause-ms MS]] [--empty N] [--draw-us US] "
+			"[--late-every N --late-us US [--late-step-us US]] "
+			"[--pointer]\n");
 }
 
 int main(int argc, char *argv[]) {
@@ -407,6 +474,11 @@ int main(int argc, char *argv[]) {
 			{"pause-every", required_argument, NULL, 'p'},
 			{"pause-ms", required_argument, NULL, 'm'},
 			{"empty", required_argument, NULL, 'e'},
+			{"draw-us", required_argument, NULL, 'd'},
+			{"late-every", required_argument, NULL, 'l'},
+			{"late-us", required_argument, NULL, 'u'},
+			{"late-step-us", required_argument, NULL, 'S'},
+			{"pointer", no_argument, NULL, 'P'},
 			{"help", no_argument, NULL, 'h'},
 			{0},
 	};
@@ -431,6 +503,21 @@ int main(int argc, char *argv[]) {
 		case 'e':
 			c.empty = atoi(optarg);
 			break;
+		case 'd':
+			c.draw_us = atoi(optarg);
+			break;
+		case 'l':
+			c.late_every = atoi(optarg);
+			break;
+		case 'u':
+			c.late_us = atoi(optarg);
+			break;
+		case 'S':
+			c.late_step_us = atoi(optarg);
+			break;
+		case 'P':
+			c.want_pointer = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -440,7 +527,9 @@ int main(int argc, char *argv[]) {
 		}
 	}
 	if (optind < argc || c.wanted < 1 || c.width < 1 || c.height < 1 ||
-			c.pause_every < 0 || c.pause_ms < 0 || c.empty < 0) {
+			c.pause_every < 0 || c.pause_ms < 0 || c.empty < 0 ||
+			c.draw_us < 0 || c.late_every < 0 || c.late_us < 0 ||
+			c.late_step_us < 0) {
 		usage(stderr);
 		return 2;
 	}
@@ -461,6 +550,14 @@ int main(int argc, char *argv[]) {
 			c.globals.wm_base == NULL || c.presentation == NULL) {
 		fprintf(stderr, "fw-frame-client: compositor lacks a global\n");
 		return 1;
+	}
+	if (c.want_pointer) {
+		if (c.seat == NULL) {
+			fprintf(stderr, "fw-frame-client: compositor has no seat\n");
+			return 1;
+		}
+		c.pointer = wl_seat_get_pointer(c.seat);
+		wl_pointer_add_listener(c.pointer, &pointer_listener, &c);
 	}
 	fw_test_window_create(&c.window, &c.globals, "fw-frame-client");
 	/* A compositor lost here is said below, as one lost later. */
@@ -492,6 +589,12 @@ int main(int argc, char *argv[]) {
 		test_buffer_free(buffer);
 	}
 	fw_test_window_destroy(&c.window);
+	if (c.pointer != NULL) {
+		wl_pointer_destroy(c.pointer);
+	}
+	if (c.seat != NULL) {
+		wl_seat_destroy(c.seat);
+	}
 	wp_presentation_destroy(c.presentation);
 	fw_test_window_disconnect(&c.globals);
 	free(c.frames);
