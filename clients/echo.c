@@ -187,7 +187,7 @@ static int run(struct echo *e, uint64_t end) {
 			draw_frame(e);
 		}
 		uint64_t wake = e->drive && next < end ? next : end;
-		if (fw_pump(display, fw_ms_until(wake)) < 0) {
+		if (fw_pump_until(display, wake) < 0) {
 			return -1;
 		}
 	}

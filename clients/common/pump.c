@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdbool.h>
+#include <time.h>
 
 #include "clients/common/stop.h"
 #include "clients/common/time.h"
@@ -15,7 +16,8 @@
 /* libwayland flushes inline after 28 queued fds (MAX_FDS_OUT). */
 #define SENDER_MAX_FDS 16
 
-static int wait_and_read(struct wl_display *display, int timeout_ms,
+/* timeout_ns: -1 waits for ever. */
+static int wait_and_read(struct wl_display *display, int64_t timeout_ns,
 		bool flushing, bool *unsent) {
 	while (wl_display_prepare_read(display) != 0) {
 		if (wl_display_dispatch_pending(display) < 0) {
@@ -39,9 +41,13 @@ static int wait_and_read(struct wl_display *display, int timeout_ms,
 	 * flush above went through: the compositor may have nothing to say.
 	 */
 	if (flushing && !*unsent) {
-		timeout_ms = 0;
+		timeout_ns = 0;
 	}
-	int n = poll(&pfd, 1, timeout_ms);
+	struct timespec timeout = {
+			.tv_sec = timeout_ns / 1000000000,
+			.tv_nsec = timeout_ns % 1000000000,
+	};
+	int n = ppoll(&pfd, 1, timeout_ns >= 0 ? &timeout : NULL, NULL);
 	if (n < 0) {
 		wl_display_cancel_read(display);
 		return errno == EINTR ? 0 : -1;
@@ -61,7 +67,23 @@ static int wait_and_read(struct wl_display *display, int timeout_ms,
 
 int fw_pump(struct wl_display *display, int timeout_ms) {
 	bool unsent;
-	return wait_and_read(display, timeout_ms, false, &unsent);
+	return wait_and_read(display,
+			timeout_ms < 0 ? -1 : (int64_t)timeout_ms * 1000000, false,
+			&unsent);
+}
+
+/* Nanoseconds left until deadline_ns; -1 (for ever) for a deadline of 0. */
+static int64_t ns_until(uint64_t deadline_ns) {
+	if (deadline_ns == 0) {
+		return -1;
+	}
+	uint64_t now = fw_now_ns();
+	return deadline_ns > now ? (int64_t)(deadline_ns - now) : 0;
+}
+
+int fw_pump_until(struct wl_display *display, uint64_t deadline_ns) {
+	bool unsent;
+	return wait_and_read(display, ns_until(deadline_ns), false, &unsent);
 }
 
 int fw_flush_blocking(struct wl_display *display, uint64_t deadline_ns) {
@@ -79,9 +101,8 @@ int fw_flush_blocking(struct wl_display *display, uint64_t deadline_ns) {
 				(deadline_ns != 0 && fw_now_ns() >= deadline_ns)) {
 			return 1;
 		}
-		int timeout = deadline_ns != 0 ? fw_ms_until(deadline_ns) : -1;
 		bool unsent;
-		if (wait_and_read(display, timeout, true, &unsent) < 0) {
+		if (wait_and_read(display, ns_until(deadline_ns), true, &unsent) < 0) {
 			return -1;
 		}
 	}

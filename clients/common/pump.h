@@ -20,6 +20,13 @@
  * the number of events dispatched, or -1 when the connection failed.
  */
 int fw_pump(struct wl_display *display, int timeout_ms);
+/*
+ * The same, until deadline_ns on CLOCK_MONOTONIC (0: for ever), to the
+ * nanosecond: a client that acts on its own clock (a pointer driven at a
+ * rate) wakes on time, where a timeout in whole milliseconds would round
+ * each wake up and lock what it does to the events that woke it instead.
+ */
+int fw_pump_until(struct wl_display *display, uint64_t deadline_ns);
 
 /*
  * Sends everything queued, blocking while the socket is full and reading
