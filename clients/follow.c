@@ -273,10 +273,7 @@ static int wait_until(struct driver *d, uint64_t next) {
 		if (now >= next) {
 			return 0;
 		}
-		struct timespec left = {
-				.tv_sec = (time_t)((next - now) / 1000000000u),
-				.tv_nsec = (long)((next - now) % 1000000000u),
-		};
+		struct timespec left = fw_ns_to_timespec(next - now);
 		int n = ppoll(&wake, 1, &left, NULL);
 		if (n > 0) {
 			return -1;

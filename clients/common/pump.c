@@ -43,10 +43,7 @@ static int wait_and_read(struct wl_display *display, int64_t timeout_ns,
 	if (flushing && !*unsent) {
 		timeout_ns = 0;
 	}
-	struct timespec timeout = {
-			.tv_sec = timeout_ns / 1000000000,
-			.tv_nsec = timeout_ns % 1000000000,
-	};
+	struct timespec timeout = fw_ns_to_timespec((uint64_t)timeout_ns);
 	int n = ppoll(&pfd, 1, timeout_ns >= 0 ? &timeout : NULL, NULL);
 	if (n < 0) {
 		wl_display_cancel_read(display);

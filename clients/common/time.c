@@ -49,11 +49,15 @@ int fw_ms_until(uint64_t deadline_ns) {
 	return ms > INT32_MAX ? INT32_MAX : (int)ms;
 }
 
-void fw_sleep_ns(uint64_t ns) {
-	struct timespec ts = {
+struct timespec fw_ns_to_timespec(uint64_t ns) {
+	return (struct timespec){
 			.tv_sec = (time_t)(ns / 1000000000u),
 			.tv_nsec = (long)(ns % 1000000000u),
 	};
+}
+
+void fw_sleep_ns(uint64_t ns) {
+	struct timespec ts = fw_ns_to_timespec(ns);
 	/* An interrupted sleep is fine: the caller checks its stop flag. */
 	nanosleep(&ts, NULL);
 }

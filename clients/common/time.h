@@ -27,6 +27,9 @@ double fw_ns_to_ms(int64_t ns);
 /* Milliseconds from now until deadline, clamped to [0, INT32_MAX]. */
 int fw_ms_until(uint64_t deadline_ns);
 
+/* ns as a struct timespec, for ppoll and nanosleep. */
+struct timespec fw_ns_to_timespec(uint64_t ns);
+
 /* Sleeps without touching Wayland; returns early on a stop signal. */
 void fw_sleep_ns(uint64_t ns);
 

@@ -188,18 +188,18 @@ static void handle_surface_commit(struct wl_listener *listener, void *data) {
 			wl_container_of(listener, surface, commit);
 	if (surface->sent_ns != 0) {
 		surface->answers = true;
-	}
-	if (surface->sent_ns != 0 && surface->client != NULL) {
-		struct frame_answer answer = {
-				.planned_ns = surface->due_ns,
-				.sent_ns = surface->sent_ns,
-				.commit_ns = sched_clock_now_ns(),
-				.period_ns = surface->period_ns,
-				.paint_start_ns =
-						surface->awaited ? 0 : surface->paint_start_ns,
-				.paint_end_ns = surface->paint_end_ns,
-		};
-		frame_client_committed(&surface->client->timing, &answer);
+		if (surface->client != NULL) {
+			struct frame_answer answer = {
+					.planned_ns = surface->due_ns,
+					.sent_ns = surface->sent_ns,
+					.commit_ns = sched_clock_now_ns(),
+					.period_ns = surface->period_ns,
+					.paint_start_ns =
+							surface->awaited ? 0 : surface->paint_start_ns,
+					.paint_end_ns = surface->paint_end_ns,
+			};
+			frame_client_committed(&surface->client->timing, &answer);
+		}
 	}
 	surface->sent_ns = 0;
 	surface->awaited = false;

@@ -27,7 +27,8 @@
  * they took.
  *
  * --pointer: takes the seat's pointer, so that pointer motion over the
- * window is input to it, as to any real client.
+ * window is input to it, as to any real client; what it gets is printed
+ * before the JSON line (fw-test-seat.h).
  * --draw-us US: each frame takes US microseconds to draw (a sleep).
  * --late-every N --late-us US: every Nth frame takes US instead, longer
  * than the compositor predicts from the others: "late" counts those
@@ -48,6 +49,7 @@
 #include <wayland-client.h>
 
 #include "fw-test-buffer.h"
+#include "fw-test-seat.h"
 #include "fw-test-window.h"
 #include "presentation-time-client-protocol.h"
 
@@ -85,8 +87,7 @@ struct client {
 	int empty; /* --empty: frame dones left to ask for */
 	int draw_us, late_every, late_us, late_step_us;
 	bool want_pointer;
-	struct wl_seat *seat;
-	struct wl_pointer *pointer;
+	struct fw_test_seat seat;
 };
 
 static int64_t now_ns(clockid_t clock) {
@@ -108,9 +109,8 @@ static const struct wp_presentation_listener presentation_listener = {
 static void bind_global(void *data, struct wl_registry *registry, uint32_t name,
 		const char *interface, uint32_t version) {
 	struct client *c = data;
-	if (c->want_pointer && c->seat == NULL &&
-			strcmp(interface, wl_seat_interface.name) == 0) {
-		c->seat = wl_registry_bind(registry, name, &wl_seat_interface, 1);
+	if (c->want_pointer && strcmp(interface, wl_seat_interface.name) == 0) {
+		fw_test_seat_bind(&c->seat, registry, name, version);
 	}
 	if (strcmp(interface, wp_presentation_interface.name) == 0) {
 		c->presentation =
@@ -119,36 +119,6 @@ static void bind_global(void *data, struct wl_registry *registry, uint32_t name,
 				c->presentation, &presentation_listener, c);
 	}
 }
-
-static void handle_pointer_enter(void *data, struct wl_pointer *pointer,
-		uint32_t serial, struct wl_surface *surface, wl_fixed_t x,
-		wl_fixed_t y) {
-}
-
-static void handle_pointer_leave(void *data, struct wl_pointer *pointer,
-		uint32_t serial, struct wl_surface *surface) {
-}
-
-static void handle_pointer_motion(void *data, struct wl_pointer *pointer,
-		uint32_t time, wl_fixed_t x, wl_fixed_t y) {
-}
-
-static void handle_pointer_button(void *data, struct wl_pointer *pointer,
-		uint32_t serial, uint32_t time, uint32_t button, uint32_t state) {
-}
-
-static void handle_pointer_axis(void *data, struct wl_pointer *pointer,
-		uint32_t time, uint32_t axis, wl_fixed_t value) {
-}
-
-/* Input is only had, not used: the compositor sees a client that has it. */
-static const struct wl_pointer_listener pointer_listener = {
-		.enter = handle_pointer_enter,
-		.leave = handle_pointer_leave,
-		.motion = handle_pointer_motion,
-		.button = handle_pointer_button,
-		.axis = handle_pointer_axis,
-};
 
 struct feedback {
 	struct client *client;
@@ -551,13 +521,9 @@ int main(int argc, char *argv[]) {
 		fprintf(stderr, "fw-frame-client: compositor lacks a global\n");
 		return 1;
 	}
-	if (c.want_pointer) {
-		if (c.seat == NULL) {
-			fprintf(stderr, "fw-frame-client: compositor has no seat\n");
-			return 1;
-		}
-		c.pointer = wl_seat_get_pointer(c.seat);
-		wl_pointer_add_listener(c.pointer, &pointer_listener, &c);
+	if (c.want_pointer && c.seat.seat == NULL) {
+		fprintf(stderr, "fw-frame-client: compositor has no seat\n");
+		return 1;
 	}
 	fw_test_window_create(&c.window, &c.globals, "fw-frame-client");
 	/* A compositor lost here is said below, as one lost later. */
@@ -589,12 +555,7 @@ int main(int argc, char *argv[]) {
 		test_buffer_free(buffer);
 	}
 	fw_test_window_destroy(&c.window);
-	if (c.pointer != NULL) {
-		wl_pointer_destroy(c.pointer);
-	}
-	if (c.seat != NULL) {
-		wl_seat_destroy(c.seat);
-	}
+	fw_test_seat_finish(&c.seat);
 	wp_presentation_destroy(c.presentation);
 	fw_test_window_disconnect(&c.globals);
 	free(c.frames);
