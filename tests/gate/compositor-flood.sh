@@ -56,9 +56,10 @@ assert probe_switches and max(probe_switches) >= probe["count"], \
 # Commits are cheap for fairway, and plaid waits for its buffers between
 # them: that flood never keeps fairway busy, so nobody has to sink.
 if mode != "commit":
-    assert min(r["priority"] for r in records if r["pid"] != probe_rec["pid"]) < 0, \
-        "no flooder ever lost priority"
-    assert sum(r["expired"] for r in flooders) > 0
+    # Each whole slice used costs a point. The once-a-second records
+    # rarely catch a flooder below base, as it wins the point back by
+    # resting, so the count is asserted, not the level.
+    assert sum(r["expired"] for r in flooders) > 0, "no flooder ever lost priority"
     # Whether their queues also filled to the cap, so that the gate stopped
     # reading them, depends on how fast they write against how fast
     # fairway serves: a loaded machine slows the flooders more.
