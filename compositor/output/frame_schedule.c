@@ -426,11 +426,15 @@ static void walk_surface(struct wlr_surface *wlr_surface, void *data) {
 	}
 	struct fw_frame_output *frames = walk->frames;
 	const struct frame_client_timing *timing = &surface->client->timing;
-	int64_t draw = frame_client_draw_pred(timing);
+	bool input = frame_client_input_recent(timing, walk->now);
+	/* Where the paint will wait for its late commit (catch_up), the lead
+	 * need not cover its slowest draws. */
+	int64_t draw = !frames->timing.vsync && input && surface->answers
+			? frame_client_waited_pred(timing)
+			: frame_client_draw_pred(timing);
 	if (draw >= 0) {
 		draw += frame_output_send_pred(&frames->timing);
 	}
-	bool input = frame_client_input_recent(timing, walk->now);
 	if (input && draw > walk->reserve) {
 		walk->reserve = draw;
 	}

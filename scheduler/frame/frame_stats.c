@@ -93,15 +93,18 @@ static void late_json(
 
 int frame_client_json(const struct frame_client_timing *client, int64_t now,
 		char *buf, size_t size) {
-	char pred[32], p50[32], p90[32], p98[32], margin[32], late[512];
+	char pred[32], waited[32], p50[32], p90[32], p98[32], margin[32];
+	char late[512];
 	late_json(client, late, sizeof(late));
 	return snprintf(buf, size,
-			",\"frame\":{\"draw_pred_ms\":%s,\"draw_p50_ms\":%s,"
+			",\"frame\":{\"draw_pred_ms\":%s,\"waited_pred_ms\":%s,"
+			"\"draw_p50_ms\":%s,"
 			"\"draw_p90_ms\":%s,\"draw_p98_ms\":%s,\"margin_ms\":%s,"
 			"\"draws\":%" PRIu64 ",\"callbacks\":%" PRIu64 ",\"early\":%" PRIu64
 			",\"met\":%" PRIu64 ",\"missed\":%" PRIu64
 			",\"input_recent\":%s%s}",
 			ms(frame_client_draw_pred(client), pred, sizeof(pred)),
+			ms(frame_client_waited_pred(client), waited, sizeof(waited)),
 			ms(frame_client_draw_percentile(client, 50), p50, sizeof(p50)),
 			ms(frame_client_draw_percentile(client, 90), p90, sizeof(p90)),
 			ms(frame_client_draw_percentile(client, 98), p98, sizeof(p98)),

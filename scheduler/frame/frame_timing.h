@@ -198,6 +198,12 @@ bool frame_client_input_recent(
  * with a margin; -1 while it has too little history to be sent one early.
  */
 int64_t frame_client_draw_pred(const struct frame_client_timing *client);
+/*
+ * The same, for a frame whose paint waits for the client's late commit
+ * (frame_client_owed_until): a lower percentile, as a draw over it costs
+ * only its overrun. The wait is still twice frame_client_draw_pred.
+ */
+int64_t frame_client_waited_pred(const struct frame_client_timing *client);
 /* A draw percentile (1-100) of the history; -1 with none. */
 int64_t frame_client_draw_percentile(
 		const struct frame_client_timing *client, int percent);

@@ -252,6 +252,26 @@ static void test_prediction_percentile(void) {
 	frame_client_finish(&client);
 }
 
+/* Where the paint waits for a late commit, a few slow draws in a hundred
+ * (a CPU hog's) do not move the lead; where it does not, they do. */
+static void test_waited_prediction(void) {
+	struct frame_client_timing client;
+	frame_client_init(&client);
+	CHECK_INT(frame_client_waited_pred(&client), -1);
+	frame_client_sent(&client, false);
+	for (int i = 0; i < FRAME_DRAW_SAMPLES; i++) {
+		answer(&client, 0, 0, i % 25 == 0 ? MS(3) : US(100), 0, 0);
+	}
+	CHECK_INT(frame_client_draw_pred(&client), MS(3) + US(300));
+	CHECK_INT(frame_client_waited_pred(&client), US(100) + US(300));
+	/* One slow draw in eight is more than the wait is for. */
+	for (int i = 0; i < FRAME_DRAW_SAMPLES; i++) {
+		answer(&client, 0, 0, i % 8 == 0 ? MS(3) : US(100), 0, 0);
+	}
+	CHECK_INT(frame_client_waited_pred(&client), MS(3) + US(300));
+	frame_client_finish(&client);
+}
+
 static void test_missed_causes(void) {
 	struct frame_client_timing client;
 	frame_client_init(&client);
@@ -469,6 +489,7 @@ static void test_json(void) {
 	n = frame_client_json(&client, 0, buf, sizeof(buf));
 	CHECK(n > 0 && buf[0] == ',');
 	CHECK(strstr(buf, "\"draw_pred_ms\":null") != NULL);
+	CHECK(strstr(buf, "\"waited_pred_ms\":null") != NULL);
 	CHECK(strstr(buf, "\"late\"") == NULL);
 	frame_client_sent(&client, true);
 	answer(&client, MS(10), MS(10), MS(3), MS(12), MS(12) + US(100));
@@ -490,6 +511,7 @@ int main(void) {
 	RUN_TEST(test_deadline_with_vsync);
 	RUN_TEST(test_new_client);
 	RUN_TEST(test_prediction_percentile);
+	RUN_TEST(test_waited_prediction);
 	RUN_TEST(test_missed_causes);
 	RUN_TEST(test_margin_holds);
 	RUN_TEST(test_late_buckets);
