@@ -429,7 +429,8 @@ static void walk_surface(struct wlr_surface *wlr_surface, void *data) {
 	bool input = frame_client_input_recent(timing, walk->now);
 	/* Where the paint will wait for its late commit (catch_up), the lead
 	 * need not cover its slowest draws. */
-	int64_t draw = !frames->timing.vsync && input && surface->answers
+	int64_t draw = !frames->timing.vsync &&
+					frame_client_waited_on(timing, walk->now, surface->answers)
 			? frame_client_waited_pred(timing)
 			: frame_client_draw_pred(timing);
 	if (draw >= 0) {

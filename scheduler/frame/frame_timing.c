@@ -280,6 +280,11 @@ bool frame_client_input_recent(
 			now - client->last_input_ns < FRAME_INPUT_RECENT_NS;
 }
 
+bool frame_client_waited_on(
+		const struct frame_client_timing *client, int64_t now, bool answers) {
+	return answers && frame_client_input_recent(client, now);
+}
+
 static size_t draws_held(const struct frame_client_timing *client) {
 	return client->history != NULL
 			? held(client->history->added, FRAME_DRAW_SAMPLES)
@@ -412,8 +417,7 @@ int64_t frame_client_owed_until(const struct frame_client_timing *client,
 		return -1;
 	}
 	bool made_late = stalled || sent_ns > due_ns;
-	bool waited_on = answers && frame_client_input_recent(client, now_ns);
-	if (!made_late && !waited_on) {
+	if (!made_late && !frame_client_waited_on(client, now_ns, answers)) {
 		return -1;
 	}
 	return now_ns + 2 * draw;

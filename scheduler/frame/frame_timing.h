@@ -193,6 +193,10 @@ void frame_client_finish(struct frame_client_timing *client);
 void frame_client_note_input(struct frame_client_timing *client, int64_t now);
 bool frame_client_input_recent(
 		const struct frame_client_timing *client, int64_t now);
+/* The user is waiting on it: input within FRAME_INPUT_RECENT_NS, and it
+ * answered its last frame done (answers), so it is drawing every frame. */
+bool frame_client_waited_on(
+		const struct frame_client_timing *client, int64_t now, bool answers);
 /*
  * The predicted time from a frame done going out to the client's commit,
  * with a margin; -1 while it has too little history to be sent one early.
