@@ -16,6 +16,14 @@
  * keyboard's own keymaps, which start at the bottom, put nothing), and
  * keeps it. A late lookup then finds every key as it was typed, and a new
  * symbol's keymap reaches Xwayland before its key does.
+ *
+ * Every change of keymap is a chance for a client to miss it: xterm, sent
+ * a key right behind the third of several changes in a row, now and then
+ * looked it up as no symbol at all. So the keymap changes as seldom as it
+ * can: it starts with what is typed most (ASCII and the editing keys), and
+ * a symbol it lacks brings in every symbol of its keyboard's keymap at
+ * once, where they fit (wtype's keymap holds just what it is about to
+ * type).
  */
 #include "compositor/server.h"
 #include <stdio.h>
@@ -109,24 +117,107 @@ static bool compile(struct fw_x_keymap *xk) {
 	return ok;
 }
 
-/* The X keycode of sym, given out and compiled in if it had none; 0: none. */
-static int keycode_of(struct fw_x_keymap *xk, xkb_keysym_t sym) {
+/* The X keycode sym has; 0: none yet. */
+static int find(const struct fw_x_keymap *xk, xkb_keysym_t sym) {
 	for (int code = xk->lowest; code <= X_KEYCODE_MAX; code++) {
 		if (xk->syms[code] == sym) {
 			return code;
 		}
 	}
+	return 0;
+}
+
+/* Gives sym a keycode if it has none and there is room; not compiled. */
+static void add(struct fw_x_keymap *xk, xkb_keysym_t sym) {
+	if (sym != XKB_KEY_NoSymbol && xk->lowest > X_KEYCODE_MIN &&
+			find(xk, sym) == 0) {
+		xk->syms[--xk->lowest] = sym;
+	}
+}
+
+/* Keys typed often besides ASCII's, in the keymap from the start. */
+static const xkb_keysym_t common[] = {
+		XKB_KEY_Return,
+		XKB_KEY_Tab,
+		XKB_KEY_BackSpace,
+		XKB_KEY_Escape,
+		XKB_KEY_Delete,
+		XKB_KEY_Left,
+		XKB_KEY_Right,
+		XKB_KEY_Up,
+		XKB_KEY_Down,
+		XKB_KEY_Home,
+		XKB_KEY_End,
+		XKB_KEY_Page_Up,
+		XKB_KEY_Page_Down,
+		XKB_KEY_Insert,
+};
+
+/* Empty but for what is typed most. */
+static void seed(struct fw_x_keymap *xk) {
+	memset(xk->syms, 0, sizeof(xk->syms));
+	xk->lowest = X_KEYCODE_MAX + 1;
+	for (size_t i = 0; i < sizeof(common) / sizeof(common[0]); i++) {
+		add(xk, common[i]);
+	}
+	for (xkb_keysym_t sym = XKB_KEY_space; sym <= XKB_KEY_asciitilde; sym++) {
+		add(xk, sym);
+	}
+}
+
+/* The symbols of keymap's keys, unshifted, that the X keymap lacks. */
+static int missing(const struct fw_x_keymap *xk, struct xkb_keymap *keymap) {
+	int count = 0;
+	xkb_keycode_t max = xkb_keymap_max_keycode(keymap);
+	for (xkb_keycode_t key = xkb_keymap_min_keycode(keymap); key <= max;
+			key++) {
+		const xkb_keysym_t *syms;
+		if (xkb_keymap_key_get_syms_by_level(keymap, key, 0, 0, &syms) == 1 &&
+				find(xk, syms[0]) == 0) {
+			count++;
+		}
+	}
+	return count;
+}
+
+static void add_keymap(struct fw_x_keymap *xk, struct xkb_keymap *keymap) {
+	xkb_keycode_t max = xkb_keymap_max_keycode(keymap);
+	for (xkb_keycode_t key = xkb_keymap_min_keycode(keymap); key <= max;
+			key++) {
+		const xkb_keysym_t *syms;
+		if (xkb_keymap_key_get_syms_by_level(keymap, key, 0, 0, &syms) == 1) {
+			add(xk, syms[0]);
+		}
+	}
+}
+
+/*
+ * The X keycode of sym, typed on keyboard; given out and compiled in, with
+ * the rest of keyboard's symbols where they fit, if it had none. 0: none.
+ */
+static int keycode_of(struct fw_x_keymap *xk, struct wlr_keyboard *keyboard,
+		xkb_keysym_t sym) {
+	int code = find(xk, sym);
+	if (code != 0) {
+		return code;
+	}
 	if (xk->lowest <= X_KEYCODE_MIN) {
 		/* Full: start again, the one time keys may be read late wrongly. */
-		memset(xk->syms, 0, sizeof(xk->syms));
-		xk->lowest = X_KEYCODE_MAX + 1;
+		seed(xk);
 	}
-	xk->syms[--xk->lowest] = sym;
+	int saved_lowest = xk->lowest;
+	add(xk, sym);
+	if (keyboard->keymap != NULL &&
+			missing(xk, keyboard->keymap) < xk->lowest - X_KEYCODE_MIN) {
+		add_keymap(xk, keyboard->keymap);
+	}
 	if (!compile(xk)) {
-		xk->syms[xk->lowest++] = 0;
+		while (xk->lowest < saved_lowest) {
+			xk->syms[xk->lowest++] = 0;
+		}
 		return 0;
 	}
-	return xk->lowest;
+	return find(xk, sym);
 }
 
 bool fw_x_keymap_notify_key(struct fw_server *server,
@@ -143,7 +234,7 @@ bool fw_x_keymap_notify_key(struct fw_server *server,
 		}
 		xkb_keysym_t sym =
 				xkb_state_key_get_one_sym(keyboard->xkb_state, keycode + 8);
-		code = sym != XKB_KEY_NoSymbol ? keycode_of(xk, sym) : 0;
+		code = sym != XKB_KEY_NoSymbol ? keycode_of(xk, keyboard, sym) : 0;
 		xk->pressed[keycode + 8] = (uint8_t)code;
 	} else {
 		code = xk->pressed[keycode + 8];
@@ -175,7 +266,7 @@ struct fw_x_keymap *fw_x_keymap_create(void) {
 	if (xk == NULL) {
 		return NULL;
 	}
-	xk->lowest = X_KEYCODE_MAX + 1;
+	seed(xk);
 	xk->context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
 	xk->group = wlr_keyboard_group_create();
 	/* A keymap from the start, if without keys: never none to send. */
