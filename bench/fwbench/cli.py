@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 from . import compositors, report
-from .procs import Account, loadavg
+from .procs import Account, cpu_steal, loadavg
 from .runner import Context, Progress, run_one
 
 PEER_USER = "fairway-bench"
@@ -38,7 +38,7 @@ def machine():
         autogroup = "unknown"
     return {"nproc": os.cpu_count(), "kernel": platform.release(),
         "cpu": cpu, "loadavg": load, "sched_autogroup_enabled": autogroup,
-        "python": platform.python_version()}
+        "python": platform.python_version(), "cpu_steal": cpu_steal()}
 
 
 def peer_account(build):

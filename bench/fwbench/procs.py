@@ -166,6 +166,27 @@ def loadavg():
         return "unknown"
 
 
+def cpu_steal():
+    """(stolen, total) CPU time of the whole machine so far, in clock
+    ticks, from /proc/stat; (0, 0) where it cannot be read. Stolen time
+    is time a virtual machine's host gave to someone else while one of
+    our CPUs had work: a wakeup sent to such a CPU waits for all of it."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return (0, 0)
+    # user nice system idle iowait irq softirq steal (guest time is in user)
+    return (fields[7] if len(fields) > 7 else 0, sum(fields[:8]))
+
+
+def steal_pct(before, after):
+    """The share of CPU time stolen between two cpu_steal() readings, in
+    percent; None where nothing was counted."""
+    total = after[1] - before[1]
+    return 100.0 * (after[0] - before[0]) / total if total > 0 else None
+
+
 def schedstat_cpu_ns(pid):
     """CPU time of a process's threads in nanoseconds (schedstat, finer
     than the clock ticks of proc_sample); 0 once it is gone."""

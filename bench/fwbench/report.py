@@ -276,6 +276,18 @@ def plots(module, data, out_dir):
     return made
 
 
+def stolen(data):
+    """The share of CPU time the host took over the whole run, where the
+    machine is a virtual one that counts it: rounds on a host that took
+    much have longer tails whoever the compositor."""
+    start = data["machine"].get("cpu_steal")
+    end = (data.get("machine_end") or {}).get("cpu_steal")
+    if not start or not end or end[1] <= start[1]:
+        return ""
+    pct = 100.0 * (end[0] - start[0]) / (end[1] - start[1])
+    return f"; CPU time stolen by the host over the run {pct:.2f}%"
+
+
 def write(module, data, out_dir):
     name = data["scenario"]
     made = plots(module, data, out_dir)
@@ -289,7 +301,7 @@ def write(module, data, out_dir):
         f"Date: {data['date']}; machine: {m['nproc']} CPUs ({m['cpu']}), "
         f"kernel {m['kernel']}, load average at start {m['loadavg']}"
         + (f", at the end {data['machine_end']['loadavg']}"
-            if data.get("machine_end") else "") + "  ",
+            if data.get("machine_end") else "") + stolen(data) + "  ",
         (f"{data['repeat']} repeat(s), the compositors in turn within each; "
             "cells are medians across repeats.  "
             if getattr(module, "UNTIMED", False) else
