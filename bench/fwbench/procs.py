@@ -184,7 +184,9 @@ def steal_pct(before, after):
     """The share of CPU time stolen between two cpu_steal() readings, in
     percent; None where nothing was counted."""
     total = after[1] - before[1]
-    return 100.0 * (after[0] - before[0]) / total if total > 0 else None
+    # Clock ticks: more digits than two would be noise.
+    return round(100.0 * (after[0] - before[0]) / total, 2) if total > 0 \
+        else None
 
 
 def schedstat_cpu_ns(pid):
