@@ -165,29 +165,35 @@ static void seed(struct fw_x_keymap *xk) {
 	}
 }
 
-/* The symbols of keymap's keys, unshifted, that the X keymap lacks. */
-static int missing(const struct fw_x_keymap *xk, struct xkb_keymap *keymap) {
-	int count = 0;
-	xkb_keycode_t max = xkb_keymap_max_keycode(keymap);
-	for (xkb_keycode_t key = xkb_keymap_min_keycode(keymap); key <= max;
-			key++) {
-		const xkb_keysym_t *syms;
-		if (xkb_keymap_key_get_syms_by_level(keymap, key, 0, 0, &syms) == 1 &&
-				find(xk, syms[0]) == 0) {
-			count++;
-		}
-	}
-	return count;
-}
-
+/*
+ * Gives each unshifted symbol of keymap that the X keymap lacks a keycode,
+ * all of them or, where they do not all fit, none; not compiled.
+ */
 static void add_keymap(struct fw_x_keymap *xk, struct xkb_keymap *keymap) {
+	xkb_keysym_t lacking[X_KEYCODE_MAX + 1];
+	int count = 0, room = xk->lowest - X_KEYCODE_MIN;
 	xkb_keycode_t max = xkb_keymap_max_keycode(keymap);
 	for (xkb_keycode_t key = xkb_keymap_min_keycode(keymap); key <= max;
 			key++) {
 		const xkb_keysym_t *syms;
-		if (xkb_keymap_key_get_syms_by_level(keymap, key, 0, 0, &syms) == 1) {
-			add(xk, syms[0]);
+		if (xkb_keymap_key_get_syms_by_level(keymap, key, 0, 0, &syms) != 1 ||
+				find(xk, syms[0]) != 0) {
+			continue;
 		}
+		bool seen = false;
+		for (int i = 0; i < count && !seen; i++) {
+			seen = lacking[i] == syms[0];
+		}
+		if (seen) {
+			continue;
+		}
+		if (count == room) {
+			return;
+		}
+		lacking[count++] = syms[0];
+	}
+	for (int i = 0; i < count; i++) {
+		add(xk, lacking[i]);
 	}
 }
 
@@ -207,8 +213,7 @@ static int keycode_of(struct fw_x_keymap *xk, struct wlr_keyboard *keyboard,
 	}
 	int saved_lowest = xk->lowest;
 	add(xk, sym);
-	if (keyboard->keymap != NULL &&
-			missing(xk, keyboard->keymap) < xk->lowest - X_KEYCODE_MIN) {
+	if (keyboard->keymap != NULL) {
 		add_keymap(xk, keyboard->keymap);
 	}
 	if (!compile(xk)) {
