@@ -6,6 +6,8 @@ import shutil
 import statistics
 import subprocess
 
+from .procs import steal_pct
+
 
 def fmt(v):
     if v is None:
@@ -282,10 +284,9 @@ def stolen(data):
     much have longer tails whoever the compositor."""
     start = data["machine"].get("cpu_steal")
     end = (data.get("machine_end") or {}).get("cpu_steal")
-    if not start or not end or end[1] <= start[1]:
-        return ""
-    pct = 100.0 * (end[0] - start[0]) / (end[1] - start[1])
-    return f"; CPU time stolen by the host over the run {pct:.2f}%"
+    pct = steal_pct(start, end) if start and end else None
+    return (f"; CPU time stolen by the host over the run {pct:.2f}%"
+        if pct is not None else "")
 
 
 def write(module, data, out_dir):
