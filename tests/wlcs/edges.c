@@ -13,6 +13,7 @@
 #include "pointer-constraints-unstable-v1-client-protocol.h"
 #include "text-input-unstable-v3-client-protocol.h"
 #include "viewporter-client-protocol.h"
+#include "wlr-layer-shell-unstable-v1-client-protocol.h"
 #include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
 #include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
@@ -276,6 +277,9 @@ static void handle_global(void *data, struct wl_registry *registry,
 			0) {
 		client->input_method_manager = bind(registry, name,
 				&zwp_input_method_manager_v2_interface, version, 1);
+	} else if (strcmp(interface, zwlr_layer_shell_v1_interface.name) == 0) {
+		client->layer_shell = bind(
+				registry, name, &zwlr_layer_shell_v1_interface, version, 1);
 	}
 }
 
@@ -502,6 +506,7 @@ static const struct edges_case *const tables[] = {
 		edges_input_cases,
 		edges_text_cases,
 		edges_protocol_cases,
+		edges_order_cases,
 };
 
 static const struct edges_case *find_case(const char *name) {

@@ -36,6 +36,7 @@ struct edges_client {
 	struct zwlr_virtual_pointer_manager_v1 *virtual_pointer_manager;
 	struct zwp_text_input_manager_v3 *text_input_manager;
 	struct zwp_input_method_manager_v2 *input_method_manager;
+	struct zwlr_layer_shell_v1 *layer_shell;
 
 	struct wl_pointer *pointer;
 	struct wl_touch *touch;
@@ -73,6 +74,7 @@ struct edges_case {
 extern const struct edges_case edges_protocol_cases[];
 extern const struct edges_case edges_input_cases[];
 extern const struct edges_case edges_text_cases[];
+extern const struct edges_case edges_order_cases[];
 
 /* Says why a case failed, with where, and returns false. */
 bool edges_fail(const char *file, int line, const char *fmt, ...)
