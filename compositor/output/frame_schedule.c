@@ -34,14 +34,12 @@
  * what it drew late and not also the frame after.
  *
  * A frame done goes out at the end of the event loop's turn that decided
- * it, after the idle work (send_due): wlroots sends configures from idle
- * callbacks, and what a commit set off for the client's other surfaces (a
- * panel's exclusive zone shrinking its maximized window) must reach it
- * before the frame done it waits on, as it would after a paint.
+ * it (frame_dones.h).
  */
 #include "compositor/output/frame_schedule.h"
 #include "compositor/listener.h"
 #include "compositor/lock/capture.h"
+#include "compositor/output/frame_dones.h"
 #include "compositor/output/output.h"
 #include "compositor/server.h"
 #include "scheduler/capped_file.h"
@@ -63,10 +61,7 @@ struct fw_frame_schedule {
 	struct wl_list clients; /* fw_frame_client.link */
 	struct wl_list surfaces; /* fw_frame_surface.link */
 	struct wl_list outputs; /* fw_frame_output.link */
-	/* Surfaces with frame dones decided and not yet sent (send_due). */
-	struct wl_list due; /* fw_frame_surface.due_link */
-	struct wl_event_source *send_idle;
-	bool send_second_hop;
+	struct fw_frame_dones *dones;
 	struct wl_listener new_surface;
 };
 
@@ -99,10 +94,7 @@ struct fw_frame_surface {
 	/* A commit answered its last frame done before the next went out: it
 	 * draws every frame (frame_client_owed_until). */
 	bool answers;
-	/* Frame callbacks answered, to be sent at due_msec (send_due). */
-	struct wl_list due_callbacks; /* wl_resource links */
-	uint32_t due_msec;
-	struct wl_list due_link; /* fw_frame_schedule.due; empty: none */
+	struct fw_frame_dones_surface dones; /* answered, not yet sent */
 	struct wl_listener commit;
 	struct wl_listener applied;
 	struct wl_listener destroy;
@@ -268,12 +260,7 @@ static void handle_surface_applied(struct wl_listener *listener, void *data) {
 
 static void surface_destroy(struct fw_frame_surface *surface) {
 	settle(surface);
-	/* As wlroots does with a dying surface's callbacks: none is sent. */
-	struct wl_resource *resource, *resource_tmp;
-	wl_resource_for_each_safe(resource, resource_tmp, &surface->due_callbacks) {
-		wl_resource_destroy(resource);
-	}
-	wl_list_remove(&surface->due_link);
+	fw_frame_dones_surface_finish(&surface->dones);
 	fw_listener_disconnect(&surface->commit);
 	fw_listener_disconnect(&surface->applied);
 	fw_listener_disconnect(&surface->destroy);
@@ -313,8 +300,7 @@ static void handle_new_surface(struct wl_listener *listener, void *data) {
 	}
 	surface->surface = wlr_surface;
 	surface->client = client;
-	wl_list_init(&surface->due_callbacks);
-	wl_list_init(&surface->due_link);
+	fw_frame_dones_surface_init(&surface->dones);
 	/* The client's commit answers the frame done, when it comes: one held
 	 * for a target time or a fifo barrier (commit_timing.c, fifo.c) is
 	 * applied later, by fairway, and was drawn in time. */
@@ -402,67 +388,10 @@ static void end_surface(struct wlr_surface *wlr_surface, void *data) {
 	}
 }
 
-static void send_due(struct fw_frame_schedule *schedule) {
-	struct fw_frame_surface *surface, *surface_tmp;
-	wl_list_for_each_safe(surface, surface_tmp, &schedule->due, due_link) {
-		struct wl_resource *resource, *resource_tmp;
-		wl_resource_for_each_safe(
-				resource, resource_tmp, &surface->due_callbacks) {
-			wl_callback_send_done(resource, surface->due_msec);
-			wl_resource_destroy(resource);
-		}
-		wl_list_remove(&surface->due_link);
-		wl_list_init(&surface->due_link);
-		/* Out now: the gate, busy, would hold it until its next flush of
-		 * everyone (a quarter of a millisecond), time the client draws in. */
-		wl_client_flush(wl_resource_get_client(surface->surface->resource));
-	}
-}
-
-/*
- * libwayland runs idle callbacks in the order they were added, and those
- * added while it runs them in the same pass: one added again from the
- * first pass runs after every configure the turn's requests queued.
- */
-static void handle_send_idle(void *data) {
-	struct fw_frame_schedule *schedule = data;
-	schedule->send_idle = NULL;
-	if (!schedule->send_second_hop) {
-		schedule->send_second_hop = true;
-		schedule->send_idle = wl_event_loop_add_idle(
-				schedule->server->loop, handle_send_idle, schedule);
-		if (schedule->send_idle != NULL) {
-			return;
-		}
-	}
-	send_due(schedule);
-}
-
-/* Answers the surface's frame callbacks committed so far; they go out
- * at the end of this turn (send_due). */
-static void take_frame_done(struct fw_frame_schedule *schedule,
-		struct fw_frame_surface *surface, int64_t now) {
-	struct wlr_surface *wlr_surface = surface->surface;
-	wl_list_insert_list(surface->due_callbacks.prev,
-			&wlr_surface->current.frame_callback_list);
-	wl_list_init(&wlr_surface->current.frame_callback_list);
-	surface->due_msec = (uint32_t)(now / 1000000);
-	if (wl_list_empty(&surface->due_link)) {
-		wl_list_insert(schedule->due.prev, &surface->due_link);
-	}
-	if (schedule->send_idle == NULL) {
-		schedule->send_second_hop = false;
-		schedule->send_idle = wl_event_loop_add_idle(
-				schedule->server->loop, handle_send_idle, schedule);
-		if (schedule->send_idle == NULL) {
-			send_due(schedule);
-		}
-	}
-}
-
 static void send_frame_done(struct walk *walk, struct fw_frame_surface *surface,
 		int64_t due_ns, bool early) {
-	take_frame_done(walk->frames->schedule, surface, walk->now);
+	fw_frame_dones_take(walk->frames->schedule->dones, &surface->dones,
+			surface->surface, walk->now);
 	if (surface->sent_ns != 0) {
 		/* The last one went unanswered: it does not draw every frame. */
 		surface->answers = false;
@@ -839,11 +768,15 @@ struct fw_frame_schedule *fw_frame_schedule_create(struct fw_server *server) {
 	if (schedule == NULL) {
 		return NULL;
 	}
+	schedule->dones = fw_frame_dones_create(server->loop);
+	if (schedule->dones == NULL) {
+		free(schedule);
+		return NULL;
+	}
 	schedule->server = server;
 	wl_list_init(&schedule->clients);
 	wl_list_init(&schedule->surfaces);
 	wl_list_init(&schedule->outputs);
-	wl_list_init(&schedule->due);
 	fw_listener_connect(&schedule->new_surface,
 			&server->compositor->events.new_surface, handle_new_surface);
 	return schedule;
@@ -852,9 +785,6 @@ struct fw_frame_schedule *fw_frame_schedule_create(struct fw_server *server) {
 void fw_frame_schedule_destroy(struct fw_frame_schedule *schedule) {
 	if (schedule == NULL) {
 		return;
-	}
-	if (schedule->send_idle != NULL) {
-		wl_event_source_remove(schedule->send_idle);
 	}
 	struct fw_frame_surface *surface, *surface_tmp;
 	wl_list_for_each_safe(surface, surface_tmp, &schedule->surfaces, link) {
@@ -865,6 +795,7 @@ void fw_frame_schedule_destroy(struct fw_frame_schedule *schedule) {
 		client_free(client);
 	}
 	fw_listener_disconnect(&schedule->new_surface);
+	fw_frame_dones_destroy(schedule->dones);
 	free(schedule);
 }
 
