@@ -416,6 +416,18 @@ static const struct xdg_toplevel_listener toplevel_listener = {
 		.close = handle_toplevel_close,
 };
 
+bool edges_window_draw(struct edges_window *window, int width, int height) {
+	struct wl_buffer *buffer =
+			edges_buffer(window->client, width, height, 0xff3366cc);
+	if (buffer == NULL) {
+		return FAIL("cannot make a buffer");
+	}
+	wl_surface_attach(window->surface, buffer, 0, 0);
+	wl_surface_damage(window->surface, 0, 0, width, height);
+	wl_surface_commit(window->surface);
+	return true;
+}
+
 bool edges_window_create(struct edges_window *window,
 		struct edges_client *client, int width, int height, int x, int y) {
 	*window = (struct edges_window){.client = client};
@@ -432,13 +444,9 @@ bool edges_window_create(struct edges_window *window,
 			return FAIL("no first configure for a new window");
 		}
 	}
-	struct wl_buffer *buffer = edges_buffer(client, width, height, 0xff3366cc);
-	if (buffer == NULL) {
-		return FAIL("cannot make a buffer");
+	if (!edges_window_draw(window, width, height)) {
+		return false;
 	}
-	wl_surface_attach(window->surface, buffer, 0, 0);
-	wl_surface_damage(window->surface, 0, 0, width, height);
-	wl_surface_commit(window->surface);
 	if (!edges_roundtrip(client)) {
 		return FAIL("the window's first buffer was refused");
 	}

@@ -106,6 +106,8 @@ struct wl_buffer *edges_buffer(
 /* A mapped toplevel of that size, its top-left moved to (x, y). */
 bool edges_window_create(struct edges_window *window,
 		struct edges_client *client, int width, int height, int x, int y);
+/* Commits a new width x height buffer of the window's colour. */
+bool edges_window_draw(struct edges_window *window, int width, int height);
 void edges_window_destroy(struct edges_window *window);
 /* Moves the window's top-left to (x, y), as wlcs positions windows. */
 void edges_window_move(struct edges_window *window, int x, int y);

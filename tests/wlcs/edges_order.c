@@ -91,19 +91,17 @@ static bool panel_map(struct panel *panel, struct edges_client *client,
 	sleep_us(delay_us);
 	/* The window draws just before, as in wlcs' case, so that a paint
 	 * may be under way as the panel's commit comes. */
-	int width = window->configured_width, height = window->configured_height;
-	struct wl_buffer *window_buffer =
-			edges_buffer(client, width, height, 0xff3366cc);
-	struct wl_buffer *buffer =
-			edges_buffer(client, PANEL_ZONE, panel->height, 0xff66cc33);
-	if (buffer == NULL || window_buffer == NULL) {
-		return FAIL("cannot make a buffer");
+	if (!edges_window_draw(
+				window, window->configured_width, window->configured_height)) {
+		return false;
 	}
-	wl_surface_attach(window->surface, window_buffer, 0, 0);
-	wl_surface_damage(window->surface, 0, 0, width, height);
-	wl_surface_commit(window->surface);
 	if (!edges_roundtrip(client)) {
 		return FAIL("lost fairway");
+	}
+	struct wl_buffer *buffer =
+			edges_buffer(client, PANEL_ZONE, panel->height, 0xff66cc33);
+	if (buffer == NULL) {
+		return FAIL("cannot make a buffer");
 	}
 	wl_surface_attach(panel->surface, buffer, 0, 0);
 	wl_surface_damage(panel->surface, 0, 0, PANEL_ZONE, panel->height);
